@@ -1,0 +1,1 @@
+//! allgather: not written yet.

@@ -1,0 +1,1 @@
+//! alltoall: not written yet.

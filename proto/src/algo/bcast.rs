@@ -1,0 +1,1 @@
+//! bcast: not written yet.

@@ -1,0 +1,1 @@
+//! gather: not written yet.

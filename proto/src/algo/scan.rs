@@ -1,0 +1,1 @@
+//! scan: not written yet.

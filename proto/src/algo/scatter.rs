@@ -1,0 +1,1 @@
+//! scatter: not written yet.

@@ -1,0 +1,164 @@
+//! The contract between a collective algorithm and whatever moves its messages.
+//!
+//! A [`Collective`] is a state machine for one rank's part of one collective call. The driver
+//! (the engine, or [`crate::sim`]) calls [`Collective::start`] once, then
+//! [`Collective::deliver`] for every message addressed to this rank, in any order, until
+//! [`Collective::is_done`]; then [`Collective::finish`] yields this rank's output bytes.
+//!
+//! Messages are tagged with a `step` chosen by the algorithm, so a machine can tell rounds apart
+//! when they arrive early or out of order. [`Inbox`] buffers early arrivals by (peer, step).
+
+use crate::error::ProtoError;
+use crate::types::Rank;
+use bytes::Bytes;
+use std::collections::HashMap;
+
+/// A message a machine wants sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// Destination rank (group-local).
+    pub to: Rank,
+    /// Algorithm-defined step, echoed to the receiver.
+    pub step: u32,
+    /// Raw payload bytes (never serialized).
+    pub payload: Bytes,
+}
+
+/// A message delivered to a machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incoming {
+    /// Sender rank (group-local).
+    pub from: Rank,
+    /// The sender's step.
+    pub step: u32,
+    /// Raw payload bytes.
+    pub payload: Bytes,
+}
+
+/// Where a machine puts messages to send. The driver drains it after every call.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    msgs: Vec<Outgoing>,
+}
+
+impl Outbox {
+    /// An empty outbox.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Queues `payload` for rank `to` at `step`.
+    pub fn send(&mut self, to: Rank, step: u32, payload: Bytes) {
+        self.msgs.push(Outgoing { to, step, payload });
+    }
+
+    /// Takes every queued message, in the order they were queued.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Outgoing> {
+        self.msgs.drain(..)
+    }
+
+    /// Number of queued messages.
+    pub fn len(&self) -> usize {
+        self.msgs.len()
+    }
+
+    /// True if nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.msgs.is_empty()
+    }
+}
+
+/// One rank's part of one collective call, as a sans-IO state machine.
+///
+/// Implementations must accept messages in any order (buffer early ones, typically with
+/// [`Inbox`]) and must reject messages they can never use, so a mismatched call fails loudly
+/// instead of hanging.
+pub trait Collective: Send {
+    /// Emits the first messages. Called exactly once, before any `deliver`.
+    fn start(&mut self, out: &mut Outbox) -> Result<(), ProtoError>;
+
+    /// Hands the machine one message addressed to it; it may emit more.
+    fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError>;
+
+    /// True once this rank's part is complete (all its sends emitted, all needed input received).
+    fn is_done(&self) -> bool;
+
+    /// This rank's output bytes. What they mean depends on the collective (for example, the
+    /// reduced vector for allreduce, or nothing for a non-root rank of reduce).
+    fn finish(self: Box<Self>) -> Result<Vec<u8>, ProtoError>;
+}
+
+/// Buffers messages by (sender, step) until the machine is ready for them.
+#[derive(Debug, Default)]
+pub struct Inbox {
+    pending: HashMap<(Rank, u32), Bytes>,
+}
+
+impl Inbox {
+    /// An empty inbox.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stores a message; a second message for the same (sender, step) is an error.
+    pub fn put(&mut self, msg: Incoming) -> Result<(), ProtoError> {
+        match self.pending.entry((msg.from, msg.step)) {
+            std::collections::hash_map::Entry::Occupied(_) => Err(ProtoError::DuplicateMessage {
+                from: msg.from,
+                step: msg.step,
+            }),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(msg.payload);
+                Ok(())
+            }
+        }
+    }
+
+    /// Removes and returns the message from `from` at `step`, if it has arrived.
+    pub fn take(&mut self, from: Rank, step: u32) -> Option<Bytes> {
+        self.pending.remove(&(from, step))
+    }
+
+    /// Like [`Inbox::take`], but checks the payload is exactly `expected` bytes.
+    pub fn take_exact(
+        &mut self,
+        from: Rank,
+        step: u32,
+        expected: usize,
+    ) -> Result<Option<Bytes>, ProtoError> {
+        match self.pending.remove(&(from, step)) {
+            None => Ok(None),
+            Some(p) if p.len() == expected => Ok(Some(p)),
+            Some(p) => Err(ProtoError::LengthMismatch {
+                from,
+                step,
+                expected,
+                got: p.len(),
+            }),
+        }
+    }
+
+    /// True if nothing is buffered.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// An error naming one buffered message, for machines that finish with leftovers.
+    pub fn leftover_error(&self) -> Option<ProtoError> {
+        self.pending
+            .keys()
+            .min()
+            .map(|&(from, step)| ProtoError::UnexpectedMessage { from, step })
+    }
+}
+
+/// Checks that a message's sender is a member of a group of `size`.
+pub fn check_sender(msg: &Incoming, size: u32) -> Result<(), ProtoError> {
+    if msg.from >= size {
+        return Err(ProtoError::UnexpectedMessage {
+            from: msg.from,
+            step: msg.step,
+        });
+    }
+    Ok(())
+}

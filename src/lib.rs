@@ -1,0 +1,1 @@
+//! nexar engine (being built).
