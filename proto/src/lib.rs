@@ -21,6 +21,8 @@ pub mod op;
 pub mod partition;
 pub mod select;
 pub mod sim;
+#[doc(hidden)]
+pub mod testkit;
 pub mod types;
 
 pub use datatype::Datatype;

@@ -1,2 +1,0 @@
-//! Algorithm selection by (ranks, bytes). The thresholds are starting points, to be tuned with
-//! the benchmark harness.

@@ -1,0 +1,1 @@
+//! Selection for bcast, reduce and allreduce.
