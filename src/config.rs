@@ -1,0 +1,108 @@
+//! Runtime configuration: defaults, a builder-style API, and the `NEXAR_*` environment variables.
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `NEXAR_TRANSPORT` | `auto` or `quic` (force QUIC between every pair) | `auto` |
+//! | `NEXAR_THREADS` | engine runtime worker threads | 1 |
+//! | `NEXAR_PEER_TIMEOUT_MS` | silence after which a peer is declared failed | 30000 |
+//! | `NEXAR_CONNECT_TIMEOUT_MS` | limit for rendezvous and connection set-up | 60000 |
+//! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
+//! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
+//! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
+
+use crate::error::{Error, ErrorKind, Result};
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// Which transport carries traffic between ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportChoice {
+    /// The best available per pair.
+    Auto,
+    /// QUIC for every pair, even on one host.
+    Quic,
+}
+
+/// Engine configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Transport selection.
+    pub transport: TransportChoice,
+    /// Worker threads of the engine's tokio runtime.
+    pub threads: usize,
+    /// A peer silent for this long is declared failed.
+    pub peer_timeout: Duration,
+    /// Limit for rendezvous and connection establishment.
+    pub connect_timeout: Duration,
+    /// Largest single message (frame payload) accepted or sent.
+    pub max_message: u64,
+    /// Bytes of unmatched point-to-point messages buffered per process before new ones error.
+    pub max_unexpected: u64,
+    /// Address the QUIC endpoint binds.
+    pub bind_addr: IpAddr,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            transport: TransportChoice::Auto,
+            threads: 1,
+            peer_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(60),
+            max_message: 4 << 30,
+            max_unexpected: 1 << 30,
+            bind_addr: IpAddr::from([127, 0, 0, 1]),
+        }
+    }
+}
+
+fn parse<T: std::str::FromStr>(name: &str) -> Result<Option<T>> {
+    match std::env::var(name) {
+        Ok(v) => v.trim().parse().map(Some).map_err(|_| {
+            Error::new(
+                ErrorKind::Bootstrap,
+                format!("{name}={v:?} is not a valid value"),
+            )
+        }),
+        Err(_) => Ok(None),
+    }
+}
+
+impl Config {
+    /// Defaults overridden by any `NEXAR_*` variables that are set. A malformed value is an
+    /// error naming the variable, never silently ignored.
+    pub fn from_env() -> Result<Self> {
+        let mut c = Self::default();
+        if let Some(t) = parse::<String>("NEXAR_TRANSPORT")? {
+            c.transport = match t.as_str() {
+                "auto" | "" => TransportChoice::Auto,
+                "quic" => TransportChoice::Quic,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::Bootstrap,
+                        format!("NEXAR_TRANSPORT={other:?}: expected auto or quic"),
+                    ));
+                }
+            };
+        }
+        if let Some(n) = parse::<usize>("NEXAR_THREADS")? {
+            c.threads = n.max(1);
+        }
+        if let Some(ms) = parse::<u64>("NEXAR_PEER_TIMEOUT_MS")? {
+            c.peer_timeout = Duration::from_millis(ms.max(100));
+        }
+        if let Some(ms) = parse::<u64>("NEXAR_CONNECT_TIMEOUT_MS")? {
+            c.connect_timeout = Duration::from_millis(ms.max(100));
+        }
+        if let Some(n) = parse::<u64>("NEXAR_MAX_MESSAGE")? {
+            c.max_message = n;
+        }
+        if let Some(n) = parse::<u64>("NEXAR_MAX_UNEXPECTED")? {
+            c.max_unexpected = n;
+        }
+        if let Some(a) = parse::<IpAddr>("NEXAR_BIND_ADDR")? {
+            c.bind_addr = a;
+        }
+        Ok(c)
+    }
+}

@@ -1,0 +1,1 @@
+//! Job secret, job CA and per-rank certificates.

@@ -1,0 +1,62 @@
+//! Transports move [`Frame`]s between ranks. The engine never waits on a transport: `send`
+//! queues and returns, incoming frames are pushed into a [`FrameSink`].
+//!
+//! Transports may reorder frames between the same pair (QUIC uses separate streams for small and
+//! bulk traffic); the engine restores point-to-point order with sequence numbers and collective
+//! machines accept any order. A transport must authenticate the sender of every frame it
+//! delivers: `frame.header.src` is checked against the peer's certificate.
+
+pub mod mem;
+pub mod quic;
+
+use crate::error::Result;
+use crate::wire::Frame;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future, for the one async method of the object-safe [`Transport`] trait.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Receives what a transport reads. Implemented by the engine.
+pub trait FrameSink: Send + Sync + 'static {
+    /// A frame from an authenticated peer (`frame.header.src` is that peer's world rank).
+    fn on_frame(&self, frame: Frame);
+
+    /// The connection to `peer` died or timed out. Called at most once per peer.
+    fn on_peer_lost(&self, peer: u32, reason: String);
+}
+
+/// Moves frames to other ranks of the world.
+pub trait Transport: Send + Sync + 'static {
+    /// Queues `frame` for world rank `to` and returns at once. Fails only when `to` is unknown
+    /// or already known to be dead; a later loss is reported through
+    /// [`FrameSink::on_peer_lost`].
+    fn send(&self, to: u32, frame: Frame) -> Result<()>;
+
+    /// Flushes everything queued, says goodbye to peers and closes. Called once, at shutdown,
+    /// after a final barrier.
+    fn shutdown(&self) -> BoxFuture<'_, ()>;
+
+    /// A short name for diagnostics (`"quic"`, `"mem"`).
+    fn name(&self) -> &'static str;
+}
+
+/// The transport of a world of one: there is nobody to send to.
+pub struct SelfOnly;
+
+impl Transport for SelfOnly {
+    fn send(&self, to: u32, _frame: Frame) -> Result<()> {
+        Err(crate::error::Error::new(
+            crate::error::ErrorKind::InvalidRank,
+            format!("rank {to} does not exist in a world of one"),
+        ))
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
+    fn name(&self) -> &'static str {
+        "self"
+    }
+}

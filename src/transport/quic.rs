@@ -1,0 +1,2 @@
+//! QUIC transport (quinn + rustls): one connection per peer pair, separate streams for small and
+//! bulk traffic.
