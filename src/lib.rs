@@ -1,26 +1,43 @@
 //! # nexar
 //!
 //! A communication library for parallel programs: ranks exchange point-to-point messages and run
-//! collectives (allreduce, broadcast, barrier, ...) over QUIC between hosts (and, later, shared
-//! memory on one host). This crate is the engine and the Rust API; the C ABI and the MPI shim sit
-//! on top of it.
+//! collectives (allreduce, broadcast, barrier, ...) over QUIC between processes. This crate is
+//! the engine and the Rust API; the C ABI and the MPI shim sit on top of it.
 //!
-//! ```text
+//! ```no_run
 //! # fn main() -> nexar::Result<()> {
-//! let ctx = nexar::Context::init()?;
+//! let ctx = nexar::Context::init()?; // from nexarrun's environment, or a world of one
 //! let world = ctx.world();
 //! let mut v = vec![world.rank() as f64; 4];
 //! world.allreduce_blocking(&mut v, nexar::ReduceOp::Sum)?;
 //! # Ok(()) }
 //! ```
+//!
+//! Every operation is an `async fn` on [`Comm`] with a `_blocking` twin, and the common ones
+//! have non-blocking forms returning a [`Request`]. Collective algorithms live in the sans-IO
+//! crate `nexar-proto`; this crate moves their messages.
 
 pub mod bootstrap;
+mod comm;
 pub mod config;
+mod context;
+mod driver;
+mod element;
+mod engine;
 pub mod error;
+mod matching;
+pub mod ops;
+mod request;
 pub mod security;
 pub mod transport;
 pub mod wire;
 
+pub use comm::Comm;
 pub use config::Config;
+pub use context::Context;
+pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
 pub use error::{Error, ErrorKind, Result};
 pub use nexar_proto::{Datatype, ReduceOp};
+pub use ops::collectives::PendingCollective;
+pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
+pub use request::{Request, wait_all};

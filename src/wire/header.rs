@@ -45,7 +45,7 @@ pub struct FrameHeader {
     /// Sender's world rank (checked against the authenticated peer by the transport).
     pub src: u32,
     /// Communicator context id.
-    pub context: u32,
+    pub context: u64,
     /// User tag (p2p only).
     pub tag: i32,
     /// p2p: per-sender-receiver sequence number (non-overtaking order); collective: the

@@ -1,1 +1,12 @@
-//! scan: not written yet.
+//! scan: placeholder until the algorithms land.
+#![allow(missing_docs)]
+use crate::{Collective, Datatype, Group, ProtoError, ReduceOp};
+pub fn machine(
+    _g: Group,
+    _t: Datatype,
+    _o: ReduceOp,
+    _d: Vec<u8>,
+    _e: bool,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    Err(ProtoError::InvalidArgument("scan pending".into()))
+}

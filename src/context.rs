@@ -1,0 +1,225 @@
+//! [`Context`]: one process's membership in a nexar job. It owns the engine's runtime, the
+//! connections to the other ranks, and the world and self communicators.
+
+use crate::bootstrap::{self, Launch, World};
+use crate::comm::{Comm, SELF_CONTEXT, WORLD_CONTEXT};
+use crate::config::{Config, TransportChoice};
+use crate::engine::Engine;
+use crate::error::{Error, ErrorKind, Result};
+use crate::transport::mem::MemFabric;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Owns a tokio runtime and shuts it down without blocking (safe even inside async code).
+struct RuntimeOwner(Option<tokio::runtime::Runtime>);
+
+impl Drop for RuntimeOwner {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+fn build_runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .thread_name("nexar")
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                format!("cannot start the runtime: {e}"),
+            )
+        })
+}
+
+/// One process's membership in a job.
+///
+/// Create it once with [`Context::init`] (from the launcher's environment, or a singleton
+/// world of one), or several in one process with [`Context::in_process`] for tests. Dropping it
+/// finalizes: a final barrier with the other ranks (skipped in-process), then a clean close.
+pub struct Context {
+    engine: Arc<Engine>,
+    world: Comm,
+    self_comm: Comm,
+    finalized: AtomicBool,
+    fabric: Option<Arc<MemFabric>>,
+    // Declared last: dropped after everything that may still touch the runtime.
+    _runtime: Arc<RuntimeOwner>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("rank", &self.engine.rank)
+            .field("size", &self.engine.size)
+            .finish()
+    }
+}
+
+impl Context {
+    /// Joins the job described by the environment (see [`crate::bootstrap`]) with the
+    /// configuration from `NEXAR_*` variables. Without a launcher this is rank 0 of 1.
+    pub fn init() -> Result<Self> {
+        Self::init_with(Config::from_env()?)
+    }
+
+    /// Like [`Context::init`] with an explicit configuration.
+    pub fn init_with(cfg: Config) -> Result<Self> {
+        let launch = Launch::from_env()?;
+        let runtime = build_runtime(cfg.threads)?;
+        let engine = Engine::new(
+            launch.rank,
+            launch.size,
+            cfg.clone(),
+            runtime.handle().clone(),
+        );
+        let sink = engine.clone();
+        let join = runtime.spawn(async move { bootstrap::establish(&launch, &cfg, sink).await });
+        let world = pollster::block_on(join).map_err(|e| {
+            Error::new(ErrorKind::Internal, format!("bootstrap task failed: {e}"))
+        })??;
+        engine.connect(world);
+        Ok(Self::assemble(
+            engine,
+            Arc::new(RuntimeOwner(Some(runtime))),
+            None,
+        ))
+    }
+
+    /// `n` ranks in this process, connected by the in-memory transport. For tests and
+    /// examples; each context is normally driven from its own thread.
+    pub fn in_process(n: usize) -> Result<Vec<Self>> {
+        Self::in_process_with(n, Config::default())
+    }
+
+    /// [`Context::in_process`] with an explicit configuration.
+    pub fn in_process_with(n: usize, cfg: Config) -> Result<Vec<Self>> {
+        if n == 0 || n > u32::MAX as usize {
+            return Err(Error::invalid(format!(
+                "cannot build an in-process world of {n} ranks"
+            )));
+        }
+        if cfg.transport == TransportChoice::Quic {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "in-process worlds use the in-memory transport; QUIC needs separate processes",
+            ));
+        }
+        let runtime = Arc::new(RuntimeOwner(Some(build_runtime(cfg.threads)?)));
+        let handle = runtime.0.as_ref().expect("just built").handle().clone();
+        let fabric = MemFabric::new(n);
+        let host = bootstrap::hostname();
+        Ok((0..n as u32)
+            .map(|rank| {
+                let engine = Engine::new(rank, n as u32, cfg.clone(), handle.clone());
+                let transport = Arc::new(fabric.attach(rank, engine.clone()));
+                engine.connect(World {
+                    transport,
+                    hosts: vec![host.clone(); n],
+                });
+                Self::assemble(engine, runtime.clone(), Some(fabric.clone()))
+            })
+            .collect())
+    }
+
+    fn assemble(
+        engine: Arc<Engine>,
+        runtime: Arc<RuntimeOwner>,
+        fabric: Option<Arc<MemFabric>>,
+    ) -> Self {
+        let world = Comm::from_parts(engine.clone(), WORLD_CONTEXT, (0..engine.size).collect());
+        let self_comm = Comm::from_parts(engine.clone(), SELF_CONTEXT, vec![engine.rank]);
+        Self {
+            engine,
+            world,
+            self_comm,
+            finalized: AtomicBool::new(false),
+            fabric,
+            _runtime: runtime,
+        }
+    }
+
+    /// The communicator of every rank in the job.
+    pub fn world(&self) -> &Comm {
+        &self.world
+    }
+
+    /// The communicator containing only this rank.
+    pub fn self_comm(&self) -> &Comm {
+        &self.self_comm
+    }
+
+    /// This process's world rank.
+    pub fn rank(&self) -> u32 {
+        self.engine.rank
+    }
+
+    /// Number of ranks in the job.
+    pub fn size(&self) -> u32 {
+        self.engine.size
+    }
+
+    /// Name of the transport to other ranks (`"quic"`, `"mem"`, `"self"`).
+    pub fn transport_name(&self) -> &'static str {
+        self.engine.transport().name()
+    }
+
+    /// For tests of failure handling: makes this in-process rank vanish as if it crashed;
+    /// every other rank sees it fail. Returns false (and does nothing) outside
+    /// [`Context::in_process`] worlds.
+    pub fn simulate_crash(&self) -> bool {
+        let Some(fabric) = &self.fabric else {
+            return false;
+        };
+        self.finalized.store(true, Ordering::SeqCst);
+        self.engine.close();
+        fabric.kill(self.engine.rank, "simulated crash");
+        true
+    }
+
+    /// Leaves the job cleanly: a final barrier with every rank (so no rank closes connections
+    /// another still needs), then flush and close. Called by `Drop` if not called explicitly;
+    /// calling it explicitly reports errors.
+    pub fn finalize(self) -> Result<()> {
+        self.finalize_inner()
+    }
+
+    fn finalize_inner(&self) -> Result<()> {
+        if self.finalized.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        let transport = self.engine.transport().clone();
+        let mut result = Ok(());
+        if self.engine.size > 1 && transport.name() != "mem" {
+            let barrier = self.world.start_barrier();
+            let timeout = self.engine.cfg.peer_timeout;
+            let fut = async move {
+                tokio::time::timeout(timeout, barrier?.finish_into(&mut []))
+                    .await
+                    .map_err(|_| {
+                        Error::new(
+                            ErrorKind::Timeout,
+                            "final barrier timed out; closing anyway",
+                        )
+                    })?
+            };
+            result = pollster::block_on(self.engine.runtime.spawn(fut))
+                .unwrap_or_else(|e| Err(Error::new(ErrorKind::Internal, e.to_string())));
+        }
+        self.engine.close();
+        let shutdown = async move { transport.shutdown().await };
+        let _ = pollster::block_on(self.engine.runtime.spawn(shutdown));
+        result
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        if let Err(e) = self.finalize_inner() {
+            tracing::warn!(rank = self.engine.rank, "finalize: {e}");
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The per-process engine: owns the transport, the matcher and the collective mailboxes, and
+//! routes every incoming frame. It is the [`FrameSink`] transports deliver into.
+//!
+//! Locking rule: no engine lock is ever held while calling into a transport, because the
+//! in-memory transport delivers synchronously into another engine.
+
+use crate::bootstrap::World;
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::matching::{Envelope, Matcher, Posting, RecvSpec};
+use crate::transport::{FrameSink, Transport};
+use crate::wire::{Frame, FrameHeader, FrameKind};
+use bytes::Bytes;
+use parking_lot::{Mutex, RwLock};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use tokio::sync::{Notify, mpsc, oneshot};
+
+/// What a running collective's mailbox receives.
+#[derive(Debug)]
+pub(crate) enum CollEvent {
+    /// A frame for this collective.
+    Frame(Frame),
+    /// A world rank failed (the error names it).
+    PeerLost(Error),
+}
+
+/// Key of one collective call: (communicator context, collective sequence number).
+type CollKey = (u64, u64);
+
+#[derive(Default)]
+struct CollRouter {
+    open: HashMap<CollKey, mpsc::UnboundedSender<CollEvent>>,
+    /// Frames for collectives this rank has not started yet.
+    early: HashMap<CollKey, Vec<Frame>>,
+}
+
+/// A receive that may still be waiting.
+pub(crate) enum RecvWait {
+    /// Matched immediately.
+    Ready(Envelope),
+    /// Queued under this id; the channel fires on match or failure.
+    Pending(u64, oneshot::Receiver<Result<Envelope>>),
+}
+
+/// The per-process engine.
+pub(crate) struct Engine {
+    /// World rank of this process.
+    pub rank: u32,
+    /// World size.
+    pub size: u32,
+    /// Configuration in force.
+    pub cfg: Config,
+    /// Runtime that runs transports and non-blocking operations.
+    pub runtime: tokio::runtime::Handle,
+    transport: OnceLock<Arc<dyn Transport>>,
+    hosts: OnceLock<Vec<String>>,
+    matcher: Mutex<Matcher>,
+    /// Notified whenever a p2p message arrives or a peer fails (for blocking probes).
+    arrivals: Notify,
+    colls: Mutex<CollRouter>,
+    send_seq: Vec<AtomicU64>,
+    failed: RwLock<HashMap<u32, Error>>,
+    closed: AtomicBool,
+}
+
+impl Engine {
+    /// An engine for world rank `rank` of `size`, not yet connected.
+    pub fn new(rank: u32, size: u32, cfg: Config, runtime: tokio::runtime::Handle) -> Arc<Self> {
+        Arc::new(Self {
+            rank,
+            size,
+            matcher: Mutex::new(Matcher::new(cfg.max_unexpected)),
+            cfg,
+            runtime,
+            transport: OnceLock::new(),
+            hosts: OnceLock::new(),
+            arrivals: Notify::new(),
+            colls: Mutex::new(CollRouter::default()),
+            send_seq: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            failed: RwLock::new(HashMap::new()),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    /// Installs the connected world (once).
+    pub fn connect(&self, world: World) {
+        let _ = self.hosts.set(world.hosts);
+        let _ = self.transport.set(world.transport);
+    }
+
+    /// The transport (panics if called before [`Engine::connect`], which `Context` prevents).
+    pub fn transport(&self) -> &Arc<dyn Transport> {
+        self.transport
+            .get()
+            .expect("engine is connected before use")
+    }
+
+    /// Host name of every world rank.
+    pub fn hosts(&self) -> &[String] {
+        self.hosts.get().map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Marks the engine closed: later operations fail with [`ErrorKind::Finalized`].
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        let err = Error::new(ErrorKind::Finalized, "the context was finalized");
+        self.matcher.lock().fail_all(&err);
+        let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
+        for tx in open {
+            let _ = tx.send(CollEvent::PeerLost(err.clone()));
+        }
+    }
+
+    /// Fails if the engine was finalized.
+    pub fn check_open(&self) -> Result<()> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(Error::new(
+                ErrorKind::Finalized,
+                "the context was finalized",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The failure recorded for world rank `rank`, if any.
+    pub fn failure_of(&self, rank: u32) -> Option<Error> {
+        self.failed.read().get(&rank).cloned()
+    }
+
+    /// Fails with the first recorded failure among `members` (world ranks).
+    pub fn check_alive(&self, members: &[u32]) -> Result<()> {
+        let failed = self.failed.read();
+        if failed.is_empty() {
+            return Ok(());
+        }
+        match members.iter().find_map(|r| failed.get(r)) {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Sends a p2p message to world rank `to` (eager: returns once queued).
+    pub fn send_p2p(&self, to: u32, context: u64, tag: i32, payload: Bytes) -> Result<()> {
+        self.check_open()?;
+        if let Some(e) = self.failure_of(to) {
+            return Err(e);
+        }
+        let seq = self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed);
+        if to == self.rank {
+            let env = Envelope {
+                context,
+                src: to,
+                tag,
+                payload,
+            };
+            let r = self.matcher.lock().arrive(seq, env);
+            self.arrivals.notify_waiters();
+            return r;
+        }
+        let mut h = FrameHeader::new(FrameKind::P2p, self.rank);
+        h.context = context;
+        h.tag = tag;
+        h.seq = seq;
+        self.transport().send(to, Frame::new(h, payload))
+    }
+
+    /// Posts a receive. Fails at once if the only possible source is known to be dead and no
+    /// message from it is already waiting.
+    pub fn post_recv(&self, spec: RecvSpec) -> Result<RecvWait> {
+        self.check_open()?;
+        let (tx, rx) = oneshot::channel();
+        let mut m = self.matcher.lock();
+        match m.post(spec.clone(), tx) {
+            Posting::Matched(env) => Ok(RecvWait::Ready(env)),
+            Posting::Queued(id) => {
+                let dead = match spec.source {
+                    Some(s) => self.failure_of(s),
+                    None => self.check_alive(&spec.members).err(),
+                };
+                if let Some(e) = dead {
+                    m.cancel(id);
+                    return Err(e);
+                }
+                Ok(RecvWait::Pending(id, rx))
+            }
+        }
+    }
+
+    /// Withdraws a pending receive.
+    pub fn cancel_recv(&self, id: u64) {
+        self.matcher.lock().cancel(id);
+    }
+
+    /// Non-blocking probe: (src world rank, tag, bytes) of the oldest match.
+    pub fn probe(&self, spec: &RecvSpec) -> Option<(u32, i32, usize)> {
+        self.matcher.lock().probe(spec)
+    }
+
+    /// Waits until the next p2p arrival or failure (pair with a re-check to avoid races: create
+    /// the future, probe, then await it).
+    pub fn arrivals(&self) -> &Notify {
+        &self.arrivals
+    }
+
+    /// Opens the mailbox of collective (`context`, `seq`), pre-loaded with early frames.
+    pub fn open_collective(
+        &self,
+        context: u64,
+        seq: u64,
+    ) -> Result<mpsc::UnboundedReceiver<CollEvent>> {
+        self.check_open()?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut r = self.colls.lock();
+        for f in r.early.remove(&(context, seq)).unwrap_or_default() {
+            let _ = tx.send(CollEvent::Frame(f));
+        }
+        r.open.insert((context, seq), tx);
+        Ok(rx)
+    }
+
+    /// Closes a collective's mailbox.
+    pub fn close_collective(&self, context: u64, seq: u64) {
+        self.colls.lock().open.remove(&(context, seq));
+    }
+
+    /// Sends one collective message to world rank `to`.
+    pub fn send_coll(
+        &self,
+        to: u32,
+        context: u64,
+        seq: u64,
+        step: u32,
+        payload: Bytes,
+    ) -> Result<()> {
+        if let Some(e) = self.failure_of(to) {
+            return Err(e);
+        }
+        let mut h = FrameHeader::new(FrameKind::Collective, self.rank);
+        h.context = context;
+        h.seq = seq;
+        h.step = step;
+        self.transport().send(to, Frame::new(h, payload))
+    }
+
+    /// Records that world rank `rank` failed and fails everything waiting on it.
+    pub fn mark_failed(&self, rank: u32, err: Error) {
+        {
+            let mut failed = self.failed.write();
+            if failed.contains_key(&rank) {
+                return;
+            }
+            tracing::warn!(rank = self.rank, peer = rank, "peer failed: {err}");
+            failed.insert(rank, err.clone());
+        }
+        self.matcher.lock().fail_peer(rank, &err);
+        let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
+        for tx in open {
+            let _ = tx.send(CollEvent::PeerLost(err.clone()));
+        }
+        self.arrivals.notify_waiters();
+    }
+}
+
+impl FrameSink for Engine {
+    fn on_frame(&self, frame: Frame) {
+        let src = frame.header.src;
+        if src >= self.size || src == self.rank {
+            tracing::warn!(
+                rank = self.rank,
+                src,
+                "dropping a frame with an impossible sender"
+            );
+            return;
+        }
+        if self.failed.read().contains_key(&src) {
+            return;
+        }
+        match frame.header.frame_kind() {
+            Some(FrameKind::P2p) => {
+                let h = frame.header;
+                let env = Envelope {
+                    context: h.context,
+                    src,
+                    tag: h.tag,
+                    payload: frame.payload,
+                };
+                let r = self.matcher.lock().arrive(h.seq, env);
+                self.arrivals.notify_waiters();
+                if let Err(e) = r {
+                    self.mark_failed(src, Error::proc_failed(src, e.message()));
+                }
+            }
+            Some(FrameKind::Collective) => {
+                let key = (frame.header.context, frame.header.seq);
+                let mut r = self.colls.lock();
+                match r.open.get(&key) {
+                    Some(tx) => {
+                        let _ = tx.send(CollEvent::Frame(frame));
+                    }
+                    None => r.early.entry(key).or_default().push(frame),
+                }
+            }
+            Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
+        }
+    }
+
+    fn on_peer_lost(&self, peer: u32, reason: String) {
+        if peer < self.size && peer != self.rank {
+            self.mark_failed(peer, Error::proc_failed(peer, reason));
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Point-to-point matching with MPI semantics.
+//!
+//! * Messages match on (context, source, tag); a receive may use ANY_SOURCE and/or ANY_TAG.
+//! * Non-overtaking: messages from one sender are matched in the order it sent them. Transports
+//!   may reorder (separate lanes), so every p2p frame carries a per-(sender, receiver) sequence
+//!   number and [`Matcher::arrive`] releases frames strictly in sequence.
+//! * A message with no posted receive waits in the unexpected queue; a receive posted later takes
+//!   the oldest match. The queue is bounded in bytes: a sender that floods it is cut off.
+//! * Receives are completed through one-shot channels; this module does no I/O and never blocks.
+
+use crate::error::{Error, ErrorKind, Result};
+use bytes::Bytes;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// A delivered point-to-point message.
+#[derive(Debug, Clone)]
+pub(crate) struct Envelope {
+    /// Communicator context.
+    pub context: u64,
+    /// Sender's world rank.
+    pub src: u32,
+    /// User tag.
+    pub tag: i32,
+    /// The message bytes.
+    pub payload: Bytes,
+}
+
+/// What a receive (or probe) accepts. `members` are the world ranks of the communicator, so an
+/// ANY_SOURCE receive can be failed when any member dies.
+#[derive(Debug, Clone)]
+pub(crate) struct RecvSpec {
+    pub context: u64,
+    /// World rank of the source, or `None` for ANY_SOURCE.
+    pub source: Option<u32>,
+    /// Tag, or `None` for ANY_TAG.
+    pub tag: Option<i32>,
+    pub members: Arc<[u32]>,
+}
+
+impl RecvSpec {
+    fn accepts(&self, e: &Envelope) -> bool {
+        e.context == self.context
+            && self.source.is_none_or(|s| s == e.src)
+            && self.tag.is_none_or(|t| t == e.tag)
+    }
+
+    fn involves(&self, world_rank: u32) -> bool {
+        match self.source {
+            Some(s) => s == world_rank,
+            None => self.members.contains(&world_rank),
+        }
+    }
+}
+
+/// Where a posted receive's result goes.
+pub(crate) type RecvReply = oneshot::Sender<Result<Envelope>>;
+
+struct Posted {
+    id: u64,
+    spec: RecvSpec,
+    reply: RecvReply,
+}
+
+/// Outcome of posting a receive.
+pub(crate) enum Posting {
+    /// An unexpected message matched at once.
+    Matched(Envelope),
+    /// Registered; the reply channel fires later. The id cancels it.
+    Queued(u64),
+}
+
+/// Per-process matching state (guarded by the engine's lock).
+#[derive(Default)]
+pub(crate) struct Matcher {
+    posted: VecDeque<Posted>,
+    unexpected: VecDeque<Envelope>,
+    unexpected_bytes: u64,
+    max_unexpected: u64,
+    /// Next sequence number expected from each sender.
+    next_seq: HashMap<u32, u64>,
+    /// Frames that arrived ahead of their turn, per sender.
+    early: HashMap<u32, BTreeMap<u64, Envelope>>,
+    next_id: u64,
+}
+
+impl Matcher {
+    /// A matcher whose unexpected queue holds at most `max_unexpected` bytes.
+    pub fn new(max_unexpected: u64) -> Self {
+        Self {
+            max_unexpected,
+            ..Self::default()
+        }
+    }
+
+    /// Accepts frame `seq` from `env.src`, releasing it and any frames it unblocks in order.
+    /// Returns an error naming the sender if it overflowed the unexpected queue or replayed a
+    /// sequence number; the caller then treats that sender as failed.
+    pub fn arrive(&mut self, seq: u64, env: Envelope) -> Result<()> {
+        let src = env.src;
+        let next = self.next_seq.entry(src).or_insert(0);
+        if seq < *next {
+            return Err(Error::new(
+                ErrorKind::Mismatch,
+                format!("rank {src} replayed message sequence number {seq}"),
+            ));
+        }
+        if seq > *next {
+            let early = self.early.entry(src).or_default();
+            if early.insert(seq, env).is_some() {
+                return Err(Error::new(
+                    ErrorKind::Mismatch,
+                    format!("rank {src} sent sequence number {seq} twice"),
+                ));
+            }
+            return Ok(());
+        }
+        *next += 1;
+        self.release(env)?;
+        // Drain frames that were waiting for this one.
+        while let Some(early) = self.early.get_mut(&src) {
+            let want = self.next_seq[&src];
+            match early.remove(&want) {
+                Some(e) => {
+                    *self.next_seq.get_mut(&src).expect("present") += 1;
+                    self.release(e)?;
+                }
+                None => break,
+            }
+        }
+        if self.early.get(&src).is_some_and(|m| m.is_empty()) {
+            self.early.remove(&src);
+        }
+        Ok(())
+    }
+
+    /// Matches an in-order message against posted receives, or queues it.
+    fn release(&mut self, env: Envelope) -> Result<()> {
+        if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
+            let p = self.posted.remove(pos).expect("index is valid");
+            // A dropped receiver means the receive was cancelled; the message goes back.
+            if let Err(Ok(env)) = p.reply.send(Ok(env)) {
+                return self.release(env);
+            }
+            return Ok(());
+        }
+        let len = env.payload.len() as u64;
+        if self.unexpected_bytes + len > self.max_unexpected {
+            return Err(Error::new(
+                ErrorKind::ResourceExhausted,
+                format!(
+                    "rank {} overflowed the unexpected-message queue ({} bytes buffered, limit {}; \
+                     raise NEXAR_MAX_UNEXPECTED or post receives earlier)",
+                    env.src, self.unexpected_bytes, self.max_unexpected
+                ),
+            ));
+        }
+        self.unexpected_bytes += len;
+        self.unexpected.push_back(env);
+        Ok(())
+    }
+
+    /// Posts a receive: takes the oldest matching unexpected message, or queues the receive.
+    pub fn post(&mut self, spec: RecvSpec, reply: RecvReply) -> Posting {
+        if let Some(pos) = self.unexpected.iter().position(|e| spec.accepts(e)) {
+            let env = self.unexpected.remove(pos).expect("index is valid");
+            self.unexpected_bytes -= env.payload.len() as u64;
+            return Posting::Matched(env);
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        self.posted.push_back(Posted { id, spec, reply });
+        Posting::Queued(id)
+    }
+
+    /// Withdraws a queued receive (its future was dropped). Returns false if it already matched.
+    pub fn cancel(&mut self, id: u64) -> bool {
+        match self.posted.iter().position(|p| p.id == id) {
+            Some(pos) => {
+                self.posted.remove(pos);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The oldest unexpected message a receive with `spec` would match: (src, tag, bytes).
+    pub fn probe(&self, spec: &RecvSpec) -> Option<(u32, i32, usize)> {
+        self.unexpected
+            .iter()
+            .find(|e| spec.accepts(e))
+            .map(|e| (e.src, e.tag, e.payload.len()))
+    }
+
+    /// Fails every posted receive that could only be satisfied by `world_rank` (or ANY_SOURCE
+    /// receives on communicators containing it). Messages it sent earlier stay deliverable.
+    pub fn fail_peer(&mut self, world_rank: u32, err: &Error) {
+        let (dead, alive): (Vec<Posted>, Vec<Posted>) = self
+            .posted
+            .drain(..)
+            .partition(|p| p.spec.involves(world_rank));
+        self.posted = alive.into();
+        for p in dead {
+            let _ = p.reply.send(Err(err.clone()));
+        }
+        self.early.remove(&world_rank);
+    }
+
+    /// Fails every posted receive (shutdown).
+    pub fn fail_all(&mut self, err: &Error) {
+        for p in self.posted.drain(..) {
+            let _ = p.reply.send(Err(err.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(src: u32, tag: i32, byte: u8) -> Envelope {
+        Envelope {
+            context: 0,
+            src,
+            tag,
+            payload: Bytes::from(vec![byte]),
+        }
+    }
+
+    fn spec(source: Option<u32>, tag: Option<i32>) -> RecvSpec {
+        RecvSpec {
+            context: 0,
+            source,
+            tag,
+            members: Arc::from(vec![0, 1, 2]),
+        }
+    }
+
+    fn take(m: &mut Matcher, s: RecvSpec) -> Option<Envelope> {
+        let (tx, _rx) = oneshot::channel();
+        match m.post(s, tx) {
+            Posting::Matched(e) => Some(e),
+            Posting::Queued(id) => {
+                m.cancel(id);
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_order_frames_are_released_in_sequence() {
+        let mut m = Matcher::new(1 << 20);
+        m.arrive(2, env(1, 5, 2)).unwrap();
+        m.arrive(1, env(1, 5, 1)).unwrap();
+        assert!(
+            take(&mut m, spec(Some(1), Some(5))).is_none(),
+            "seq 0 has not arrived"
+        );
+        m.arrive(0, env(1, 5, 0)).unwrap();
+        for want in 0..3 {
+            assert_eq!(
+                take(&mut m, spec(Some(1), Some(5))).unwrap().payload[0],
+                want
+            );
+        }
+    }
+
+    #[test]
+    fn wildcards_take_the_oldest_match() {
+        let mut m = Matcher::new(1 << 20);
+        m.arrive(0, env(2, 7, 10)).unwrap();
+        m.arrive(0, env(1, 8, 11)).unwrap();
+        assert_eq!(take(&mut m, spec(None, Some(8))).unwrap().src, 1);
+        assert_eq!(take(&mut m, spec(None, None)).unwrap().src, 2);
+    }
+
+    #[test]
+    fn posted_receive_completes_on_arrival() {
+        let mut m = Matcher::new(1 << 20);
+        let (tx, mut rx) = oneshot::channel();
+        assert!(matches!(
+            m.post(spec(Some(0), None), tx),
+            Posting::Queued(_)
+        ));
+        m.arrive(0, env(0, 3, 9)).unwrap();
+        let e = rx.try_recv().unwrap().unwrap();
+        assert_eq!((e.src, e.tag), (0, 3));
+    }
+
+    #[test]
+    fn cancelled_receive_gives_the_message_back() {
+        let mut m = Matcher::new(1 << 20);
+        let (tx, rx) = oneshot::channel();
+        assert!(matches!(
+            m.post(spec(Some(0), None), tx),
+            Posting::Queued(_)
+        ));
+        drop(rx);
+        m.arrive(0, env(0, 3, 9)).unwrap();
+        assert_eq!(take(&mut m, spec(Some(0), Some(3))).unwrap().payload[0], 9);
+    }
+
+    #[test]
+    fn flooding_is_bounded_and_replays_rejected() {
+        let mut m = Matcher::new(2);
+        m.arrive(0, env(1, 0, 0)).unwrap();
+        m.arrive(1, env(1, 0, 0)).unwrap();
+        let e = m.arrive(2, env(1, 0, 0)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ResourceExhausted);
+        assert_eq!(
+            m.arrive(0, env(1, 0, 0)).unwrap_err().kind(),
+            ErrorKind::Mismatch
+        );
+    }
+
+    #[test]
+    fn peer_failure_fails_specific_and_wildcard_receives() {
+        let mut m = Matcher::new(1 << 20);
+        let (tx1, mut rx1) = oneshot::channel();
+        let (tx2, mut rx2) = oneshot::channel();
+        let (tx3, mut rx3) = oneshot::channel();
+        m.post(spec(Some(2), None), tx1);
+        m.post(spec(None, None), tx2);
+        m.post(
+            RecvSpec {
+                members: Arc::from(vec![0, 1]),
+                ..spec(None, None)
+            },
+            tx3,
+        );
+        m.fail_peer(2, &Error::proc_failed(2, "gone"));
+        assert_eq!(rx1.try_recv().unwrap().unwrap_err().failed_rank(), Some(2));
+        assert!(rx2.try_recv().unwrap().is_err());
+        assert!(
+            rx3.try_recv().is_err(),
+            "a communicator without rank 2 keeps waiting"
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! Blocking twins of the async operations: `x_blocking(args)` runs `x(args)` to completion on
+//! the calling thread. Progress on the wire happens in the engine's runtime, so these may be
+//! called from any thread, including several at once; do not call them from inside an async
+//! task (use the async form there).
+
+use super::{Source, Status, TagMatch};
+use crate::ReduceOp;
+use crate::comm::Comm;
+use crate::element::Element;
+use crate::error::Result;
+
+macro_rules! blocking {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident => $async_name:ident $(<$($g:ident: $b:path),*>)? ($($arg:ident: $ty:ty),*) -> $ret:ty;
+    )*) => {
+        impl Comm {$(
+            $(#[$doc])*
+            #[allow(clippy::too_many_arguments)]
+            pub fn $name $(<$($g: $b),*>)? (&self, $($arg: $ty),*) -> $ret {
+                pollster::block_on(self.$async_name($($arg),*))
+            }
+        )*}
+    };
+}
+
+blocking! {
+    /// Blocking [`Comm::send`].
+    fn send_blocking => send<T: Element>(data: &[T], dest: u32, tag: i32) -> Result<()>;
+    /// Blocking [`Comm::recv`].
+    fn recv_blocking => recv<T: Element>(buf: &mut [T], source: Source, tag: TagMatch) -> Result<Status>;
+    /// Blocking [`Comm::probe`].
+    fn probe_blocking => probe(source: Source, tag: TagMatch) -> Result<Status>;
+    /// Blocking [`Comm::sendrecv`].
+    fn sendrecv_blocking => sendrecv<T: Element, U: Element>(send: &[T], dest: u32, send_tag: i32, recv: &mut [U], source: Source, recv_tag: TagMatch) -> Result<Status>;
+    /// Blocking [`Comm::barrier`].
+    fn barrier_blocking => barrier() -> Result<()>;
+    /// Blocking [`Comm::bcast`].
+    fn bcast_blocking => bcast<T: Element>(buf: &mut [T], root: u32) -> Result<()>;
+    /// Blocking [`Comm::reduce`].
+    fn reduce_blocking => reduce<T: Element>(send: &[T], recv: &mut [T], op: ReduceOp, root: u32) -> Result<()>;
+    /// Blocking [`Comm::allreduce`].
+    fn allreduce_blocking => allreduce<T: Element>(buf: &mut [T], op: ReduceOp) -> Result<()>;
+    /// Blocking [`Comm::allgather`].
+    fn allgather_blocking => allgather<T: Element>(send: &[T], recv: &mut [T]) -> Result<()>;
+    /// Blocking [`Comm::allgatherv`].
+    fn allgatherv_blocking => allgatherv<T: Element>(send: &[T], recv: &mut [T], counts: &[usize], displs: Option<&[usize]>) -> Result<()>;
+    /// Blocking [`Comm::gather`].
+    fn gather_blocking => gather<T: Element>(send: &[T], recv: &mut [T], root: u32) -> Result<()>;
+    /// Blocking [`Comm::gatherv`].
+    fn gatherv_blocking => gatherv<T: Element>(send: &[T], recv: &mut [T], counts: &[usize], displs: Option<&[usize]>, root: u32) -> Result<()>;
+    /// Blocking [`Comm::scatter`].
+    fn scatter_blocking => scatter<T: Element>(send: &[T], recv: &mut [T], root: u32) -> Result<()>;
+    /// Blocking [`Comm::scatterv`].
+    fn scatterv_blocking => scatterv<T: Element>(send: &[T], counts: &[usize], displs: Option<&[usize]>, recv: &mut [T], root: u32) -> Result<()>;
+    /// Blocking [`Comm::alltoall`].
+    fn alltoall_blocking => alltoall<T: Element>(send: &[T], recv: &mut [T]) -> Result<()>;
+    /// Blocking [`Comm::alltoallv`].
+    fn alltoallv_blocking => alltoallv<T: Element>(send: &[T], send_counts: &[usize], send_displs: Option<&[usize]>, recv: &mut [T], recv_counts: &[usize], recv_displs: Option<&[usize]>) -> Result<()>;
+    /// Blocking [`Comm::reduce_scatter`].
+    fn reduce_scatter_blocking => reduce_scatter<T: Element>(send: &[T], recv: &mut [T], counts: &[usize], op: ReduceOp) -> Result<()>;
+    /// Blocking [`Comm::reduce_scatter_block`].
+    fn reduce_scatter_block_blocking => reduce_scatter_block<T: Element>(send: &[T], recv: &mut [T], op: ReduceOp) -> Result<()>;
+    /// Blocking [`Comm::scan`].
+    fn scan_blocking => scan<T: Element>(send: &[T], recv: &mut [T], op: ReduceOp) -> Result<()>;
+    /// Blocking [`Comm::exscan`].
+    fn exscan_blocking => exscan<T: Element>(send: &[T], recv: &mut [T], op: ReduceOp) -> Result<()>;
+    /// Blocking [`Comm::dup`].
+    fn dup_blocking => dup() -> Result<Comm>;
+    /// Blocking [`Comm::split`].
+    fn split_blocking => split(color: Option<u32>, key: i32) -> Result<Option<Comm>>;
+    /// Blocking [`Comm::split_by_host`].
+    fn split_by_host_blocking => split_by_host(key: i32) -> Result<Comm>;
+}

@@ -1,0 +1,406 @@
+//! Byte-level collectives: the building blocks the typed Rust API, the non-blocking forms and
+//! the C API share.
+//!
+//! Each `start_*` call is synchronous: it validates arguments, copies the input, takes the
+//! communicator's next collective sequence number (so calls are matched in program order even
+//! when non-blocking) and sends the first messages. The returned [`PendingCollective`] finishes
+//! the work and writes the result into the receive buffer. Counts and displacements are in
+//! elements of `dtype`; buffers are bytes.
+
+use super::layout::{Unpack, expect_len, lens, pack, ranges};
+use crate::comm::Comm;
+use crate::driver::CollectiveRun;
+use crate::error::{Error, ErrorKind, Result};
+use nexar_proto::algo;
+use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp};
+
+/// A collective that has started on this rank; finish it to get the result.
+pub struct PendingCollective {
+    run: CollectiveRun,
+    unpack: Unpack,
+    recv_len: Option<usize>,
+}
+
+impl std::fmt::Debug for PendingCollective {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingCollective")
+            .field("recv_len", &self.recv_len)
+            .finish()
+    }
+}
+
+impl PendingCollective {
+    /// Completes the collective and writes this rank's result into `recv` (which must be the
+    /// receive buffer described when it was started; ignored where there is no result).
+    pub async fn finish_into(self, recv: &mut [u8]) -> Result<()> {
+        if let Some(want) = self.recv_len {
+            expect_len("receive buffer", recv.len(), want)?;
+        }
+        let out = self.run.finish().await?;
+        self.unpack.apply(&out, recv)
+    }
+
+    /// Length in bytes the receive buffer passed to [`PendingCollective::finish_into`] must have,
+    /// or `None` if this rank receives nothing.
+    pub fn recv_len(&self) -> Option<usize> {
+        self.recv_len
+    }
+}
+
+fn whole(len: usize) -> (Unpack, Option<usize>) {
+    (Unpack::Whole, Some(len))
+}
+
+impl Comm {
+    fn check_root(&self, root: u32) -> Result<()> {
+        if root >= self.size() {
+            return Err(Error::new(
+                ErrorKind::InvalidRoot,
+                format!(
+                    "root {root} is out of range for a communicator of size {}",
+                    self.size()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_reduction(dtype: Datatype, op: ReduceOp) -> Result<()> {
+        op.check(dtype).map_err(Error::from)
+    }
+
+    fn launch(
+        &self,
+        machine: std::result::Result<Box<dyn Collective>, ProtoError>,
+        (unpack, recv_len): (Unpack, Option<usize>),
+    ) -> Result<PendingCollective> {
+        let run = CollectiveRun::start(&self.inner, machine?)?;
+        Ok(PendingCollective {
+            run,
+            unpack,
+            recv_len,
+        })
+    }
+
+    /// Starts a barrier.
+    pub fn start_barrier(&self) -> Result<PendingCollective> {
+        let m = Box::new(algo::barrier::Barrier::new(self.inner.group()));
+        self.launch(Ok(m), (Unpack::Nothing, None))
+    }
+
+    /// Starts a broadcast of `buf` (root's contents) to a buffer of the same length everywhere.
+    pub fn start_bcast(&self, buf: &[u8], root: u32) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        let m = algo::bcast::machine(self.inner.group(), root, buf.to_vec());
+        self.launch(m, whole(buf.len()))
+    }
+
+    /// Starts a reduction of `send` to `root`, whose receive buffer has `send.len()` bytes.
+    pub fn start_reduce(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        op: ReduceOp,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        Self::check_reduction(dtype, op)?;
+        let m = algo::reduce::machine(self.inner.group(), root, dtype, op, send.to_vec());
+        let unpack = if self.rank() == root {
+            whole(send.len())
+        } else {
+            (Unpack::Nothing, None)
+        };
+        self.launch(m, unpack)
+    }
+
+    /// Starts an allreduce of `send`; every receive buffer has `send.len()` bytes.
+    pub fn start_allreduce(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        op: ReduceOp,
+    ) -> Result<PendingCollective> {
+        Self::check_reduction(dtype, op)?;
+        let m = algo::allreduce::machine(self.inner.group(), dtype, op, send.to_vec());
+        self.launch(m, whole(send.len()))
+    }
+
+    /// Starts an allgather(v): `send` is my block (`counts[rank]` elements); block `i` lands at
+    /// `displs[i]` (or packed in order) in a receive buffer of `recv_len` bytes.
+    pub fn start_allgatherv(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+    ) -> Result<PendingCollective> {
+        let r = ranges(
+            "allgatherv",
+            counts,
+            displs,
+            dtype.size(),
+            recv_len,
+            self.size(),
+        )?;
+        expect_len(
+            "allgatherv send buffer",
+            send.len(),
+            r[self.rank() as usize].len(),
+        )?;
+        let m = algo::allgather::machine(self.inner.group(), send.to_vec(), lens(&r));
+        self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+    }
+
+    /// Starts an allgather of equal blocks of `send.len()` bytes.
+    pub fn start_allgather(&self, send: &[u8], dtype: Datatype) -> Result<PendingCollective> {
+        let count = dtype.count_of(send.len())?;
+        let total = send
+            .len()
+            .checked_mul(self.size() as usize)
+            .ok_or_else(|| {
+                Error::new(ErrorKind::InvalidCount, "allgather: total size overflows")
+            })?;
+        self.start_allgatherv(send, dtype, &vec![count; self.size() as usize], None, total)
+    }
+
+    /// Starts a gather(v) to `root`. `counts`/`displs` (elements) describe the root's receive
+    /// buffer of `recv_len` bytes and are read at the root only.
+    pub fn start_gatherv(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        let n = self.size() as usize;
+        if self.rank() == root {
+            let r = ranges(
+                "gatherv",
+                counts,
+                displs,
+                dtype.size(),
+                recv_len,
+                self.size(),
+            )?;
+            expect_len("gatherv send buffer", send.len(), r[root as usize].len())?;
+            let m = algo::gather::machine_with(
+                self.inner.group(),
+                root,
+                send.to_vec(),
+                lens(&r),
+                algo::gather::Algo::Linear,
+            );
+            self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+        } else {
+            // Non-roots know only their own block; the linear algorithm needs no more.
+            let mut l = vec![0; n];
+            l[self.rank() as usize] = send.len();
+            let m = algo::gather::machine_with(
+                self.inner.group(),
+                root,
+                send.to_vec(),
+                l,
+                algo::gather::Algo::Linear,
+            );
+            self.launch(m, (Unpack::Nothing, None))
+        }
+    }
+
+    /// Starts a gather of equal blocks of `send.len()` bytes to `root`.
+    pub fn start_gather(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        dtype.count_of(send.len())?;
+        let n = self.size() as usize;
+        let total = send
+            .len()
+            .checked_mul(n)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidCount, "gather: total size overflows"))?;
+        let m = algo::gather::machine(self.inner.group(), root, send.to_vec(), vec![send.len(); n]);
+        let unpack = if self.rank() == root {
+            whole(total)
+        } else {
+            (Unpack::Nothing, None)
+        };
+        self.launch(m, unpack)
+    }
+
+    /// Starts a scatter(v) from `root`: block `i` of the root's `send` (at `displs[i]`,
+    /// `counts[i]` elements; read at the root only) lands in rank `i`'s receive buffer of
+    /// `recv_len` bytes.
+    pub fn start_scatterv(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        let n = self.size() as usize;
+        let (data, l) = if self.rank() == root {
+            let r = ranges(
+                "scatterv",
+                counts,
+                displs,
+                dtype.size(),
+                send.len(),
+                self.size(),
+            )?;
+            expect_len("scatterv receive buffer", recv_len, r[root as usize].len())?;
+            (pack(send, &r), lens(&r))
+        } else {
+            let mut l = vec![0; n];
+            l[self.rank() as usize] = recv_len;
+            (Vec::new(), l)
+        };
+        let m = algo::scatter::machine_with(
+            self.inner.group(),
+            root,
+            data,
+            l,
+            algo::scatter::Algo::Linear,
+        );
+        self.launch(m, whole(recv_len))
+    }
+
+    /// Starts a scatter of equal blocks of `recv_len` bytes from `root`.
+    pub fn start_scatter(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        recv_len: usize,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        dtype.count_of(recv_len)?;
+        let n = self.size() as usize;
+        let data = if self.rank() == root {
+            let total = recv_len.checked_mul(n).ok_or_else(|| {
+                Error::new(ErrorKind::InvalidCount, "scatter: total size overflows")
+            })?;
+            expect_len("scatter send buffer", send.len(), total)?;
+            send.to_vec()
+        } else {
+            Vec::new()
+        };
+        let m = algo::scatter::machine(self.inner.group(), root, data, vec![recv_len; n]);
+        self.launch(m, whole(recv_len))
+    }
+
+    /// Starts an alltoall(v): block `j` of `send` (at `sdispls[j]`, `scounts[j]` elements) goes
+    /// to rank `j`; the block from rank `i` lands at `rdispls[i]` in a receive buffer of
+    /// `recv_len` bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_alltoallv(
+        &self,
+        send: &[u8],
+        scounts: &[usize],
+        sdispls: Option<&[usize]>,
+        dtype: Datatype,
+        rcounts: &[usize],
+        rdispls: Option<&[usize]>,
+        recv_len: usize,
+    ) -> Result<PendingCollective> {
+        let e = dtype.size();
+        let s = ranges(
+            "alltoallv send",
+            scounts,
+            sdispls,
+            e,
+            send.len(),
+            self.size(),
+        )?;
+        let r = ranges(
+            "alltoallv receive",
+            rcounts,
+            rdispls,
+            e,
+            recv_len,
+            self.size(),
+        )?;
+        let me = self.rank() as usize;
+        if s[me].len() != r[me].len() {
+            return Err(Error::new(
+                ErrorKind::InvalidCount,
+                "alltoallv: the block a rank sends itself must equal the block it receives",
+            ));
+        }
+        let m = algo::alltoall::machine(self.inner.group(), pack(send, &s), lens(&s), lens(&r));
+        self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+    }
+
+    /// Starts an alltoall of equal blocks (`send.len() / size` bytes each).
+    pub fn start_alltoall(&self, send: &[u8], dtype: Datatype) -> Result<PendingCollective> {
+        let n = self.size() as usize;
+        let count = dtype.count_of(send.len())?;
+        if !count.is_multiple_of(n) {
+            return Err(Error::new(
+                ErrorKind::InvalidCount,
+                format!("alltoall: {count} elements do not split into {n} equal blocks"),
+            ));
+        }
+        let c = vec![count / n; n];
+        self.start_alltoallv(send, &c, None, dtype, &c, None, send.len())
+    }
+
+    /// Starts a reduce-scatter: `send` holds `sum(counts)` elements; rank `i` receives block `i`
+    /// (`counts[i]` elements) of the reduction.
+    pub fn start_reduce_scatter(
+        &self,
+        send: &[u8],
+        counts: &[usize],
+        dtype: Datatype,
+        op: ReduceOp,
+    ) -> Result<PendingCollective> {
+        Self::check_reduction(dtype, op)?;
+        let r = ranges(
+            "reduce_scatter",
+            counts,
+            None,
+            dtype.size(),
+            send.len(),
+            self.size(),
+        )?;
+        let total = r.last().map_or(0, |r| r.end);
+        expect_len("reduce_scatter send buffer", send.len(), total)?;
+        let mine = r[self.rank() as usize].len();
+        let m = algo::reduce_scatter::machine(
+            self.inner.group(),
+            dtype,
+            op,
+            send.to_vec(),
+            counts.to_vec(),
+        );
+        self.launch(m, whole(mine))
+    }
+
+    /// Starts a scan (inclusive) or exscan (exclusive; rank 0's buffer is left untouched).
+    pub fn start_scan(
+        &self,
+        send: &[u8],
+        dtype: Datatype,
+        op: ReduceOp,
+        exclusive: bool,
+    ) -> Result<PendingCollective> {
+        Self::check_reduction(dtype, op)?;
+        dtype.count_of(send.len())?;
+        let m = algo::scan::machine(self.inner.group(), dtype, op, send.to_vec(), exclusive);
+        let unpack = if exclusive && self.rank() == 0 {
+            (Unpack::Nothing, Some(send.len()))
+        } else {
+            whole(send.len())
+        };
+        self.launch(m, unpack)
+    }
+}

@@ -1,0 +1,204 @@
+//! Point-to-point operations: send, receive, probe, sendrecv.
+//!
+//! Sends are eager: the data is copied and queued, and the call returns. Receives match with MPI
+//! semantics (see [`crate::matching`]). A message larger than the receive buffer fills the buffer
+//! and fails with [`ErrorKind::Truncated`]; nothing is written past the buffer.
+
+use super::{Source, Status, TagMatch, bytes_of, bytes_of_mut, check_tag};
+use crate::comm::Comm;
+use crate::element::Element;
+use crate::engine::{Engine, RecvWait};
+use crate::error::{Error, ErrorKind, Result};
+use crate::matching::{Envelope, RecvSpec};
+use bytes::Bytes;
+use std::sync::Arc;
+
+/// Withdraws a pending receive if its future is dropped before it matched.
+struct CancelOnDrop {
+    engine: Arc<Engine>,
+    id: u64,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.engine.cancel_recv(self.id);
+    }
+}
+
+impl Comm {
+    pub(crate) fn recv_spec(&self, source: Source, tag: TagMatch) -> Result<RecvSpec> {
+        let source = match source {
+            Source::Any => None,
+            Source::Rank(r) => Some(self.inner.world_rank(r)?),
+        };
+        let tag = match tag {
+            TagMatch::Any => None,
+            TagMatch::Tag(t) => {
+                check_tag(t)?;
+                Some(t)
+            }
+        };
+        Ok(RecvSpec {
+            context: self.inner.context,
+            source,
+            tag,
+            members: self.inner.members.world().clone(),
+        })
+    }
+
+    pub(crate) fn status_of(&self, src_world: u32, tag: i32, bytes: usize) -> Status {
+        let source = self
+            .inner
+            .members
+            .comm_rank_of(src_world)
+            .unwrap_or(u32::MAX);
+        Status { source, tag, bytes }
+    }
+
+    /// Posts a receive now (so receives match in the order they were posted) and returns a
+    /// future for its envelope.
+    pub(crate) fn post_recv(
+        &self,
+        source: Source,
+        tag: TagMatch,
+    ) -> Result<impl Future<Output = Result<Envelope>> + Send + 'static> {
+        let engine = self.inner.engine.clone();
+        let wait = engine.post_recv(self.recv_spec(source, tag)?)?;
+        Ok(async move {
+            match wait {
+                RecvWait::Ready(env) => Ok(env),
+                RecvWait::Pending(id, rx) => {
+                    let _guard = CancelOnDrop { engine, id };
+                    rx.await.unwrap_or_else(|_| {
+                        Err(Error::new(
+                            ErrorKind::Finalized,
+                            "the context was finalized",
+                        ))
+                    })
+                }
+            }
+        })
+    }
+
+    /// Copies a received envelope into `buf`; returns the status and whether it was truncated.
+    pub(crate) fn deliver_into(&self, env: &Envelope, buf: &mut [u8]) -> (Status, bool) {
+        let n = env.payload.len().min(buf.len());
+        buf[..n].copy_from_slice(&env.payload[..n]);
+        (
+            self.status_of(env.src, env.tag, env.payload.len()),
+            env.payload.len() > buf.len(),
+        )
+    }
+
+    /// Sends raw bytes to `dest` with `tag`. Returns once the message is queued.
+    pub fn send_bytes(&self, payload: Bytes, dest: u32, tag: i32) -> Result<()> {
+        check_tag(tag)?;
+        let to = self.inner.world_rank(dest)?;
+        self.inner
+            .engine
+            .send_p2p(to, self.inner.context, tag, payload)
+    }
+
+    /// Sends `data` to rank `dest` with `tag`. Returns once the data is copied and queued.
+    pub async fn send<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
+        self.send_bytes(Bytes::copy_from_slice(bytes_of(data)), dest, tag)
+    }
+
+    /// Receives one whole message as bytes, whatever its size.
+    pub async fn recv_bytes(
+        &self,
+        source: impl Into<Source>,
+        tag: impl Into<TagMatch>,
+    ) -> Result<(Bytes, Status)> {
+        let env = self.post_recv(source.into(), tag.into())?.await?;
+        let st = self.status_of(env.src, env.tag, env.payload.len());
+        Ok((env.payload, st))
+    }
+
+    /// Receives into `buf`. A larger message fills `buf` and fails with
+    /// [`ErrorKind::Truncated`].
+    pub async fn recv<T: Element>(
+        &self,
+        buf: &mut [T],
+        source: impl Into<Source>,
+        tag: impl Into<TagMatch>,
+    ) -> Result<Status> {
+        let env = self.post_recv(source.into(), tag.into())?.await?;
+        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(buf));
+        if truncated {
+            return Err(truncation_error(&st, std::mem::size_of_val(buf)));
+        }
+        Ok(st)
+    }
+
+    /// Reports the oldest matching message without receiving it, if one has arrived.
+    pub fn iprobe(
+        &self,
+        source: impl Into<Source>,
+        tag: impl Into<TagMatch>,
+    ) -> Result<Option<Status>> {
+        self.inner.engine.check_open()?;
+        let spec = self.recv_spec(source.into(), tag.into())?;
+        Ok(self
+            .inner
+            .engine
+            .probe(&spec)
+            .map(|(s, t, b)| self.status_of(s, t, b)))
+    }
+
+    /// Waits until a matching message has arrived and reports it without receiving it.
+    pub async fn probe(
+        &self,
+        source: impl Into<Source>,
+        tag: impl Into<TagMatch>,
+    ) -> Result<Status> {
+        let spec = self.recv_spec(source.into(), tag.into())?;
+        let engine = &self.inner.engine;
+        loop {
+            let notified = engine.arrivals().notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            engine.check_open()?;
+            if let Some((s, t, b)) = engine.probe(&spec) {
+                return Ok(self.status_of(s, t, b));
+            }
+            match spec.source {
+                Some(s) => engine.failure_of(s).map_or(Ok(()), Err)?,
+                None => engine.check_alive(&spec.members)?,
+            }
+            notified.await;
+        }
+    }
+
+    /// Sends `send` to `dest` and receives into `recv` from `source`, without deadlocking
+    /// against a matching sendrecv on the peer.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn sendrecv<T: Element, U: Element>(
+        &self,
+        send: &[T],
+        dest: u32,
+        send_tag: i32,
+        recv: &mut [U],
+        source: impl Into<Source>,
+        recv_tag: impl Into<TagMatch>,
+    ) -> Result<Status> {
+        let pending = self.post_recv(source.into(), recv_tag.into())?;
+        self.send_bytes(Bytes::copy_from_slice(bytes_of(send)), dest, send_tag)?;
+        let env = pending.await?;
+        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(recv));
+        if truncated {
+            return Err(truncation_error(&st, std::mem::size_of_val(recv)));
+        }
+        Ok(st)
+    }
+}
+
+pub(crate) fn truncation_error(st: &Status, capacity: usize) -> Error {
+    Error::new(
+        ErrorKind::Truncated,
+        format!(
+            "message from rank {} with tag {} has {} bytes but the receive buffer holds {}",
+            st.source, st.tag, st.bytes, capacity
+        ),
+    )
+}
