@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, every test of every crate. CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all --check
+echo "== cargo clippy (-D warnings)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo build (release binaries and examples, used by multi-process tests)"
+cargo build --workspace --release --bins --examples --locked
+echo "== cargo test"
+cargo test --workspace --locked
