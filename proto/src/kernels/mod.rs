@@ -1,11 +1,22 @@
 //! Reduction kernels: `acc = acc ⊕ inc` (or `inc ⊕ acc`) element-wise over raw bytes.
 //!
 //! [`reduce_into`] is the entry point every algorithm uses. It dispatches to the fast kernels in
-//! [`fast`] for contiguous f32/f64/i32/i64 and to [`reference`] (a straightforward scalar
-//! implementation, the ground truth in tests) for everything else.
+//! [`fast`] for naturally aligned f32/f64 and integer buffers and to [`reference`](mod@reference) (a
+//! straightforward scalar implementation, the ground truth in tests) for everything else. Both give
+//! bitwise identical results, so which one runs (it depends on buffer alignment) never shows.
 //!
 //! The operand order is explicit so that algorithms can combine partial results in one fixed
 //! order (lower ranks on the left) and every rank ends with bitwise identical results.
+//!
+//! Floats are bitwise deterministic, which plain Rust arithmetic is not: Rust and LLVM leave the
+//! payload of a NaN result unspecified (LLVM may swap the operands of `+` and `*`, and does in
+//! vectorised loops, so `NaN_a + NaN_b` can come out as either), and `f32::min` may return either
+//! zero for `-0.0` vs `+0.0`. So every kernel goes through the same helpers, which pin these down:
+//!
+//! * Sum and product: a NaN result is stored as the canonical quiet NaN (`f32::NAN`, `f64::NAN`,
+//!   and for f16/bf16 whatever that converts to), whatever the operands' payloads.
+//! * Min and max follow `f32::min`/`f32::max` (a NaN operand loses to a number); on a tie
+//!   (`-0.0` vs `+0.0`) the left operand wins, and of two NaNs the right one is returned unchanged.
 
 pub mod fast;
 pub mod reference;
@@ -13,6 +24,7 @@ pub mod reference;
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::op::ReduceOp;
+use std::ops::{Add, Mul};
 
 /// Which operand goes on the left of `⊕`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +33,61 @@ pub enum Order {
     AccFirst,
     /// `acc = inc ⊕ acc`: the incoming data is the lower-ranked (left) partial result.
     IncFirst,
+}
+
+/// Float scalars the kernels compute in: what the helpers below and the fast kernels need.
+pub(crate) trait Float: Copy + PartialOrd + Add<Output = Self> + Mul<Output = Self> {
+    /// The canonical quiet NaN every NaN sum or product becomes.
+    const NAN: Self;
+    /// True for every NaN bit pattern.
+    fn is_nan(self) -> bool;
+}
+
+impl Float for f32 {
+    const NAN: Self = f32::NAN;
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+}
+
+impl Float for f64 {
+    const NAN: Self = f64::NAN;
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+}
+
+/// `x`, or the canonical NaN if `x` is any NaN.
+#[inline(always)]
+fn canonical<T: Float>(x: T) -> T {
+    if x.is_nan() { T::NAN } else { x }
+}
+
+/// `l + r`, with a NaN result made canonical (IEEE addition is otherwise commutative bit for bit).
+#[inline(always)]
+pub(crate) fn fadd<T: Float>(l: T, r: T) -> T {
+    canonical(l + r)
+}
+
+/// `l * r`, with a NaN result made canonical.
+#[inline(always)]
+pub(crate) fn fmul<T: Float>(l: T, r: T) -> T {
+    canonical(l * r)
+}
+
+/// `l min r` with a NaN losing to a number; on a tie (`-0.0` vs `+0.0`) `l` wins and if both are
+/// NaN `r` is returned. A pure compare-and-select, so it vectorises without changing any bit.
+#[inline(always)]
+pub(crate) fn fmin<T: Float>(l: T, r: T) -> T {
+    if r < l || l.is_nan() { r } else { l }
+}
+
+/// `l max r` with a NaN losing to a number; ties and NaN pairs as in [`fmin`].
+#[inline(always)]
+pub(crate) fn fmax<T: Float>(l: T, r: T) -> T {
+    if r > l || l.is_nan() { r } else { l }
 }
 
 /// Checks the arguments every kernel shares: op valid for the type, equal lengths, whole elements.

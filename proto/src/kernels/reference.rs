@@ -26,15 +26,16 @@ macro_rules! int_op {
     }};
 }
 
-/// Combines `a ⊕ b` for one float scalar (computed in the type itself).
+/// Combines `a ⊕ b` for one float scalar (computed in the type itself), through the helpers in
+/// [`super`] that make NaN results and min/max ties deterministic.
 macro_rules! float_op {
     ($op:expr, $a:expr, $b:expr) => {{
         let (a, b) = ($a, $b);
         match $op {
-            ReduceOp::Sum => a + b,
-            ReduceOp::Prod => a * b,
-            ReduceOp::Min => a.min(b),
-            ReduceOp::Max => a.max(b),
+            ReduceOp::Sum => super::fadd(a, b),
+            ReduceOp::Prod => super::fmul(a, b),
+            ReduceOp::Min => super::fmin(a, b),
+            ReduceOp::Max => super::fmax(a, b),
             _ => unreachable!("checked by ReduceOp::accepts"),
         }
     }};
