@@ -1,1 +1,111 @@
 //! Selection for allgather(v), gather(v), scatter(v), alltoall(v), reduce_scatter and scan.
+
+use crate::algo::ceil_log2;
+
+// ---------------------------------------------------------------------------------------------
+// reduce_scatter / reduce_scatter_block
+// ---------------------------------------------------------------------------------------------
+
+/// The reduce_scatter algorithms (see [`crate::algo::reduce_scatter`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceScatterAlgo {
+    /// Every rank sends each other rank its raw block at once (step `s` to rank `r + s`) and folds
+    /// the `n` contributions to its own block in rank order: 1 round, `n(n-1)` messages, results
+    /// bitwise equal to the sequential left fold; buffers up to `n - 1` blocks.
+    Pairwise,
+    /// Recursive vector halving with distance doubling, powers of two only: `log2 n` rounds,
+    /// `n log2 n` messages, a balanced combination tree (lower half on the left).
+    Halving,
+    /// Ring: `n - 1` rounds, `n(n-1)` neighbour-only messages, one block in flight per rank.
+    Ring,
+}
+
+/// Largest total vector (all blocks, in bytes) for which [`ReduceScatterAlgo::Pairwise`] is
+/// chosen on a group that is not a power of two.
+pub const REDUCE_SCATTER_PAIRWISE_MAX: usize = 64 * 1024;
+
+/// Largest total vector (all blocks, in bytes) for which [`ReduceScatterAlgo::Halving`] is
+/// chosen on a power-of-two group.
+pub const REDUCE_SCATTER_HALVING_MAX: usize = 1024 * 1024;
+
+/// Picks the reduce_scatter algorithm for `size` ranks and a vector of `total_bytes` (the sum of
+/// every rank's block: the same on every rank, so every rank picks the same algorithm).
+pub fn reduce_scatter(size: u32, total_bytes: usize) -> ReduceScatterAlgo {
+    if size.is_power_of_two() && total_bytes <= REDUCE_SCATTER_HALVING_MAX {
+        ReduceScatterAlgo::Halving
+    } else if total_bytes <= REDUCE_SCATTER_PAIRWISE_MAX {
+        ReduceScatterAlgo::Pairwise
+    } else {
+        ReduceScatterAlgo::Ring
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// scan / exscan
+// ---------------------------------------------------------------------------------------------
+
+/// The scan and exscan algorithms (see [`crate::algo::scan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScanAlgo {
+    /// Recursive doubling (Hillis–Steele): `ceil(log2 n)` steps, every message a full vector.
+    Doubling,
+    /// A chain `0 → 1 → … → n-1` that forwards the running prefix in segments of about
+    /// `segment_bytes` (rounded down to whole elements, at least one), so the segments pipeline
+    /// down the chain. Each rank sends its vector once; results are the sequential left fold.
+    Pipeline {
+        /// Target segment size in bytes.
+        segment_bytes: usize,
+    },
+}
+
+/// The latency of one message expressed in bytes of bandwidth (α/β), for the scan cost model.
+pub const SCAN_ALPHA_BYTES: u64 = 64 * 1024;
+
+/// Picks the scan algorithm for `size` ranks and `bytes` per rank, from an α-β cost model:
+/// doubling costs `ceil(log2 n)(α + βm)`, a pipeline of `s` segments `(n - 2 + s)(α + βm/s)`,
+/// minimised at `s = sqrt((n - 2)βm/α)`.
+pub fn scan(size: u32, bytes: usize) -> ScanAlgo {
+    if size <= 2 {
+        return ScanAlgo::Doubling;
+    }
+    let (n, m, a) = (u64::from(size), bytes as u64, SCAN_ALPHA_BYTES);
+    let doubling = u64::from(ceil_log2(size)).saturating_mul(a.saturating_add(m));
+    let segs = ((n - 2).saturating_mul(m) / a).isqrt().max(1);
+    let pipeline = (n - 2 + segs).saturating_mul(a.saturating_add(m.div_ceil(segs)));
+    if pipeline < doubling {
+        ScanAlgo::Pipeline {
+            segment_bytes: usize::try_from(m.div_ceil(segs)).unwrap_or(usize::MAX),
+        }
+    } else {
+        ScanAlgo::Doubling
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduce_scatter_choices() {
+        assert_eq!(reduce_scatter(8, 1024), ReduceScatterAlgo::Halving);
+        assert_eq!(reduce_scatter(6, 1024), ReduceScatterAlgo::Pairwise);
+        assert_eq!(reduce_scatter(6, 1 << 20), ReduceScatterAlgo::Ring);
+        assert_eq!(reduce_scatter(8, 16 << 20), ReduceScatterAlgo::Ring);
+        assert_eq!(reduce_scatter(1, 0), ReduceScatterAlgo::Halving);
+    }
+
+    #[test]
+    fn scan_choices() {
+        assert_eq!(scan(1, 1 << 30), ScanAlgo::Doubling);
+        assert_eq!(scan(2, 1 << 30), ScanAlgo::Doubling);
+        assert_eq!(scan(16, 1024), ScanAlgo::Doubling);
+        match scan(16, 64 << 20) {
+            ScanAlgo::Pipeline { segment_bytes } => {
+                assert!(segment_bytes > 0 && segment_bytes < 64 << 20)
+            }
+            other => panic!("expected a pipeline, got {other:?}"),
+        }
+        // Never panics, whatever the size.
+        let _ = scan(u32::MAX, usize::MAX);
+    }
+}
