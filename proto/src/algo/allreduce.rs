@@ -1,1 +1,0 @@
-//! allreduce: not written yet.
