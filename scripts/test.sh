@@ -11,3 +11,5 @@ echo "== cargo build (release binaries and examples, used by multi-process tests
 cargo build --workspace --release --bins --examples --locked
 echo "== cargo test"
 cargo test --workspace --locked
+echo "== kernel tests in release (the vectorised paths exist only with optimisation)"
+cargo test -p nexar-proto --release --locked --test kernels
