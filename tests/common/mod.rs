@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod checks;
+
 use nexar::{Context, Result};
 
 /// Runs `f(ctx)` on each of `n` in-process ranks (one thread each) and returns the results in
