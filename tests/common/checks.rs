@@ -56,7 +56,7 @@ pub fn p2p_order(ctx: &Context) -> Result<()> {
     }
     // Small and large messages interleaved: they travel on different lanes but must match in
     // the order sent.
-    let msg = |i: u32| -> Vec<u32> { vec![i; if i % 5 == 0 { 100_000 } else { 1 }] };
+    let msg = |i: u32| -> Vec<u32> { vec![i; if i.is_multiple_of(5) { 100_000 } else { 1 }] };
     match w.rank() {
         0 => {
             for i in 0..60u32 {
