@@ -39,11 +39,11 @@ impl Group {
 
     /// Rank relative to `root` (root becomes 0), for tree algorithms.
     pub fn relative(&self, root: Rank) -> Rank {
-        (self.rank + self.size - root) % self.size
+        ((self.rank as u64 + self.size as u64 - root as u64) % self.size as u64) as Rank
     }
 
     /// Inverse of [`Group::relative`]: the absolute rank of relative rank `rel`.
     pub fn absolute(&self, rel: Rank, root: Rank) -> Rank {
-        (rel + root) % self.size
+        ((rel as u64 + root as u64) % self.size as u64) as Rank
     }
 }

@@ -15,8 +15,8 @@
 //!      which already holds everything. Messages: `(n - 1) + (n - 1)^2 = n (n - 1)`, every one
 //!      sent even when its block is empty.
 
-use crate::algo::allreduce::sched::{Driven, Recv, Steps};
 use crate::algo::ceil_log2;
+use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
 use crate::machine::{Collective, Outbox};
 use crate::partition::block;

@@ -18,6 +18,7 @@ pub mod reduce;
 pub mod reduce_scatter;
 pub mod scan;
 pub mod scatter;
+pub(crate) mod sched;
 
 /// `ceil(log2(n))` for `n >= 1`.
 pub fn ceil_log2(n: u32) -> u32 {

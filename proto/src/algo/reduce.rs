@@ -17,8 +17,8 @@
 
 use crate::algo::allreduce::check_reduction;
 use crate::algo::allreduce::rabenseifner::{self, Finish};
-use crate::algo::allreduce::sched::{Driven, Recv, Steps};
 use crate::algo::ceil_log2;
+use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::{Order, reduce_into};

@@ -17,7 +17,6 @@
 pub mod rabenseifner;
 pub mod recursive_doubling;
 pub mod ring;
-pub(crate) mod sched;
 
 use crate::datatype::Datatype;
 use crate::error::ProtoError;

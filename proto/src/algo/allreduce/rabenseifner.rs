@@ -17,7 +17,7 @@
 //!    rounds: at most `L + 1 + [rem > 0]`.
 
 use super::recursive_doubling::{Fold, Role, order};
-use super::sched::{Driven, Recv, Steps};
+use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::{Order, reduce_into};

@@ -14,8 +14,8 @@
 //! absorber's partial must cross every exchange. Each element is reduced as a balanced tree over
 //! the rank order (after the fold), with the lower-ranked partial result always on the left.
 
-use super::sched::{Driven, Recv, Steps};
 use crate::algo::floor_pow2;
+use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::{Order, reduce_into};

@@ -16,7 +16,7 @@
 //! `((x[0] ⊕ (x[b+1] ⊕ ... ⊕ x[n-1])) ⊕ x[1]) ⊕ ... ⊕ x[b]`, one fixed bracketing that equals
 //! the rank-ordered reduction for every predefined (commutative) operator up to rounding.
 
-use super::sched::{Driven, Recv, Steps};
+use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::{Order, reduce_into};
