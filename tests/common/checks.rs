@@ -26,6 +26,10 @@ pub const ALL: &[Check] = &[
     ("v_variants", v_variants),
     ("reduce_scatter_scans", reduce_scatter_scans),
     ("nonblocking_collectives", nonblocking_collectives),
+    (
+        "collectives_invisible_to_receives",
+        collectives_invisible_to_receives,
+    ),
     ("communicators", communicators),
     ("invalid_arguments", invalid_arguments),
 ];
@@ -420,6 +424,24 @@ pub fn nonblocking_collectives(ctx: &Context) -> Result<()> {
     }
     assert!(e.wait()?.iter().all(|&x| x == n));
     Ok(())
+}
+
+pub fn collectives_invisible_to_receives(ctx: &Context) -> Result<()> {
+    let w = ctx.world();
+    // A wildcard receive posted before collectives run must not be matched by their traffic.
+    let mut pending = w.irecv(vec![0u32; 1], ANY_SOURCE, ANY_TAG)?;
+    w.barrier_blocking()?;
+    let mut v = vec![w.rank() as i64; 64];
+    w.allreduce_blocking(&mut v, ReduceOp::Sum)?;
+    let mut g = vec![0u8; w.size() as usize];
+    w.allgather_blocking(&[1u8], &mut g)?;
+    assert!(!pending.test(), "collective traffic matched a user receive");
+    assert!(w.iprobe(ANY_SOURCE, ANY_TAG)?.is_none());
+    w.send_blocking(&[w.rank() + 1000], w.rank(), 0)?;
+    let results = nexar::wait_all([pending]);
+    let (buf, st) = results.into_iter().next().expect("one result")?;
+    assert_eq!((buf[0], st.source), (w.rank() + 1000, w.rank()));
+    w.barrier_blocking()
 }
 
 pub fn communicators(ctx: &Context) -> Result<()> {
