@@ -162,6 +162,11 @@ impl Context {
         self.engine.size
     }
 
+    /// True once [`Context::finalize`] ran (or the rank was crashed in a test).
+    pub fn is_finalized(&self) -> bool {
+        self.finalized.load(Ordering::SeqCst)
+    }
+
     /// Name of the transport to other ranks (`"quic"`, `"mem"`, `"self"`).
     pub fn transport_name(&self) -> &'static str {
         self.engine.transport().name()
@@ -183,11 +188,8 @@ impl Context {
     /// Leaves the job cleanly: a final barrier with every rank (so no rank closes connections
     /// another still needs), then flush and close. Called by `Drop` if not called explicitly;
     /// calling it explicitly reports errors.
-    pub fn finalize(self) -> Result<()> {
-        self.finalize_inner()
-    }
-
-    fn finalize_inner(&self) -> Result<()> {
+    /// Later operations fail with [`ErrorKind::Finalized`]; a second call does nothing.
+    pub fn finalize(&self) -> Result<()> {
         if self.finalized.swap(true, Ordering::SeqCst) {
             return Ok(());
         }
@@ -218,7 +220,7 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        if let Err(e) = self.finalize_inner() {
+        if let Err(e) = self.finalize() {
             tracing::warn!(rank = self.engine.rank, "finalize: {e}");
         }
     }

@@ -39,5 +39,6 @@ pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
 pub use error::{Error, ErrorKind, Result};
 pub use nexar_proto::{Datatype, ReduceOp};
 pub use ops::collectives::PendingCollective;
+pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};

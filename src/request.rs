@@ -51,8 +51,8 @@ impl<T: Send + 'static> Request<T> {
         }
     }
 
-    /// A request that is already complete.
-    pub(crate) fn ready(r: Result<T>) -> Self {
+    /// A request that is already complete with `r` (for bindings and eager operations).
+    pub fn ready(r: Result<T>) -> Self {
         Self {
             state: State::Done(r),
         }

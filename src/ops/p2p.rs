@@ -193,7 +193,63 @@ impl Comm {
     }
 }
 
-pub(crate) fn truncation_error(st: &Status, capacity: usize) -> Error {
+/// A receive posted with [`Comm::start_recv`]: it already holds its place in the matching
+/// order; finish it to copy the message into a buffer.
+pub struct PendingRecv {
+    comm: Comm,
+    wait: std::pin::Pin<Box<dyn Future<Output = Result<Envelope>> + Send>>,
+}
+
+impl std::fmt::Debug for PendingRecv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingRecv").finish_non_exhaustive()
+    }
+}
+
+/// What a finished receive produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecvOutcome {
+    /// Sender, tag and full message size.
+    pub status: Status,
+    /// True if the message was larger than the buffer (which then holds its first bytes).
+    pub truncated: bool,
+}
+
+impl PendingRecv {
+    /// Waits for the matching message and copies it into `buf` (at most `buf.len()` bytes).
+    /// Truncation is reported in the outcome, not as an error, so callers can still report the
+    /// status.
+    pub async fn finish_into(self, buf: &mut [u8]) -> Result<RecvOutcome> {
+        let env = self.wait.await?;
+        let (status, truncated) = self.comm.deliver_into(&env, buf);
+        Ok(RecvOutcome { status, truncated })
+    }
+}
+
+impl Comm {
+    /// Posts a receive now (it matches before receives posted later) without a buffer yet; a
+    /// building block for bindings. See [`PendingRecv::finish_into`].
+    pub fn start_recv(&self, source: Source, tag: TagMatch) -> Result<PendingRecv> {
+        let wait = Box::pin(self.post_recv(source, tag)?);
+        Ok(PendingRecv {
+            comm: self.clone(),
+            wait,
+        })
+    }
+
+    /// Runs `fut` on the engine's runtime and returns a [`crate::Request`] for it; a building
+    /// block for bindings that manage their own buffers.
+    pub fn spawn<T, F>(&self, fut: F) -> crate::Request<T>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T>> + Send + 'static,
+    {
+        crate::Request::spawn(&self.inner.engine.runtime, fut)
+    }
+}
+
+/// The error for a receive whose message did not fit.
+pub fn truncation_error(st: &Status, capacity: usize) -> Error {
     Error::new(
         ErrorKind::Truncated,
         format!(

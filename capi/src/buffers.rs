@@ -1,0 +1,124 @@
+//! Turning C buffer arguments into checked byte slices, and carrying a receive buffer into a
+//! background task.
+
+use crate::boundary::null_arg;
+use nexar::{Datatype, Error, ErrorKind, Result};
+use std::ffi::c_void;
+
+/// The value of `NEXAR_IN_PLACE`.
+pub(crate) const IN_PLACE: usize = 1;
+
+/// True if `p` is `NEXAR_IN_PLACE`.
+pub fn is_in_place(p: *const c_void) -> bool {
+    p as usize == IN_PLACE
+}
+
+/// `count` elements of `dt` in bytes, checked for overflow (a negative count cast to `size_t`
+/// overflows here).
+pub fn byte_len(count: usize, dt: Datatype) -> Result<usize> {
+    count
+        .checked_mul(dt.size())
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidCount,
+                format!("count {count} of {dt} is too large (negative count?)"),
+            )
+        })
+}
+
+/// A read-only view of a C buffer of `len` bytes. NULL is allowed only when `len == 0`.
+///
+/// # Safety
+/// If non-NULL, `p` must be valid for reads of `len` bytes for the returned lifetime.
+pub unsafe fn input<'a>(p: *const c_void, len: usize, name: &str) -> Result<&'a [u8]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() || is_in_place(p) {
+        return Err(null_arg(name));
+    }
+    // SAFETY: non-NULL, and the C contract makes it readable for `len` bytes.
+    Ok(unsafe { std::slice::from_raw_parts(p.cast(), len) })
+}
+
+/// A writable view of a C buffer of `len` bytes. NULL is allowed only when `len == 0`.
+///
+/// # Safety
+/// If non-NULL, `p` must be valid for writes of `len` bytes for the returned lifetime and not
+/// aliased by another live reference.
+pub unsafe fn output<'a>(p: *mut c_void, len: usize, name: &str) -> Result<&'a mut [u8]> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() || is_in_place(p) {
+        return Err(null_arg(name));
+    }
+    // SAFETY: non-NULL, and the C contract makes it writable for `len` bytes.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
+}
+
+/// A C array of `n` counts or displacements (`size_t`). NULL allowed only when `optional`.
+///
+/// # Safety
+/// If non-NULL, `p` must be valid for reads of `n` `size_t`s.
+pub unsafe fn counts<'a>(
+    p: *const usize,
+    n: usize,
+    name: &str,
+    optional: bool,
+) -> Result<Option<&'a [usize]>> {
+    if p.is_null() {
+        return if optional {
+            Ok(None)
+        } else {
+            Err(null_arg(name))
+        };
+    }
+    // SAFETY: non-NULL, and the C contract makes it readable for `n` entries.
+    Ok(Some(unsafe { std::slice::from_raw_parts(p, n) }))
+}
+
+/// A receive buffer that a background task writes into. The C caller promises it stays valid
+/// and untouched until the request completes (documented on every `nexar_i*` function).
+#[derive(Clone, Copy)]
+pub struct RawOut {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the pointer is only dereferenced by the one task that owns the request, while the C
+// caller keeps the buffer alive and untouched (the documented contract).
+unsafe impl Send for RawOut {}
+
+impl RawOut {
+    /// Captures a checked output buffer.
+    pub fn new(buf: &mut [u8]) -> Self {
+        Self {
+            ptr: buf.as_mut_ptr(),
+            len: buf.len(),
+        }
+    }
+
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if the buffer is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The buffer again.
+    ///
+    /// # Safety
+    /// The C caller must have kept the buffer valid and unaliased (see the type's docs).
+    pub unsafe fn get<'a>(self) -> &'a mut [u8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: see the type-level contract.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}

@@ -1,0 +1,764 @@
+//! Collective entry points, each blocking and as `nexar_i*` returning a request. Generated
+//! shapes, one argument handler per collective in `coll_start.rs`.
+//!
+//! Common to all: collective over `comm` (every member calls it, in the same order as every
+//! other collective on `comm`, with matching root, op, datatype and counts). Counts and
+//! displacements are in elements of `datatype`. Send buffers are copied before the call returns.
+
+use crate::boundary::call;
+use crate::coll_start as start;
+use crate::types::{nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t};
+use std::ffi::{c_int, c_void};
+
+/// Waits until every rank of `comm` has entered the barrier.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
+    call("nexar_barrier", || start::barrier(comm)?.finish())
+}
+
+/// Non-blocking `nexar_barrier`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_barrier` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request_t) -> c_int {
+    call("nexar_ibarrier", || {
+        start::barrier(comm)?.into_request(request)
+    })
+}
+
+/// Copies `count` elements of `datatype` from `buf` at rank `root` into `buf` at every rank. `buf`
+/// holds `count` elements on every rank.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_bcast(
+    buf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_bcast", || {
+        start::bcast(buf, count, datatype, root, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_bcast`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_bcast` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ibcast(
+    buf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ibcast", || {
+        start::bcast(buf, count, datatype, root, comm)?.into_request(request)
+    })
+}
+
+/// Reduces `count` elements from every rank's `sendbuf` with `op` into `recvbuf` at `root`
+/// (`recvbuf` is ignored elsewhere and may be NULL). At the root, `sendbuf` may be
+/// `NEXAR_IN_PLACE` (input taken from `recvbuf`). Buffers hold `count` elements.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`, `NEXAR_ERR_OP` (unknown op, or not defined for the
+/// datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_reduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_reduce", || {
+        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_reduce`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_reduce` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ireduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ireduce", || {
+        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.into_request(request)
+    })
+}
+
+/// Reduces `count` elements from every rank's `sendbuf` with `op`; every rank gets the result in
+/// `recvbuf`, bitwise identical everywhere. `sendbuf` may be `NEXAR_IN_PLACE`. Buffers hold
+/// `count` elements.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_allreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_allreduce", || {
+        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_allreduce`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_allreduce` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iallreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iallreduce", || {
+        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm)?.into_request(request)
+    })
+}
+
+/// Gathers `count` elements from every rank's `sendbuf` into `recvbuf` at `root`, in rank order
+/// (`recvbuf` holds `size * count` elements at the root and is ignored elsewhere). At the root,
+/// `sendbuf` may be `NEXAR_IN_PLACE` (its block is already in place).
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_gather(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_gather", || {
+        start::gather(sendbuf, recvbuf, count, datatype, root, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_gather`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_gather` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_igather(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_igather", || {
+        start::gather(sendbuf, recvbuf, count, datatype, root, comm)?.into_request(request)
+    })
+}
+
+/// Gathers `sendcount` elements from every rank into `recvbuf` at `root`: rank `i`'s block goes to
+/// `displs[i]` (elements; packed in rank order if `displs` is NULL) and must be `recvcounts[i]`
+/// long. `recvcounts`, `displs` and `recvbuf` are read at the root only. At the root, `sendbuf`
+/// may be `NEXAR_IN_PLACE`. Count arrays hold `size` entries.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_gatherv(
+    sendbuf: *const c_void,
+    sendcount: usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_gatherv", || {
+        start::gatherv(
+            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
+        )?
+        .finish()
+    })
+}
+
+/// Non-blocking `nexar_gatherv`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_gatherv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_igatherv(
+    sendbuf: *const c_void,
+    sendcount: usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_igatherv", || {
+        start::gatherv(
+            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
+        )?
+        .into_request(request)
+    })
+}
+
+/// Splits the root's `sendbuf` (`size * count` elements, read at the root only) into blocks of
+/// `count`; rank `i` receives block `i` in `recvbuf`. At the root, `recvbuf` may be
+/// `NEXAR_IN_PLACE` (the root keeps its block where it is).
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_scatter", || {
+        start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_scatter`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_scatter` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iscatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iscatter", || {
+        start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?.into_request(request)
+    })
+}
+
+/// Sends `sendcounts[i]` elements from `displs[i]` of the root's `sendbuf` (packed if `displs` is
+/// NULL) to rank `i`, which receives `recvcount` elements into `recvbuf`. `sendbuf`, `sendcounts`
+/// and `displs` are read at the root only. At the root, `recvbuf` may be `NEXAR_IN_PLACE`. Count
+/// arrays hold `size` entries.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_scatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const usize,
+    displs: *const usize,
+    recvbuf: *mut c_void,
+    recvcount: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_scatterv", || {
+        start::scatterv(
+            sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
+        )?
+        .finish()
+    })
+}
+
+/// Non-blocking `nexar_scatterv`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_scatterv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iscatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const usize,
+    displs: *const usize,
+    recvbuf: *mut c_void,
+    recvcount: usize,
+    datatype: nexar_datatype_t,
+    root: c_int,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iscatterv", || {
+        start::scatterv(
+            sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
+        )?
+        .into_request(request)
+    })
+}
+
+/// Gathers `count` elements from every rank's `sendbuf` into every rank's `recvbuf` (`size *
+/// count` elements, rank order). `sendbuf` may be `NEXAR_IN_PLACE` (each rank's block already sits
+/// at its place in `recvbuf`).
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_allgather(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_allgather", || {
+        start::allgather(sendbuf, recvbuf, count, datatype, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_allgather`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_allgather` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iallgather(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iallgather", || {
+        start::allgather(sendbuf, recvbuf, count, datatype, comm)?.into_request(request)
+    })
+}
+
+/// Gathers `sendcount` elements from every rank into every rank's `recvbuf`: rank `i`'s block
+/// (`recvcounts[i]` elements) lands at `displs[i]` (packed if `displs` is NULL). `sendbuf` may be
+/// `NEXAR_IN_PLACE`. Count arrays hold `size` entries.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_allgatherv(
+    sendbuf: *const c_void,
+    sendcount: usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_allgatherv", || {
+        start::allgatherv(
+            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
+        )?
+        .finish()
+    })
+}
+
+/// Non-blocking `nexar_allgatherv`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_allgatherv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iallgatherv(
+    sendbuf: *const c_void,
+    sendcount: usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iallgatherv", || {
+        start::allgatherv(
+            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
+        )?
+        .into_request(request)
+    })
+}
+
+/// Every rank sends block `j` (`count` elements) of `sendbuf` to rank `j` and receives block `i`
+/// of `recvbuf` from rank `i`. `sendbuf` may be `NEXAR_IN_PLACE` (data taken from `recvbuf`).
+/// Buffers hold `size * count` elements.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_alltoall(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_alltoall", || {
+        start::alltoall(sendbuf, recvbuf, count, datatype, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_alltoall`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_alltoall` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ialltoall(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ialltoall", || {
+        start::alltoall(sendbuf, recvbuf, count, datatype, comm)?.into_request(request)
+    })
+}
+
+/// Every rank sends `sendcounts[j]` elements from `sdispls[j]` of `sendbuf` to rank `j` and
+/// receives `recvcounts[i]` elements at `rdispls[i]` of `recvbuf` from rank `i` (displacement
+/// arrays may be NULL for packed blocks). `sendbuf` may be `NEXAR_IN_PLACE` (send layout = receive
+/// layout, data taken from `recvbuf`). Count arrays hold `size` entries.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const usize,
+    sdispls: *const usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    rdispls: *const usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_alltoallv", || {
+        start::alltoallv(
+            sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
+        )?
+        .finish()
+    })
+}
+
+/// Non-blocking `nexar_alltoallv`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_alltoallv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ialltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const usize,
+    sdispls: *const usize,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    rdispls: *const usize,
+    datatype: nexar_datatype_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ialltoallv", || {
+        start::alltoallv(
+            sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
+        )?
+        .into_request(request)
+    })
+}
+
+/// Reduces `sum(recvcounts)` elements of every rank's `sendbuf` with `op`; rank `i` receives block
+/// `i` (`recvcounts[i]` elements) in `recvbuf`. `sendbuf` may be `NEXAR_IN_PLACE` (input is the
+/// whole of `recvbuf`; the result is written at its start). `recvcounts` holds `size` entries.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_reduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_reduce_scatter", || {
+        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_reduce_scatter`: starts it and writes a request to `*request` (complete it
+/// with `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the
+/// request completes; send buffers are copied before the call returns. Calls are matched across
+/// ranks in the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_reduce_scatter` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ireduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ireduce_scatter", || {
+        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)?
+            .into_request(request)
+    })
+}
+
+/// `nexar_reduce_scatter` with `recvcount` elements for every rank (`sendbuf` holds `size *
+/// recvcount`).
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_reduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_reduce_scatter_block", || {
+        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_reduce_scatter_block`: starts it and writes a request to `*request`
+/// (complete it with `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched
+/// until the request completes; send buffers are copied before the call returns. Calls are matched
+/// across ranks in the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_reduce_scatter_block` found before starting, plus `NEXAR_ERR_ARG` for a
+/// NULL `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_ireduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_ireduce_scatter_block", || {
+        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)?
+            .into_request(request)
+    })
+}
+
+/// Inclusive prefix reduction: rank `r` gets `sendbuf_0 op ... op sendbuf_r` (`count` elements) in
+/// `recvbuf`. `sendbuf` may be `NEXAR_IN_PLACE`.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_scan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_scan", || {
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_scan`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_scan` found before starting, plus `NEXAR_ERR_ARG` for a NULL `request`;
+/// later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iscan", || {
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?.into_request(request)
+    })
+}
+
+/// Exclusive prefix reduction: rank `r > 0` gets `sendbuf_0 op ... op sendbuf_{r-1}` in `recvbuf`;
+/// rank 0's `recvbuf` is left untouched. `sendbuf` may be `NEXAR_IN_PLACE`.
+///
+/// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+/// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_exscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+) -> c_int {
+    call("nexar_exscan", || {
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?.finish()
+    })
+}
+
+/// Non-blocking `nexar_exscan`: starts it and writes a request to `*request` (complete it with
+/// `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+/// completes; send buffers are copied before the call returns. Calls are matched across ranks in
+/// the order they are started.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: those of `nexar_exscan` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+/// `request`; later failures are reported by the request.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_iexscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: usize,
+    datatype: nexar_datatype_t,
+    op: nexar_op_t,
+    comm: nexar_comm_t,
+    request: *mut nexar_request_t,
+) -> c_int {
+    call("nexar_iexscan", || {
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?.into_request(request)
+    })
+}

@@ -1,0 +1,519 @@
+//! Argument handling for the collective entry points. Each `start_*` validates the C
+//! arguments, resolves `NEXAR_IN_PLACE`, and starts the collective in the engine (which copies
+//! the input and takes the collective's place in the communicator's order). The blocking and
+//! `nexar_i*` entry points then finish it on the calling thread or in a request.
+
+use crate::buffers::{RawOut, byte_len, counts, input, is_in_place, output};
+use crate::lifecycle::comm;
+use crate::request::{CRequest, store_request};
+use crate::types::{
+    datatype, nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t, op, rank_arg,
+};
+use nexar::{Comm, Datatype, Error, ErrorKind, PendingCollective, Result};
+use std::ffi::c_void;
+
+/// Where a collective's result goes.
+enum Dest {
+    /// The caller's buffer.
+    User(RawOut),
+    /// A scratch buffer whose contents are dropped (in-place roots that keep their data).
+    Scratch(Vec<u8>),
+}
+
+/// A collective started on this rank.
+pub struct Started {
+    comm: Comm,
+    pending: PendingCollective,
+    dest: Dest,
+}
+
+impl Started {
+    fn new(comm: Comm, pending: PendingCollective, recv: &mut [u8]) -> Self {
+        Self {
+            comm,
+            pending,
+            dest: Dest::User(RawOut::new(recv)),
+        }
+    }
+
+    fn nothing(comm: Comm, pending: PendingCollective) -> Self {
+        Self {
+            comm,
+            pending,
+            dest: Dest::Scratch(Vec::new()),
+        }
+    }
+
+    /// Finishes on the calling thread.
+    pub fn finish(self) -> Result<()> {
+        let Self { pending, dest, .. } = self;
+        match dest {
+            // SAFETY: the buffer was checked at start and the caller is blocked meanwhile.
+            Dest::User(out) => pollster::block_on(pending.finish_into(unsafe { out.get() })),
+            Dest::Scratch(mut v) => pollster::block_on(pending.finish_into(&mut v)),
+        }
+    }
+
+    /// Finishes in the background; `*request` receives the handle.
+    pub fn into_request(self, request: *mut nexar_request_t) -> Result<()> {
+        crate::boundary::non_null(request, "request")?;
+        let Self {
+            comm,
+            pending,
+            dest,
+        } = self;
+        let req: CRequest = comm.spawn(async move {
+            match dest {
+                // SAFETY: the caller keeps the buffer valid until the request completes.
+                Dest::User(out) => pending.finish_into(unsafe { out.get() }).await?,
+                Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
+            }
+            Ok(None)
+        });
+        store_request(request, req)
+    }
+}
+
+fn root_arg(root: i32) -> Result<u32> {
+    rank_arg(root, ErrorKind::InvalidRoot, "root")
+}
+
+/// Bytes spanned by blocks of `counts` at `displs` (packed when NULL).
+fn extent(c: &[usize], displs: Option<&[usize]>, dt: Datatype) -> Result<usize> {
+    let overflow = || Error::new(ErrorKind::InvalidCount, "counts or displacements overflow");
+    let elems = match displs {
+        None => c
+            .iter()
+            .try_fold(0usize, |a, &x| a.checked_add(x))
+            .ok_or_else(overflow)?,
+        Some(d) => c
+            .iter()
+            .zip(d)
+            .try_fold(0usize, |m, (&n, &at)| at.checked_add(n).map(|e| m.max(e)))
+            .ok_or_else(overflow)?,
+    };
+    byte_len(elems, dt)
+}
+
+/// The input of a reduction-like call: `recv` itself when `send` is `NEXAR_IN_PLACE`.
+///
+/// # Safety
+/// Buffers as documented on the entry points.
+unsafe fn input_or_in_place<'a>(
+    send: *const c_void,
+    recv: *mut c_void,
+    len: usize,
+) -> Result<&'a [u8]> {
+    if is_in_place(send) {
+        // SAFETY: `recv` holds `len` bytes per the C contract.
+        unsafe { input(recv, len, "recvbuf") }
+    } else {
+        // SAFETY: `send` holds `len` bytes per the C contract.
+        unsafe { input(send, len, "sendbuf") }
+    }
+}
+
+/// Starts a barrier.
+pub fn barrier(comm_h: nexar_comm_t) -> Result<Started> {
+    let c = comm(comm_h)?;
+    let p = c.start_barrier()?;
+    Ok(Started::nothing(c, p))
+}
+
+/// Starts a broadcast.
+pub fn bcast(
+    buf: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    // SAFETY: `buf` holds `count` elements per the C contract.
+    let b = unsafe { output(buf, byte_len(count, dt)?, "buf")? };
+    let p = c.start_bcast(b, root_arg(root)?)?;
+    Ok(Started::new(c, p, b))
+}
+
+/// Starts a reduce.
+#[allow(clippy::too_many_arguments)]
+pub fn reduce(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    o: nexar_op_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let (dt, o) = (datatype(dt)?, op(o)?);
+    let c = comm(comm_h)?;
+    let root = root_arg(root)?;
+    let len = byte_len(count, dt)?;
+    if c.rank() == root {
+        // SAFETY: buffers hold `count` elements per the C contract.
+        let data = unsafe { input_or_in_place(send, recv, len)? };
+        let p = c.start_reduce(data, dt, o, root)?;
+        // SAFETY: as above.
+        let out = unsafe { output(recv, len, "recvbuf")? };
+        Ok(Started::new(c, p, out))
+    } else {
+        // SAFETY: `send` holds `count` elements per the C contract.
+        let data = unsafe { input(send, len, "sendbuf")? };
+        let p = c.start_reduce(data, dt, o, root)?;
+        Ok(Started::nothing(c, p))
+    }
+}
+
+/// Starts an allreduce.
+pub fn allreduce(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    o: nexar_op_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let (dt, o) = (datatype(dt)?, op(o)?);
+    let c = comm(comm_h)?;
+    let len = byte_len(count, dt)?;
+    // SAFETY: buffers hold `count` elements per the C contract.
+    let data = unsafe { input_or_in_place(send, recv, len)? };
+    let p = c.start_allreduce(data, dt, o)?;
+    // SAFETY: as above.
+    let out = unsafe { output(recv, len, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a scan or exscan.
+pub fn scan(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    o: nexar_op_t,
+    comm_h: nexar_comm_t,
+    exclusive: bool,
+) -> Result<Started> {
+    let (dt, o) = (datatype(dt)?, op(o)?);
+    let c = comm(comm_h)?;
+    let len = byte_len(count, dt)?;
+    // SAFETY: buffers hold `count` elements per the C contract.
+    let data = unsafe { input_or_in_place(send, recv, len)? };
+    let p = c.start_scan(data, dt, o, exclusive)?;
+    // SAFETY: as above.
+    let out = unsafe { output(recv, len, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts an allgather (`count` elements per rank).
+pub fn allgather(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let block = byte_len(count, dt)?;
+    let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    // SAFETY: `recv` holds `size * count` elements per the C contract.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    let mine = if is_in_place(send) {
+        out[c.rank() as usize * block..][..block].to_vec()
+    } else {
+        // SAFETY: `send` holds `count` elements per the C contract.
+        unsafe { input(send, block, "sendbuf")? }.to_vec()
+    };
+    let p = c.start_allgather(&mine, dt)?;
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts an allgatherv.
+#[allow(clippy::too_many_arguments)]
+pub fn allgatherv(
+    send: *const c_void,
+    sendcount: usize,
+    recv: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    dt: nexar_datatype_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let n = c.size() as usize;
+    // SAFETY: arrays hold `size` entries per the C contract.
+    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
+    // SAFETY: as above.
+    let d = unsafe { counts(displs, n, "displs", true)? };
+    let total = extent(rc, d, dt)?;
+    // SAFETY: `recv` spans `total` bytes per the C contract.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    let me = c.rank() as usize;
+    let mine = if is_in_place(send) {
+        let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
+        let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
+        out[start..start + len].to_vec()
+    } else {
+        // SAFETY: `send` holds `sendcount` elements per the C contract.
+        unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? }.to_vec()
+    };
+    let p = c.start_allgatherv(&mine, dt, rc, d, total)?;
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a gather (`count` elements per rank).
+pub fn gather(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let root = root_arg(root)?;
+    let block = byte_len(count, dt)?;
+    if c.rank() != root {
+        // SAFETY: `send` holds `count` elements per the C contract.
+        let data = unsafe { input(send, block, "sendbuf")? };
+        let p = c.start_gather(data, dt, root)?;
+        return Ok(Started::nothing(c, p));
+    }
+    let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    // SAFETY: at the root `recv` holds `size * count` elements per the C contract.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    let mine = if is_in_place(send) {
+        out[root as usize * block..][..block].to_vec()
+    } else {
+        // SAFETY: `send` holds `count` elements per the C contract.
+        unsafe { input(send, block, "sendbuf")? }.to_vec()
+    };
+    let p = c.start_gather(&mine, dt, root)?;
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a gatherv.
+#[allow(clippy::too_many_arguments)]
+pub fn gatherv(
+    send: *const c_void,
+    sendcount: usize,
+    recv: *mut c_void,
+    recvcounts: *const usize,
+    displs: *const usize,
+    dt: nexar_datatype_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let root = root_arg(root)?;
+    let n = c.size() as usize;
+    if c.rank() != root {
+        // SAFETY: `send` holds `sendcount` elements per the C contract.
+        let data = unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? };
+        let p = c.start_gatherv(data, dt, &[], None, 0, root)?;
+        return Ok(Started::nothing(c, p));
+    }
+    // SAFETY: at the root the arrays hold `size` entries per the C contract.
+    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
+    // SAFETY: as above.
+    let d = unsafe { counts(displs, n, "displs", true)? };
+    let total = extent(rc, d, dt)?;
+    // SAFETY: `recv` spans `total` bytes per the C contract.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    let me = root as usize;
+    let mine = if is_in_place(send) {
+        let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
+        let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
+        out[start..start + len].to_vec()
+    } else {
+        // SAFETY: `send` holds `sendcount` elements per the C contract.
+        unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? }.to_vec()
+    };
+    let p = c.start_gatherv(&mine, dt, rc, d, total, root)?;
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a scatter (`count` elements per rank).
+pub fn scatter(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let root = root_arg(root)?;
+    let block = byte_len(count, dt)?;
+    if c.rank() != root {
+        // SAFETY: `recv` holds `count` elements per the C contract.
+        let out = unsafe { output(recv, block, "recvbuf")? };
+        let p = c.start_scatter(&[], dt, block, root)?;
+        return Ok(Started::new(c, p, out));
+    }
+    let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    // SAFETY: at the root `send` holds `size * count` elements per the C contract.
+    let data = unsafe { input(send, total, "sendbuf")? };
+    let p = c.start_scatter(data, dt, block, root)?;
+    if is_in_place(recv) {
+        return Ok(Started {
+            comm: c,
+            pending: p,
+            dest: Dest::Scratch(vec![0; block]),
+        });
+    }
+    // SAFETY: `recv` holds `count` elements per the C contract.
+    let out = unsafe { output(recv, block, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a scatterv.
+#[allow(clippy::too_many_arguments)]
+pub fn scatterv(
+    send: *const c_void,
+    sendcounts: *const usize,
+    displs: *const usize,
+    recv: *mut c_void,
+    recvcount: usize,
+    dt: nexar_datatype_t,
+    root: i32,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let root = root_arg(root)?;
+    let n = c.size() as usize;
+    if c.rank() != root {
+        let len = byte_len(recvcount, dt)?;
+        // SAFETY: `recv` holds `recvcount` elements per the C contract.
+        let out = unsafe { output(recv, len, "recvbuf")? };
+        let p = c.start_scatterv(&[], dt, &[], None, len, root)?;
+        return Ok(Started::new(c, p, out));
+    }
+    // SAFETY: at the root the arrays hold `size` entries per the C contract.
+    let sc = unsafe { counts(sendcounts, n, "sendcounts", false)? }.unwrap_or_default();
+    // SAFETY: as above.
+    let d = unsafe { counts(displs, n, "displs", true)? };
+    // SAFETY: `send` spans the blocks per the C contract.
+    let data = unsafe { input(send, extent(sc, d, dt)?, "sendbuf")? };
+    let mine = byte_len(sc[root as usize], dt)?;
+    let p = c.start_scatterv(data, dt, sc, d, mine, root)?;
+    if is_in_place(recv) {
+        return Ok(Started {
+            comm: c,
+            pending: p,
+            dest: Dest::Scratch(vec![0; mine]),
+        });
+    }
+    if byte_len(recvcount, dt)? != mine {
+        return Err(Error::new(
+            ErrorKind::InvalidCount,
+            "scatterv: the root's recvcount differs from its sendcounts entry",
+        ));
+    }
+    // SAFETY: `recv` holds `recvcount` elements per the C contract.
+    let out = unsafe { output(recv, mine, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts an alltoall (`count` elements per block).
+pub fn alltoall(
+    send: *const c_void,
+    recv: *mut c_void,
+    count: usize,
+    dt: nexar_datatype_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    // SAFETY: buffers hold `size * count` elements per the C contract.
+    let data = unsafe { input_or_in_place(send, recv, total)? };
+    let p = c.start_alltoall(data, dt)?;
+    // SAFETY: as above.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts an alltoallv.
+#[allow(clippy::too_many_arguments)]
+pub fn alltoallv(
+    send: *const c_void,
+    sendcounts: *const usize,
+    sdispls: *const usize,
+    recv: *mut c_void,
+    recvcounts: *const usize,
+    rdispls: *const usize,
+    dt: nexar_datatype_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let dt = datatype(dt)?;
+    let c = comm(comm_h)?;
+    let n = c.size() as usize;
+    // SAFETY: the arrays hold `size` entries per the C contract.
+    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
+    // SAFETY: as above.
+    let rd = unsafe { counts(rdispls, n, "rdispls", true)? };
+    let total = extent(rc, rd, dt)?;
+    let (sc, sd, data): (&[usize], Option<&[usize]>, &[u8]) = if is_in_place(send) {
+        // SAFETY: `recv` spans `total` bytes per the C contract.
+        (rc, rd, unsafe { input(recv, total, "recvbuf")? })
+    } else {
+        // SAFETY: as above, for the send arrays and buffer.
+        let sc = unsafe { counts(sendcounts, n, "sendcounts", false)? }.unwrap_or_default();
+        // SAFETY: as above.
+        let sd = unsafe { counts(sdispls, n, "sdispls", true)? };
+        // SAFETY: as above.
+        let data = unsafe { input(send, extent(sc, sd, dt)?, "sendbuf")? };
+        (sc, sd, data)
+    };
+    let p = c.start_alltoallv(data, sc, sd, dt, rc, rd, total)?;
+    // SAFETY: `recv` spans `total` bytes per the C contract.
+    let out = unsafe { output(recv, total, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a reduce_scatter.
+pub fn reduce_scatter(
+    send: *const c_void,
+    recv: *mut c_void,
+    recvcounts: *const usize,
+    dt: nexar_datatype_t,
+    o: nexar_op_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let (dt, o) = (datatype(dt)?, op(o)?);
+    let c = comm(comm_h)?;
+    let n = c.size() as usize;
+    // SAFETY: the array holds `size` entries per the C contract.
+    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
+    let total = extent(rc, None, dt)?;
+    // SAFETY: buffers span `total` bytes (in place: `recv` does) per the C contract.
+    let data = unsafe { input_or_in_place(send, recv, total)? };
+    let p = c.start_reduce_scatter(data, rc, dt, o)?;
+    let mine = byte_len(rc[c.rank() as usize], dt)?;
+    // SAFETY: `recv` holds at least this rank's block per the C contract.
+    let out = unsafe { output(recv, mine, "recvbuf")? };
+    Ok(Started::new(c, p, out))
+}
+
+/// Starts a reduce_scatter_block (`recvcount` elements per rank).
+pub fn reduce_scatter_block(
+    send: *const c_void,
+    recv: *mut c_void,
+    recvcount: usize,
+    dt: nexar_datatype_t,
+    o: nexar_op_t,
+    comm_h: nexar_comm_t,
+) -> Result<Started> {
+    let c = comm(comm_h)?;
+    let rc = vec![recvcount; c.size() as usize];
+    reduce_scatter(send, recv, rc.as_ptr(), dt, o, comm_h)
+}

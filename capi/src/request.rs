@@ -1,0 +1,306 @@
+//! Request functions: wait, test, waitall, waitany, testall, free.
+
+use crate::boundary::{call, non_null, write_out};
+use crate::lifecycle::with_running;
+use crate::p2p::finish_status;
+use crate::types::{
+    NEXAR_ANY_SOURCE, NEXAR_ANY_TAG, NEXAR_SUCCESS, NEXAR_UNDEFINED, nexar_request_t,
+    nexar_status_t,
+};
+use nexar::{Error, ErrorKind, RecvOutcome, Request, Result};
+use std::ffi::c_int;
+use std::time::Duration;
+
+/// What a C request yields: for receives, the outcome and the buffer's capacity in bytes.
+pub type CRequest = Request<Option<(RecvOutcome, usize)>>;
+
+/// The result a completed C request yields.
+type CResult = Result<Option<(RecvOutcome, usize)>>;
+
+/// Registers `r` and writes its handle to `*out` (already checked for NULL).
+pub fn store_request(out: *mut nexar_request_t, r: CRequest) -> Result<()> {
+    let h = with_running(|s| s.requests.lock().insert(r))?;
+    // SAFETY: the caller checked `out` for NULL; writable per the C contract.
+    unsafe { write_out(out, h as nexar_request_t) };
+    Ok(())
+}
+
+/// The status of an operation without a message (MPI's "empty status").
+fn empty_status(error: c_int) -> nexar_status_t {
+    nexar_status_t {
+        source: NEXAR_ANY_SOURCE,
+        tag: NEXAR_ANY_TAG,
+        error,
+        count: 0,
+    }
+}
+
+/// Reports a completed request's result through `status` (which may be NULL).
+fn report(result: CResult, status: *mut nexar_status_t) -> Result<()> {
+    match result {
+        Ok(Some((outcome, capacity))) => finish_status(&outcome, capacity, status),
+        Ok(None) => {
+            if !status.is_null() {
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(status, empty_status(NEXAR_SUCCESS)) };
+            }
+            Ok(())
+        }
+        Err(e) => {
+            if !status.is_null() {
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(status, empty_status(e.kind().code())) };
+            }
+            Err(e)
+        }
+    }
+}
+
+fn read_handle(p: *mut nexar_request_t) -> u64 {
+    // SAFETY: callers check `p` for NULL; readable per the C contract.
+    unsafe { p.read() as u64 }
+}
+
+fn clear_handle(p: *mut nexar_request_t) {
+    // SAFETY: callers check `p` for NULL; writable per the C contract.
+    unsafe { write_out(p, std::ptr::null_mut()) };
+}
+
+/// Completes request `h` if it is done: `Some(result)` and the handle is released.
+fn try_complete(h: u64) -> Result<Option<CResult>> {
+    with_running(|s| {
+        let mut table = s.requests.lock();
+        if !table.get_mut(h)?.test() {
+            return Ok(None);
+        }
+        Ok(Some(table.remove(h)?.wait()))
+    })
+}
+
+/// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
+struct Backoff(u32);
+
+impl Backoff {
+    fn pause(&mut self) {
+        self.0 += 1;
+        if self.0 < 64 {
+            std::thread::yield_now();
+        } else {
+            let us = 10u64 << ((self.0 - 64) / 16).min(7);
+            std::thread::sleep(Duration::from_micros(us));
+        }
+    }
+}
+
+/// Waits for `*request` to complete, fills `*status` (may be NULL) and sets `*request` to
+/// `NEXAR_REQUEST_NULL`. A NULL `*request` completes at once with an empty status. Returns the
+/// operation's own result (e.g. `NEXAR_ERR_TRUNCATED`, `NEXAR_ERR_PROC_FAILED`); the request is
+/// released either way.
+///
+/// Blocking: yes. Thread safety: any thread; a request must be completed by one thread only
+/// (a second concurrent waiter gets `NEXAR_ERR_REQUEST`).
+/// Errors: `NEXAR_ERR_ARG` (NULL `request`), `NEXAR_ERR_REQUEST` (invalid or freed handle),
+/// the operation's error, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_wait(request: *mut nexar_request_t, status: *mut nexar_status_t) -> c_int {
+    call("nexar_wait", || {
+        non_null(request, "request")?;
+        let h = read_handle(request);
+        if h == 0 {
+            return report(Ok(None), status);
+        }
+        let req = with_running(|s| s.requests.lock().remove(h))?;
+        clear_handle(request);
+        report(req.wait(), status)
+    })
+}
+
+/// Checks whether `*request` has completed. If so: sets `*flag` to 1, fills `*status` (may be
+/// NULL), releases it and sets `*request` to `NEXAR_REQUEST_NULL`, returning the operation's
+/// result. If not: sets `*flag` to 0 and returns `NEXAR_SUCCESS`.
+///
+/// Blocking: no. Thread safety: as `nexar_wait`.
+/// Errors: `NEXAR_ERR_ARG` (NULL `request` or `flag`), `NEXAR_ERR_REQUEST`, the operation's
+/// error, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_test(
+    request: *mut nexar_request_t,
+    flag: *mut c_int,
+    status: *mut nexar_status_t,
+) -> c_int {
+    call("nexar_test", || {
+        non_null(request, "request")?;
+        non_null(flag, "flag")?;
+        let h = read_handle(request);
+        if h == 0 {
+            // SAFETY: checked for NULL; writable per the C contract.
+            unsafe { write_out(flag, 1) };
+            return report(Ok(None), status);
+        }
+        match try_complete(h)? {
+            None => {
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(flag, 0) };
+                Ok(())
+            }
+            Some(result) => {
+                clear_handle(request);
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(flag, 1) };
+                report(result, status)
+            }
+        }
+    })
+}
+
+fn slot<T>(p: *mut T, i: usize) -> *mut T {
+    if p.is_null() { p } else { p.wrapping_add(i) }
+}
+
+/// Waits for all `count` requests in `requests` (NULL entries are skipped), setting each to
+/// `NEXAR_REQUEST_NULL`. `statuses` may be NULL or an array of `count`; each status's `error`
+/// holds that request's result. Returns `NEXAR_SUCCESS` if all succeeded, else the first
+/// failing request's code.
+///
+/// Blocking: yes. Thread safety: as `nexar_wait`.
+/// Errors: `NEXAR_ERR_ARG` (NULL `requests` with `count > 0`), `NEXAR_ERR_REQUEST`, the
+/// operations' errors, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_waitall(
+    count: usize,
+    requests: *mut nexar_request_t,
+    statuses: *mut nexar_status_t,
+) -> c_int {
+    call("nexar_waitall", || {
+        if count > 0 {
+            non_null(requests, "requests")?;
+        }
+        let mut first: Option<Error> = None;
+        for i in 0..count {
+            let code = nexar_wait(requests.wrapping_add(i), slot(statuses, i));
+            if code != NEXAR_SUCCESS && first.is_none() {
+                let msg = crate::boundary::last_error_message();
+                first = Some(Error::new(
+                    ErrorKind::from_code(code).unwrap_or(ErrorKind::Internal),
+                    format!("request {i}: {msg}"),
+                ));
+            }
+        }
+        first.map_or(Ok(()), Err)
+    })
+}
+
+/// Waits until any one of the `count` requests completes; writes its position to `*index`,
+/// fills `*status` (may be NULL), releases it and sets it to `NEXAR_REQUEST_NULL`. If every
+/// entry is NULL, `*index` is `NEXAR_UNDEFINED` and the call returns at once.
+///
+/// Blocking: yes (spins briefly, then sleeps between checks). Thread safety: as `nexar_wait`.
+/// Errors: `NEXAR_ERR_ARG` (NULL `requests` with `count > 0`, NULL `index`),
+/// `NEXAR_ERR_REQUEST`, the completed operation's error, `NEXAR_ERR_NOT_INITIALIZED`,
+/// `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_waitany(
+    count: usize,
+    requests: *mut nexar_request_t,
+    index: *mut c_int,
+    status: *mut nexar_status_t,
+) -> c_int {
+    call("nexar_waitany", || {
+        non_null(index, "index")?;
+        if count > 0 {
+            non_null(requests, "requests")?;
+        }
+        let live: Vec<(usize, u64)> = (0..count)
+            .map(|i| (i, read_handle(requests.wrapping_add(i))))
+            .filter(|&(_, h)| h != 0)
+            .collect();
+        if live.is_empty() {
+            // SAFETY: checked for NULL; writable per the C contract.
+            unsafe { write_out(index, NEXAR_UNDEFINED) };
+            return report(Ok(None), status);
+        }
+        let mut backoff = Backoff(0);
+        loop {
+            for &(i, h) in &live {
+                if let Some(result) = try_complete(h)? {
+                    clear_handle(requests.wrapping_add(i));
+                    // SAFETY: checked for NULL; writable per the C contract.
+                    unsafe { write_out(index, i as c_int) };
+                    return report(result, status);
+                }
+            }
+            backoff.pause();
+        }
+    })
+}
+
+/// If all `count` requests have completed: sets `*flag` to 1 and completes them all as
+/// `nexar_waitall` does. Otherwise sets `*flag` to 0 and leaves every request untouched.
+///
+/// Blocking: no. Thread safety: as `nexar_wait`.
+/// Errors: as `nexar_waitall`, plus `NEXAR_ERR_ARG` for a NULL `flag`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_testall(
+    count: usize,
+    requests: *mut nexar_request_t,
+    flag: *mut c_int,
+    statuses: *mut nexar_status_t,
+) -> c_int {
+    call("nexar_testall", || {
+        non_null(flag, "flag")?;
+        if count > 0 {
+            non_null(requests, "requests")?;
+        }
+        let all_done = with_running(|s| {
+            let mut table = s.requests.lock();
+            for i in 0..count {
+                let h = read_handle(requests.wrapping_add(i));
+                if h != 0 && !table.get_mut(h)?.test() {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })?;
+        // SAFETY: checked for NULL; writable per the C contract.
+        unsafe { write_out(flag, c_int::from(all_done)) };
+        if !all_done {
+            return Ok(());
+        }
+        match nexar_waitall(count, requests, statuses) {
+            NEXAR_SUCCESS => Ok(()),
+            code => Err(Error::new(
+                ErrorKind::from_code(code).unwrap_or(ErrorKind::Internal),
+                crate::boundary::last_error_message(),
+            )),
+        }
+    })
+}
+
+/// Releases a completed request without reading its result and sets `*request` to
+/// `NEXAR_REQUEST_NULL`; `*request == NULL` does nothing. A request still in progress is NOT
+/// released: the call fails with `NEXAR_ERR_PENDING` and the request stays valid (wait for it
+/// first), so no operation can ever write into memory the caller has freed.
+///
+/// Blocking: no. Thread safety: any thread.
+/// Errors: `NEXAR_ERR_ARG` (NULL `request`), `NEXAR_ERR_REQUEST` (invalid or freed handle),
+/// `NEXAR_ERR_PENDING`, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+#[unsafe(no_mangle)]
+pub extern "C" fn nexar_request_free(request: *mut nexar_request_t) -> c_int {
+    call("nexar_request_free", || {
+        non_null(request, "request")?;
+        let h = read_handle(request);
+        if h == 0 {
+            return Ok(());
+        }
+        match try_complete(h)? {
+            None => Err(Error::new(
+                ErrorKind::Pending,
+                "the request is still in progress; wait for it before freeing",
+            )),
+            Some(_) => {
+                clear_handle(request);
+                Ok(())
+            }
+        }
+    })
+}

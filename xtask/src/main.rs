@@ -1,0 +1,151 @@
+//! Project automation.
+//!
+//! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`).
+//! * `cargo xtask check`: regenerates them in memory and fails on any difference.
+//! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
+//!   functions (reads `nm -D --defined-only`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .into()
+}
+
+/// Every generated file: (path relative to the root, generator).
+fn generated() -> Result<Vec<(PathBuf, String)>, String> {
+    Ok(vec![(PathBuf::from("include/nexar.h"), nexar_header()?)])
+}
+
+fn nexar_header() -> Result<String, String> {
+    let crate_dir = root().join("capi");
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .map_err(|e| format!("capi/cbindgen.toml: {e}"))?;
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .map_err(|e| format!("cbindgen: {e}"))?;
+    let mut out = Vec::new();
+    bindings.write(&mut out);
+    let text = String::from_utf8(out).map_err(|e| e.to_string())?;
+    Ok(parenthesize_macros(&text))
+}
+
+/// Wraps every object-like macro value that is not a plain non-negative literal or name in
+/// parentheses, so `x-NEXAR_ANY_SOURCE` or a cast constant used in an expression parses as
+/// intended.
+fn parenthesize_macros(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.lines() {
+        let simple = |v: &str| v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        match line
+            .strip_prefix("#define ")
+            .and_then(|r| r.split_once(' '))
+        {
+            Some((name, value)) if !name.contains('(') && !simple(value.trim()) => {
+                out.push_str(&format!("#define {name} ({})", value.trim()));
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn gen_all() -> Result<(), String> {
+    for (path, text) in generated()? {
+        let full = root().join(&path);
+        if let Some(dir) = full.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&full, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn check_all() -> Result<(), String> {
+    let mut stale = Vec::new();
+    for (path, text) in generated()? {
+        let on_disk = std::fs::read_to_string(root().join(&path)).unwrap_or_default();
+        if on_disk != text {
+            stale.push(path.display().to_string());
+        }
+    }
+    if stale.is_empty() {
+        println!("generated files are up to date");
+        Ok(())
+    } else {
+        Err(format!(
+            "generated files are stale (run `cargo xtask gen`): {}",
+            stale.join(", ")
+        ))
+    }
+}
+
+fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only", lib])
+        .output()
+        .map_err(|e| format!("cannot run nm: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "nm failed on {lib}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut exported = 0;
+    let mut bad = Vec::new();
+    for line in text.lines() {
+        let mut f = line.split_whitespace();
+        let (Some(_addr), Some(kind), Some(name)) = (f.next(), f.next(), f.next()) else {
+            continue;
+        };
+        // Only code and data symbols count; absolute version markers (kind A) do not.
+        if kind.eq_ignore_ascii_case("a") {
+            continue;
+        }
+        exported += 1;
+        if !prefixes.iter().any(|p| name.starts_with(p)) {
+            bad.push(name.to_string());
+        }
+    }
+    if !bad.is_empty() {
+        return Err(format!(
+            "{lib} exports symbols outside {prefixes:?}: {}",
+            bad.join(", ")
+        ));
+    }
+    if exported == 0 {
+        return Err(format!("{lib} exports nothing"));
+    }
+    println!("{lib}: {exported} exported symbols, all with an allowed prefix");
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["gen"] => gen_all(),
+        ["check"] => check_all(),
+        ["symbols", lib] => check_symbols(lib, &["nexar_"]),
+        _ => Err("usage: cargo xtask gen | check | symbols LIB".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
