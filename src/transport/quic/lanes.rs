@@ -78,6 +78,13 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
         run_lane(&inner, &conn, rx.control),
         run_lane(&inner, &conn, rx.bulk)
     );
+    tracing::debug!(
+        rank = inner.rank,
+        peer,
+        mtu = conn.stats().path.current_mtu,
+        lost_packets = conn.stats().path.lost_packets,
+        "writer finished"
+    );
     for r in [a, b] {
         match r {
             Ok(()) => {}
