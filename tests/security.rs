@@ -19,7 +19,12 @@ fn pair_with(
     good: &JobSecret,
     rank1_creds: Credentials,
     size: u32,
-) -> (QuicTransport, std::sync::Arc<Recorder>, QuicTransport, std::sync::Arc<Recorder>) {
+) -> (
+    QuicTransport,
+    std::sync::Arc<Recorder>,
+    QuicTransport,
+    std::sync::Arc<Recorder>,
+) {
     let cfg = test_config();
     let s0 = Recorder::new();
     let s1 = Recorder::new();
@@ -134,7 +139,11 @@ async fn send_raw(bytes: Vec<Bytes>, finish: bool) -> (quinn::VarInt, std::sync:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_header_with_a_bad_magic_closes_the_connection() {
-    let (code, sink) = send_raw(vec![hello(1), Bytes::from(vec![0x55u8; nexar::wire::HEADER_LEN])], false).await;
+    let (code, sink) = send_raw(
+        vec![hello(1), Bytes::from(vec![0x55u8; nexar::wire::HEADER_LEN])],
+        false,
+    )
+    .await;
     assert_eq!(code, codes::PROTOCOL);
     assert_eq!(sink.frame_count(), 0);
     let lost = sink.lost.lock().clone();
@@ -146,13 +155,21 @@ async fn a_header_with_a_bad_magic_closes_the_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversize_frame_is_rejected_before_its_payload() {
     let (code, sink) = send_raw(
-        vec![hello(1), p2p_header(1, 2 << 20), Bytes::from(vec![1u8; 1000])],
+        vec![
+            hello(1),
+            p2p_header(1, 2 << 20),
+            Bytes::from(vec![1u8; 1000]),
+        ],
         false,
     )
     .await;
     assert_eq!(code, codes::PROTOCOL);
     assert_eq!(sink.frame_count(), 0);
-    assert!(sink.lost.lock()[0].1.contains("exceeds"), "{:?}", sink.lost.lock());
+    assert!(
+        sink.lost.lock()[0].1.contains("exceeds"),
+        "{:?}",
+        sink.lost.lock()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,6 +218,9 @@ fn job_ca_and_names_are_shared_by_every_rank_with_the_secret() {
     assert_eq!(a.cert(), b.cert());
     let c = Credentials::for_rank(&s, 3).unwrap();
     assert_eq!(c.name(), format!("rank-3.{}.nexar", s.job_id()));
-    assert_eq!(c.rendezvous_name(), format!("rendezvous.{}.nexar", s.job_id()));
+    assert_eq!(
+        c.rendezvous_name(),
+        format!("rendezvous.{}.nexar", s.job_id())
+    );
     assert!(!format!("{s:?} {c:?}").contains(&format!("{:02x}", s.expose()[0]).repeat(4)));
 }
