@@ -308,7 +308,8 @@ async fn the_rendezvous_refuses_bad_claims_and_duplicates() {
         let s = s.clone();
         async move { raw_join(&s, addr, 0, 0, 2).await }
     });
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Let the first rank 0 be admitted before the impostors arrive.
+    tokio::time::sleep(Duration::from_secs(1)).await;
     let e = raw_join(&s, addr, 1, 0, 2).await.err().unwrap();
     assert!(e.message().contains("claims rank 0"), "{e}");
     let e = raw_join(&s, addr, 0, 0, 2).await.err().unwrap();

@@ -67,7 +67,9 @@ impl JobSecret {
     }
 
     /// Reads the secret from an inherited file descriptor (a pipe written by `nexarrun`), then
-    /// closes it. The descriptor must be open and owned by nobody else in this process.
+    /// closes it. The descriptor must be open and owned by nobody else in this process. Exactly
+    /// 32 raw bytes are read (so a writer that keeps its end open cannot make this hang), unless
+    /// they are all hex digits: then the rest of a 64-digit hex secret is read up to end of file.
     pub fn read_from_fd(fd: RawFd) -> Result<Self> {
         if fd < 0 {
             return Err(Error::new(
@@ -85,18 +87,18 @@ impl JobSecret {
         // SAFETY: the descriptor is open (checked above) and was handed to this process solely
         // to carry the secret; from here on the `File` owns it and closes it on drop.
         let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
-        let mut buf = Vec::with_capacity(2 * SECRET_LEN + 2);
-        let res = (&mut file)
-            .take(4 * SECRET_LEN as u64)
-            .read_to_end(&mut buf);
+        let res = read_secret_bytes(&mut file);
         drop(file);
-        let out = match res {
-            Ok(_) => Self::parse(&buf),
-            Err(e) => Err(Error::new(
-                ErrorKind::Bootstrap,
-                format!("cannot read the job secret from file descriptor {fd}: {e}"),
-            )),
+        let mut buf = match res {
+            Ok(b) => b,
+            Err(e) => {
+                return Err(Error::new(
+                    ErrorKind::Bootstrap,
+                    format!("cannot read the job secret from file descriptor {fd}: {e}"),
+                ));
+            }
         };
+        let out = Self::parse(&buf);
         buf.zeroize();
         out
     }
@@ -183,6 +185,32 @@ impl JobSecret {
     }
 }
 
+/// Reads 32 bytes, plus the rest of a hex encoding when those bytes are hex digits.
+fn read_secret_bytes(file: &mut std::fs::File) -> std::io::Result<Vec<u8>> {
+    let mut buf = vec![0u8; SECRET_LEN];
+    let mut got = 0;
+    while got < SECRET_LEN {
+        match file.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.zeroize();
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(got);
+    if got == SECRET_LEN && buf.iter().all(u8::is_ascii_hexdigit) {
+        let res = file.take(2 * SECRET_LEN as u64).read_to_end(&mut buf);
+        if let Err(e) = res {
+            buf.zeroize();
+            return Err(e);
+        }
+    }
+    Ok(buf)
+}
+
 fn hex_val(c: u8) -> Option<u8> {
     match c {
         b'0'..=b'9' => Some(c - b'0'),
@@ -258,6 +286,41 @@ mod tests {
         assert_eq!(a.job_id(), a.clone().job_id());
         assert_eq!(a.job_id().len(), 16);
         assert_ne!(a.job_id(), b.job_id());
+    }
+
+    fn pipe_with(data: &[u8], close_writer: bool) -> (RawFd, RawFd) {
+        let mut fds = [0; 2];
+        // SAFETY: fds is valid for pipe to fill; the write is from a valid buffer.
+        unsafe {
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            assert_eq!(
+                libc::write(fds[1], data.as_ptr().cast(), data.len()),
+                data.len() as isize
+            );
+            if close_writer {
+                libc::close(fds[1]);
+            }
+        }
+        (fds[0], fds[1])
+    }
+
+    #[test]
+    fn reads_32_raw_bytes_from_a_pipe_even_if_its_writer_stays_open() {
+        let (r, w) = pipe_with(&[5u8; SECRET_LEN], false);
+        let s = JobSecret::read_from_fd(r).unwrap();
+        assert_eq!(s, JobSecret::from_bytes([5; SECRET_LEN]));
+        // SAFETY: closing the write end this test still owns.
+        unsafe { libc::close(w) };
+    }
+
+    #[test]
+    fn reads_a_hex_secret_from_a_pipe() {
+        let hex: String = std::iter::repeat_n("a1", SECRET_LEN).collect();
+        let (r, _) = pipe_with(format!("{hex}\n").as_bytes(), true);
+        let s = JobSecret::read_from_fd(r).unwrap();
+        assert_eq!(s, JobSecret::from_bytes([0xa1; SECRET_LEN]));
+        let (r, _) = pipe_with(b"short", true);
+        assert!(JobSecret::read_from_fd(r).is_err());
     }
 
     #[test]
