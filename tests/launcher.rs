@@ -69,6 +69,15 @@ fn without_tags_output_passes_through() {
 }
 
 #[test]
+fn program_arguments_are_left_alone() {
+    let (out, _) = run(&["-n", "1", "--", "echo", "-l", "-n", "--timeout", "x"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "-l -n --timeout x\n");
+    let (out, _) = run(&["-n", "1", "printf", "%s|", "-n", "3", "-l"]);
+    assert_eq!(text(&out.stdout), "-n|3|-l|");
+}
+
+#[test]
 fn a_failing_rank_sets_the_exit_code_and_its_siblings_are_terminated() {
     let (out, took) = run(&[
         "-n",

@@ -40,7 +40,7 @@ struct Args {
     /// Number of ranks to start.
     #[arg(short = 'n', long = "np", value_name = "N")]
     n: u32,
-    /// Prefix every line of output with "[rank] ".
+    /// Prefix every output line with its rank, as `[R] `.
     #[arg(short = 'l', long = "tag-output")]
     tag_output: bool,
     /// Kill the whole job after SECS seconds (exit code 124).
@@ -121,7 +121,15 @@ async fn run(args: Args) -> i32 {
                 return 1;
             }
         };
-    let rdv = server.local_addr();
+    let mut rdv = server.local_addr();
+    if rdv.ip().is_unspecified() {
+        // Bound to every interface (NEXAR_BIND_ADDR=0.0.0.0): local ranks use loopback.
+        rdv.set_ip(if rdv.is_ipv4() {
+            std::net::Ipv4Addr::LOCALHOST.into()
+        } else {
+            std::net::Ipv6Addr::LOCALHOST.into()
+        });
+    }
 
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(u32, std::io::Result<ExitStatus>)>();
     let mut ranks: Vec<Rank> = Vec::with_capacity(args.n as usize);

@@ -52,7 +52,7 @@ async fn handle_incoming(inner: Arc<Inner>, incoming: quinn::Incoming) {
         }
     };
     if !inner.peers.add_conn(peer, conn.clone()) {
-        conn.close(codes::GOODBYE, b"this peer already left or failed");
+        conn.close(codes::REJECTED, b"this rank already left or failed");
         return;
     }
     tracing::debug!(rank = inner.rank, peer, %remote, "accepted a connection");
@@ -132,7 +132,7 @@ pub(super) async fn connection_for(
         return Err(format!("rank {peer} at {addr}: {}", e.message()));
     }
     if !inner.peers.add_conn(peer, conn.clone()) {
-        conn.close(codes::GOODBYE, b"this peer already left or failed");
+        conn.close(codes::REJECTED, b"this rank already left or failed");
         return Err(format!("rank {peer} already left or failed"));
     }
     tracing::debug!(rank = inner.rank, peer, %addr, "connected");

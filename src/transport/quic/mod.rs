@@ -6,17 +6,18 @@
 //! * Connections are made lazily, on the first frame for a peer. When two ranks dial each other
 //!   at once there may be two connections for the pair: every authenticated connection is read,
 //!   frames go out on one. A connection the peer opened is reused for sending when it exists.
-//! * Two long-lived unidirectional streams per direction ([`lanes`]): a control lane for frames
+//! * Two long-lived unidirectional streams per direction (`lanes.rs`): a control lane for frames
 //!   under [`BULK_THRESHOLD`] bytes and a bulk lane, so small messages never queue behind big
 //!   ones. `send` never blocks: it pushes into an unbounded queue per lane.
 //! * Every stream starts with a `Hello` frame naming the sender's rank. The acceptor checks the
-//!   client certificate against that rank before reading anything else ([`conn`]); every later
+//!   client certificate against that rank before reading anything else (`conn.rs`); every later
 //!   frame's `src` must match it, or the connection is closed.
 //! * A connection lost without a `Goodbye` (error, idle timeout, protocol violation) reports the
 //!   peer to [`FrameSink::on_peer_lost`] exactly once; sends to it then fail with
 //!   [`ErrorKind::ProcFailed`].
 //!
-//! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink.
+//! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
+//! sent to this rank itself is handed to its own sink at once.
 
 mod conn;
 pub mod endpoint;
@@ -53,7 +54,8 @@ pub mod codes {
     pub const AUTH: VarInt = VarInt::from_u32(3);
     /// The transport was dropped without a clean shutdown.
     pub const ABORT: VarInt = VarInt::from_u32(4);
-    /// A rendezvous request was refused.
+    /// A rendezvous request was refused, or a connection came from a rank already declared
+    /// failed.
     pub const REJECTED: VarInt = VarInt::from_u32(5);
 }
 
