@@ -205,6 +205,10 @@ impl Drop for QuicTransport {
             self.inner
                 .endpoint
                 .close(codes::ABORT, b"transport dropped");
+        } else {
+            // Shut down (possibly interrupted mid-way): make sure the endpoint and its tasks
+            // end. Closing an already closed endpoint does nothing.
+            self.inner.endpoint.close(codes::GOODBYE, b"shutdown");
         }
     }
 }
