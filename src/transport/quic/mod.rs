@@ -279,7 +279,7 @@ impl Inner {
             return;
         }
         let deadline = tokio::time::Instant::now() + SHUTDOWN_FLUSH_LIMIT;
-        let (writers, waiting) = self.peers.say_goodbye(&self);
+        let writers = self.peers.say_goodbye(&self);
         for w in writers {
             if tokio::time::timeout_at(deadline, w).await.is_err() {
                 tracing::warn!(
@@ -289,7 +289,7 @@ impl Inner {
                 break;
             }
         }
-        self.peers.wait_goodbyes(&waiting, deadline).await;
+        self.peers.wait_goodbyes(deadline).await;
         self.endpoint.close(codes::GOODBYE, b"shutdown");
         let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
         tracing::debug!(rank = self.rank, "QUIC transport shut down");

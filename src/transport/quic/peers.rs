@@ -158,11 +158,9 @@ impl Peers {
     }
 
     /// Shutdown, first half: queues a goodbye for every live peer we have a connection or a
-    /// writer to, and closes the queues. Returns the writer tasks to wait for and the peers
-    /// whose goodbye to wait for.
-    pub(super) fn say_goodbye(&self, inner: &Arc<Inner>) -> (Vec<JoinHandle<()>>, Vec<u32>) {
+    /// writer to, and closes the queues. Returns the writer tasks to wait for.
+    pub(super) fn say_goodbye(&self, inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
         let mut writers = Vec::new();
-        let mut waiting = Vec::new();
         for (peer, slot) in self.slots.iter().enumerate() {
             let peer = peer as u32;
             if peer == inner.rank {
@@ -179,25 +177,22 @@ impl Peers {
                     bye.seq = lanes::LANE_COUNT;
                     let _ = l.push(Frame::new(bye, Bytes::new()));
                 }
-                if connected {
-                    waiting.push(peer);
-                }
             }
             st.lanes = None;
             writers.extend(st.writer.take());
         }
-        (writers, waiting)
+        writers
     }
 
-    /// Shutdown, second half: waits until each of `peers` said goodbye and finished its streams
-    /// (so everything it sent was read), was lost, or has no open connection left; or until
-    /// `deadline`.
-    pub(super) async fn wait_goodbyes(&self, peers: &[u32], deadline: tokio::time::Instant) {
+    /// Shutdown, second half: waits until every peer with an open connection (including one
+    /// that connects meanwhile) said goodbye and finished its streams, so everything it sent
+    /// was read, or was lost; or until `deadline`.
+    pub(super) async fn wait_goodbyes(&self, deadline: tokio::time::Instant) {
         loop {
             let notified = self.changed.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let done = peers.iter().all(|&p| self.slot(p).lock().quiet());
+            let done = self.slots.iter().all(|slot| slot.lock().quiet());
             if done {
                 return;
             }
