@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ranks="${1:-4}"
 
-cargo build --workspace --release --bins --examples --locked
+cargo build --workspace --release --lib --bins --examples --locked
 echo "== nexarrun -n $ranks target/release/examples/allreduce_demo"
 target/release/nexarrun -n "$ranks" -l target/release/examples/allreduce_demo
 echo "== nexarrun -n $ranks target/release/examples/ring"

@@ -10,7 +10,7 @@ cargo xtask check
 echo "== cargo clippy (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo build (release binaries and examples, used by multi-process tests)"
-cargo build --workspace --release --bins --examples --locked
+cargo build --workspace --release --lib --bins --examples --locked
 echo "== libnexar.so exports only nexar_* symbols"
 cargo xtask symbols target/release/libnexar.so
 echo "== cargo test"
