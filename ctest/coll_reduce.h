@@ -302,6 +302,11 @@ static void test_reductions(int full)
                                    .t = type_of(BIG[b].dt), .n = BIG[b].n, .inplace = inplace,
                                    .salt = 1 };
             }
+            if (full && coll == R_ALLREDUCE) { /* 4 MiB: many segments / stream windows */
+                cs[n++] = (rcase){ .coll = coll, .op = NEXAR_OP_SUM, .root = 0,
+                                   .t = type_of(NEXAR_DTYPE_INT64), .n = (size_t)1 << 19,
+                                   .inplace = inplace, .salt = 2 };
+            }
             /* At most 64 requests in flight per batch. */
             for (size_t at = 0; at < n; at += nb ? 64 : n) {
                 size_t k = n - at < 64 || !nb ? n - at : 64;

@@ -5,6 +5,9 @@
  *    communicator calls (comm_rank, comm_size, barrier, send, recv, allreduce, comm_dup, wait)
  *    and nexar_finalize return NEXAR_ERR_NOT_INITIALIZED; nexar_wtime, nexar_version*,
  *    nexar_error_string and nexar_last_error_message work (the last is empty until a failure);
+ *  - nexar_init with a malformed NEXAR_* variable fails with NEXAR_ERR_BOOTSTRAP and leaves
+ *    nexar uninitialized (the configuration is read before the job is joined, so it can be
+ *    fixed and init called again);
  *  - nexar_init(NULL, NULL) works; a second nexar_init fails with NEXAR_ERR_ARG and leaves
  *    argc / argv alone;
  *  - nexar_wtime is monotonic (also across init), has fine resolution and tracks a sleep;
@@ -61,6 +64,20 @@ int main(int argc, char **argv)
     int only = -1;
     CHECK_OK(nexar_version(NULL, &only, NULL));
     CHECK(only == min);
+
+    CTX("nexar_init with a malformed NEXAR_TRANSPORT");
+    const char *saved = getenv("NEXAR_TRANSPORT");
+    char keep[64] = "";
+    if (saved) {
+        snprintf(keep, sizeof keep, "%s", saved);
+    }
+    REQUIRE(setenv("NEXAR_TRANSPORT", "carrier-pigeon", 1) == 0);
+    EXPECT_CODE(nexar_init(NULL, NULL), NEXAR_ERR_BOOTSTRAP);
+    CHECK(strstr(nexar_last_error_message(), "NEXAR_TRANSPORT") != NULL);
+    CHECK_OK(nexar_initialized(&flag));
+    CHECK(flag == 0);
+    EXPECT_CODE(nexar_barrier(W), NEXAR_ERR_NOT_INITIALIZED);
+    REQUIRE((saved ? setenv("NEXAR_TRANSPORT", keep, 1) : unsetenv("NEXAR_TRANSPORT")) == 0);
 
     CTX("nexar_init(NULL, NULL)");
     CHECK_OK(nexar_init(NULL, NULL));

@@ -7,8 +7,9 @@
  *  - NEXAR_ANY_SOURCE / NEXAR_ANY_TAG: status source, tag and count, per-sender order;
  *  - iprobe / probe + nexar_get_count (whole, other element sizes, not a whole number), zero-length
  *    messages;
- *  - truncation: NEXAR_ERR_TRUNCATED from recv, irecv + wait, sendrecv and a zero-size buffer,
- *    status.error set, status.count the full size, a guard region after the buffer untouched;
+ *  - truncation: NEXAR_ERR_TRUNCATED from recv, irecv + wait / test / waitany / waitall,
+ *    sendrecv and a zero-size buffer, status.error set, status.count the full size, a guard
+ *    region after the buffer untouched;
  *  - sendrecv ring (mixed datatypes, wildcards);
  *  - isend / irecv completed with waitall, waitany, testall;
  *  - request_free on a completed request, NEXAR_ERR_PENDING on a pending one (then wait it),
@@ -265,6 +266,38 @@ static void test_truncation(void)
     CHECK(q == NEXAR_REQUEST_NULL);
     CHECK(st.error == NEXAR_ERR_TRUNCATED && st.count == 40 && st.source == left && st.tag == 32);
     CHECK(b[3] == left * 100 + 3);
+    CHECK(guard_ok(mem + 16));
+
+    CTX("truncation reported by nexar_test, nexar_waitany and nexar_waitall");
+    for (int tag = 37; tag <= 39; tag++) {
+        CHECK_OK(nexar_send(ten, 10, NEXAR_DTYPE_INT32, right, tag, W));
+    }
+    memset(mem, 0xCD, sizeof mem);
+    memset(&st, 0, sizeof st);
+    CHECK_OK(nexar_irecv(b, 4, NEXAR_DTYPE_INT32, left, 37, W, &q));
+    int flag = 0, rc = NEXAR_SUCCESS;
+    while (!flag) {
+        rc = nexar_test(&q, &flag, &st);
+        CHECK(rc == (flag ? NEXAR_ERR_TRUNCATED : NEXAR_SUCCESS));
+        if (!flag) {
+            sched_yield();
+        }
+    }
+    CHECK(q == NEXAR_REQUEST_NULL && st.error == NEXAR_ERR_TRUNCATED && st.count == 40);
+    int idx = -1;
+    CHECK_OK(nexar_irecv(b, 4, NEXAR_DTYPE_INT32, left, 38, W, &q));
+    EXPECT_CODE(nexar_waitany(1, &q, &idx, &st), NEXAR_ERR_TRUNCATED);
+    CHECK(idx == 0 && q == NEXAR_REQUEST_NULL && st.error == NEXAR_ERR_TRUNCATED);
+    nexar_request_t two[2];
+    nexar_status_t sts[2];
+    int32_t fits[10];
+    CHECK_OK(nexar_irecv(fits, 10, NEXAR_DTYPE_INT32, left, 39, W, &two[0]));
+    CHECK_OK(nexar_irecv(b, 4, NEXAR_DTYPE_INT32, left, 40, W, &two[1]));
+    CHECK_OK(nexar_send(ten, 10, NEXAR_DTYPE_INT32, right, 40, W));
+    EXPECT_CODE(nexar_waitall(2, two, sts), NEXAR_ERR_TRUNCATED);
+    CHECK(sts[0].error == NEXAR_SUCCESS && sts[0].count == 40 && fits[9] == left * 100 + 9);
+    CHECK(sts[1].error == NEXAR_ERR_TRUNCATED && sts[1].count == 40);
+    CHECK(two[0] == NEXAR_REQUEST_NULL && two[1] == NEXAR_REQUEST_NULL);
     CHECK(guard_ok(mem + 16));
 
     CTX("truncation: status NULL");

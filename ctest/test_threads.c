@@ -16,6 +16,9 @@
  *  - dups and frees a communicator of its own (handle tables under contention);
  *  - makes a failing call and checks nexar_last_error_message() is its own (thread-local) even
  *    after every other thread has failed differently in between.
+ * Then two threads race on one handle: waiting on the same pending request (exactly one wait
+ * completes it, the other gets NEXAR_ERR_REQUEST, as nexar.h documents), and freeing the same
+ * communicator (exactly one NEXAR_SUCCESS, one NEXAR_ERR_COMM).
  */
 #include "check.h"
 
@@ -23,6 +26,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #define NT 4
 #define ITERS 40
@@ -105,6 +109,76 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Two threads given the same handle value start the same call at once. */
+static pthread_barrier_t race_start;
+static nexar_request_t race_req;
+static nexar_comm_t race_comm;
+static int race_rc[2];
+
+static void *race_wait(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    nexar_request_t mine = race_req;
+    int rc = pthread_barrier_wait(&race_start);
+    CHECK(rc == 0 || rc == PTHREAD_BARRIER_SERIAL_THREAD);
+    race_rc[k] = nexar_wait(&mine, NULL);
+    CHECK(race_rc[k] != NEXAR_SUCCESS || mine == NEXAR_REQUEST_NULL);
+    return NULL;
+}
+
+static void *race_free(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    nexar_comm_t mine = race_comm;
+    int rc = pthread_barrier_wait(&race_start);
+    CHECK(rc == 0 || rc == PTHREAD_BARRIER_SERIAL_THREAD);
+    race_rc[k] = nexar_comm_free(&mine);
+    return NULL;
+}
+
+static void race(void *(*fn)(void *), void (*meanwhile)(void))
+{
+    pthread_t th[2];
+    REQUIRE(pthread_barrier_init(&race_start, NULL, 2) == 0);
+    for (int k = 0; k < 2; k++) {
+        race_rc[k] = -1;
+        REQUIRE(pthread_create(&th[k], NULL, fn, (void *)(intptr_t)k) == 0);
+    }
+    if (meanwhile) {
+        meanwhile();
+    }
+    for (int k = 0; k < 2; k++) {
+        REQUIRE(pthread_join(th[k], NULL) == 0);
+    }
+    pthread_barrier_destroy(&race_start);
+}
+
+static int race_value = -1;
+
+static void send_to_self_later(void)
+{
+    struct timespec ts = { 0, 20 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+    CHECK_OK(nexar_send(&rank, 1, NEXAR_DTYPE_INT32, rank, 77, W));
+}
+
+static void test_races(void)
+{
+    CTX("two threads wait on one pending request");
+    CHECK_OK(nexar_irecv(&race_value, 1, NEXAR_DTYPE_INT32, rank, 77, W, &race_req));
+    race(race_wait, send_to_self_later);
+    CHECK((race_rc[0] == NEXAR_SUCCESS && race_rc[1] == NEXAR_ERR_REQUEST) ||
+          (race_rc[1] == NEXAR_SUCCESS && race_rc[0] == NEXAR_ERR_REQUEST));
+    CHECK(race_value == rank);
+
+    CTX("two threads free one communicator");
+    CHECK_OK(nexar_comm_dup(W, &race_comm));
+    race(race_free, NULL);
+    CHECK((race_rc[0] == NEXAR_SUCCESS && race_rc[1] == NEXAR_ERR_COMM) ||
+          (race_rc[1] == NEXAR_SUCCESS && race_rc[0] == NEXAR_ERR_COMM));
+    check_ctx[0] = '\0';
+}
+
 int main(int argc, char **argv)
 {
     check_init(&argc, &argv, &rank, &size);
@@ -123,6 +197,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < NT; t++) {
         CHECK_OK(nexar_comm_free(&comms[t]));
     }
+    test_races();
     CHECK_OK(nexar_barrier(W));
     return check_finish(1);
 }
