@@ -219,7 +219,7 @@ static void msetup(mcase *c)
             c->sda = sl ? c->sd : NULL;
         }
         for (int i = 0; i < p; i++) {
-            size_t ic[MAXR], id[MAXR];
+            size_t ic[MAXR] = { 0 }, id[MAXR] = { 0 };
             for (int j = 0; j < p; j++) {
                 ic[j] = a2a_count(i, j, c->salt, n, ip);
             }
