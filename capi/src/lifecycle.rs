@@ -175,7 +175,8 @@ pub extern "C" fn nexar_finalized(flag: *mut c_int) -> c_int {
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_abort(code: c_int) -> c_int {
     eprintln!("nexar: nexar_abort({code}) called; ending the job");
-    std::process::exit(if code == 0 { 1 } else { code })
+    // The exit status is the low 8 bits: 256, 512, ... would read as success too.
+    std::process::exit(if code & 0xff == 0 { 1 } else { code })
 }
 
 static CLOCK: OnceLock<Instant> = OnceLock::new();

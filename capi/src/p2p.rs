@@ -208,8 +208,30 @@ pub extern "C" fn nexar_sendrecv(
         let out = unsafe { output(recvbuf, byte_len(recvcount, rdt)?, "recvbuf")? };
         let capacity = out.len();
         let (src, rtag) = (source_arg(source)?, tag_arg(recvtag)?);
-        let pending = self::comm(comm)?.start_recv(src, rtag)?;
-        send_impl(sendbuf, sendcount, sendtype, dest, sendtag, comm)?;
+        let c = self::comm(comm)?;
+        // Check the send half before posting the receive: a posted receive may take a message
+        // that has already arrived, and a call that fails must not consume one.
+        let sdt = crate::types::datatype(sendtype)?;
+        // SAFETY: the C caller provides `sendcount` elements at `sendbuf`.
+        let data = unsafe { input(sendbuf, byte_len(sendcount, sdt)?, "sendbuf")? };
+        let to = crate::types::rank_arg(dest, ErrorKind::InvalidRank, "destination rank")?;
+        if to >= c.size() {
+            return Err(Error::new(
+                ErrorKind::InvalidRank,
+                format!(
+                    "destination rank {to} is out of range for a communicator of size {}",
+                    c.size()
+                ),
+            ));
+        }
+        if sendtag < 0 {
+            return Err(Error::new(
+                ErrorKind::InvalidTag,
+                format!("tag {sendtag} is negative"),
+            ));
+        }
+        let pending = c.start_recv(src, rtag)?;
+        pollster::block_on(c.send(data, to, sendtag))?;
         let outcome = pollster::block_on(pending.finish_into(out))?;
         finish_status(&outcome, capacity, status)
     })

@@ -177,7 +177,17 @@ pub extern "C" fn nexar_waitall(
         }
         let mut first: Option<Error> = None;
         for i in 0..count {
-            let code = nexar_wait(requests.wrapping_add(i), slot(statuses, i));
+            let st = slot(statuses, i);
+            if !st.is_null() {
+                // A handle `nexar_wait` rejects writes no status; this one then reports the code.
+                // SAFETY: `statuses` holds `count` writable entries per the C contract.
+                unsafe { write_out(st, empty_status(NEXAR_SUCCESS)) };
+            }
+            let code = nexar_wait(requests.wrapping_add(i), st);
+            if code != NEXAR_SUCCESS && !st.is_null() {
+                // SAFETY: as above.
+                unsafe { (*st).error = code };
+            }
             if code != NEXAR_SUCCESS && first.is_none() {
                 let msg = crate::boundary::last_error_message();
                 first = Some(Error::new(
