@@ -203,6 +203,12 @@ impl Engine {
         }
     }
 
+    /// Gives back a message matched to a receive that was then abandoned.
+    pub fn requeue(&self, env: Envelope) {
+        self.matcher.lock().requeue(env);
+        self.arrivals.notify_waiters();
+    }
+
     /// Withdraws a pending receive.
     pub fn cancel_recv(&self, id: u64) {
         self.matcher.lock().cancel(id);

@@ -174,6 +174,21 @@ impl Matcher {
         Posting::Queued(id)
     }
 
+    /// Gives back a message that was matched to a receive the caller then abandoned: it goes to
+    /// the first waiting receive that accepts it, else to the front of the unexpected queue
+    /// (it was the oldest match when it was taken).
+    pub fn requeue(&mut self, env: Envelope) {
+        if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
+            let p = self.posted.remove(pos).expect("index is valid");
+            if let Err(Ok(env)) = p.reply.send(Ok(env)) {
+                self.requeue(env);
+            }
+            return;
+        }
+        self.unexpected_bytes += env.payload.len() as u64;
+        self.unexpected.push_front(env);
+    }
+
     /// Withdraws a queued receive (its future was dropped). Returns false if it already matched.
     pub fn cancel(&mut self, id: u64) -> bool {
         match self.posted.iter().position(|p| p.id == id) {
@@ -299,6 +314,17 @@ mod tests {
         drop(rx);
         m.arrive(0, env(0, 3, 9)).unwrap();
         assert_eq!(take(&mut m, spec(Some(0), Some(3))).unwrap().payload[0], 9);
+    }
+
+    #[test]
+    fn an_abandoned_match_is_requeued_first() {
+        let mut m = Matcher::new(1 << 20);
+        m.arrive(0, env(1, 5, 1)).unwrap();
+        m.arrive(1, env(1, 5, 2)).unwrap();
+        let first = take(&mut m, spec(Some(1), Some(5))).unwrap();
+        m.requeue(first);
+        assert_eq!(take(&mut m, spec(Some(1), Some(5))).unwrap().payload[0], 1);
+        assert_eq!(take(&mut m, spec(Some(1), Some(5))).unwrap().payload[0], 2);
     }
 
     #[test]

@@ -62,3 +62,51 @@ fn a_crashed_peer_fails_pending_and_later_operations_naming_it() {
         assert_eq!(got, vec![1, 0]);
     });
 }
+
+#[test]
+fn a_failed_sendrecv_does_not_lose_the_message_it_matched() {
+    common::run_ok(2, |ctx| {
+        let w = ctx.world();
+        if w.rank() == 0 {
+            w.send_blocking(&[42u32], 1, 3)?;
+        } else {
+            // Wait until the message is here, so the receive half matches it at once.
+            w.probe_blocking(Source::Rank(0), TagMatch::Tag(3))?;
+            let mut v = [0u32];
+            let e = w
+                .sendrecv_blocking(&[1u8], 99, 0, &mut v, Source::Rank(0), TagMatch::Tag(3))
+                .unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidRank);
+            assert!(
+                w.iprobe(Source::Rank(0), TagMatch::Tag(3))?.is_some(),
+                "message kept"
+            );
+            w.recv_blocking(&mut v, Source::Rank(0), TagMatch::Tag(3))?;
+            assert_eq!(v[0], 42);
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn a_dropped_receive_gives_back_a_message_matched_after_posting() {
+    common::run_ok(2, |ctx| {
+        let w = ctx.world();
+        if w.rank() == 1 {
+            let pending = w.start_recv(Source::Rank(0), TagMatch::Tag(8))?;
+            w.send_blocking(&[0u8], 0, 9)?; // posted: go ahead
+            let mut ack = [0u8];
+            w.recv_blocking(&mut ack, Source::Rank(0), TagMatch::Tag(10))?; // it was sent
+            drop(pending); // matched in the background, never read
+            let mut v = [0u64];
+            w.recv_blocking(&mut v, Source::Rank(0), TagMatch::Tag(8))?;
+            assert_eq!(v[0], 77);
+        } else {
+            let mut go = [0u8];
+            w.recv_blocking(&mut go, Source::Rank(1), TagMatch::Tag(9))?;
+            w.send_blocking(&[77u64], 1, 8)?;
+            w.send_blocking(&[1u8], 1, 10)?;
+        }
+        Ok(())
+    });
+}

@@ -105,14 +105,19 @@ impl Backoff {
 pub extern "C" fn nexar_wait(request: *mut nexar_request_t, status: *mut nexar_status_t) -> c_int {
     call("nexar_wait", || {
         non_null(request, "request")?;
-        let h = read_handle(request);
-        if h == 0 {
-            return report(Ok(None), status);
-        }
-        let req = with_running(|s| s.requests.lock().remove(h))?;
-        clear_handle(request);
-        report(req.wait(), status)
+        wait_one(request, status)
     })
+}
+
+/// The body of `nexar_wait` for a non-NULL `request` pointer.
+fn wait_one(request: *mut nexar_request_t, status: *mut nexar_status_t) -> Result<()> {
+    let h = read_handle(request);
+    if h == 0 {
+        return report(Ok(None), status);
+    }
+    let req = with_running(|s| s.requests.lock().remove(h))?;
+    clear_handle(request);
+    report(req.wait(), status)
 }
 
 /// Checks whether `*request` has completed. If so: sets `*flag` to 1, fills `*status` (may be
@@ -171,33 +176,37 @@ pub extern "C" fn nexar_waitall(
     requests: *mut nexar_request_t,
     statuses: *mut nexar_status_t,
 ) -> c_int {
-    call("nexar_waitall", || {
-        if count > 0 {
-            non_null(requests, "requests")?;
+    call("nexar_waitall", || wait_all_impl(count, requests, statuses))
+}
+
+/// The body of `nexar_waitall`.
+fn wait_all_impl(
+    count: usize,
+    requests: *mut nexar_request_t,
+    statuses: *mut nexar_status_t,
+) -> Result<()> {
+    if count > 0 {
+        non_null(requests, "requests")?;
+    }
+    let mut first: Option<Error> = None;
+    for i in 0..count {
+        let st = slot(statuses, i);
+        if !st.is_null() {
+            // A handle `nexar_wait` rejects writes no status; this one then reports the code.
+            // SAFETY: `statuses` holds `count` writable entries per the C contract.
+            unsafe { write_out(st, empty_status(NEXAR_SUCCESS)) };
         }
-        let mut first: Option<Error> = None;
-        for i in 0..count {
-            let st = slot(statuses, i);
+        if let Err(e) = wait_one(requests.wrapping_add(i), st) {
             if !st.is_null() {
-                // A handle `nexar_wait` rejects writes no status; this one then reports the code.
-                // SAFETY: `statuses` holds `count` writable entries per the C contract.
-                unsafe { write_out(st, empty_status(NEXAR_SUCCESS)) };
-            }
-            let code = nexar_wait(requests.wrapping_add(i), st);
-            if code != NEXAR_SUCCESS && !st.is_null() {
                 // SAFETY: as above.
-                unsafe { (*st).error = code };
+                unsafe { (*st).error = e.kind().code() };
             }
-            if code != NEXAR_SUCCESS && first.is_none() {
-                let msg = crate::boundary::last_error_message();
-                first = Some(Error::new(
-                    ErrorKind::from_code(code).unwrap_or(ErrorKind::Internal),
-                    format!("request {i}: {msg}"),
-                ));
+            if first.is_none() {
+                first = Some(e.context(format!("request {i}")));
             }
         }
-        first.map_or(Ok(()), Err)
-    })
+    }
+    first.map_or(Ok(()), Err)
 }
 
 /// Waits until any one of the `count` requests completes; writes its position to `*index`,
@@ -276,13 +285,7 @@ pub extern "C" fn nexar_testall(
         if !all_done {
             return Ok(());
         }
-        match nexar_waitall(count, requests, statuses) {
-            NEXAR_SUCCESS => Ok(()),
-            code => Err(Error::new(
-                ErrorKind::from_code(code).unwrap_or(ErrorKind::Internal),
-                crate::boundary::last_error_message(),
-            )),
-        }
+        wait_all_impl(count, requests, statuses)
     })
 }
 

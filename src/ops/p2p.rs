@@ -13,15 +13,60 @@ use crate::matching::{Envelope, RecvSpec};
 use bytes::Bytes;
 use std::sync::Arc;
 
-/// Withdraws a pending receive if its future is dropped before it matched.
-struct CancelOnDrop {
+/// A posted receive as a future. If it is dropped before yielding its message (a cancelled
+/// call, or a sendrecv whose send half failed), a message it already matched is given back to
+/// the matcher, so no message is ever lost.
+struct PostedRecv {
     engine: Arc<Engine>,
-    id: u64,
+    wait: Option<RecvWait>,
 }
 
-impl Drop for CancelOnDrop {
+impl Future for PostedRecv {
+    type Output = Result<Envelope>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<Envelope>> {
+        use std::task::Poll;
+        let out = match self.wait.as_mut() {
+            None => Err(Error::new(
+                ErrorKind::Internal,
+                "receive polled after completion",
+            )),
+            Some(RecvWait::Ready(_)) => match self.wait.take() {
+                Some(RecvWait::Ready(env)) => Ok(env),
+                _ => unreachable!("just matched Ready"),
+            },
+            Some(RecvWait::Pending(_, rx)) => match std::pin::Pin::new(rx).poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(r) => {
+                    self.wait = None;
+                    r.unwrap_or_else(|_| {
+                        Err(Error::new(
+                            ErrorKind::Finalized,
+                            "the context was finalized",
+                        ))
+                    })
+                }
+            },
+        };
+        Poll::Ready(out)
+    }
+}
+
+impl Drop for PostedRecv {
     fn drop(&mut self) {
-        self.engine.cancel_recv(self.id);
+        match self.wait.take() {
+            Some(RecvWait::Ready(env)) => self.engine.requeue(env),
+            Some(RecvWait::Pending(id, mut rx)) => {
+                self.engine.cancel_recv(id);
+                if let Ok(Ok(env)) = rx.try_recv() {
+                    self.engine.requeue(env);
+                }
+            }
+            None => {}
+        }
     }
 }
 
@@ -64,19 +109,9 @@ impl Comm {
     ) -> Result<impl Future<Output = Result<Envelope>> + Send + 'static> {
         let engine = self.inner.engine.clone();
         let wait = engine.post_recv(self.recv_spec(source, tag)?)?;
-        Ok(async move {
-            match wait {
-                RecvWait::Ready(env) => Ok(env),
-                RecvWait::Pending(id, rx) => {
-                    let _guard = CancelOnDrop { engine, id };
-                    rx.await.unwrap_or_else(|_| {
-                        Err(Error::new(
-                            ErrorKind::Finalized,
-                            "the context was finalized",
-                        ))
-                    })
-                }
-            }
+        Ok(PostedRecv {
+            engine,
+            wait: Some(wait),
         })
     }
 
@@ -183,6 +218,7 @@ impl Comm {
         recv_tag: impl Into<TagMatch>,
     ) -> Result<Status> {
         let pending = self.post_recv(source.into(), recv_tag.into())?;
+        // If the send fails, dropping `pending` gives back any message it already matched.
         self.send_bytes(Bytes::copy_from_slice(bytes_of(send)), dest, send_tag)?;
         let env = pending.await?;
         let (st, truncated) = self.deliver_into(&env, bytes_of_mut(recv));
