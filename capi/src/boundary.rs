@@ -33,11 +33,6 @@ pub fn set_last_error(msg: &str) {
     LAST_ERROR.with(|l| *l.borrow_mut() = c);
 }
 
-/// This thread's last error message, as a string.
-pub fn last_error_message() -> String {
-    LAST_ERROR.with(|l| l.borrow().to_string_lossy().into_owned())
-}
-
 /// Pointer to this thread's last error message (valid until the thread's next failing call).
 pub fn last_error_ptr() -> *const libc::c_char {
     LAST_ERROR.with(|l| l.borrow().as_ptr())
