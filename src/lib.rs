@@ -42,3 +42,8 @@ pub use ops::collectives::PendingCollective;
 pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};
+
+/// The README's Rust code blocks, compiled as doctests so the quick start stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
