@@ -119,6 +119,8 @@ impl Context {
                 engine.connect(World {
                     transport,
                     hosts: vec![host.clone(); n],
+                    rendezvous: None,
+                    rendezvous_server: None,
                 });
                 Self::assemble(engine, runtime.clone(), Some(fabric.clone()))
             })
@@ -214,6 +216,7 @@ impl Context {
         self.engine.close();
         let shutdown = async move { transport.shutdown().await };
         let _ = pollster::block_on(self.engine.runtime.spawn(shutdown));
+        self.engine.leave_rendezvous();
         result
     }
 }

@@ -26,6 +26,11 @@ pub(crate) enum CollEvent {
     PeerLost(Error),
 }
 
+type RendezvousParts = (
+    Option<crate::bootstrap::rendezvous::RendezvousLink>,
+    Option<crate::bootstrap::rendezvous::RendezvousServer>,
+);
+
 /// Key of one collective call: (communicator context, collective sequence number).
 type CollKey = (u64, u64);
 
@@ -56,6 +61,9 @@ pub(crate) struct Engine {
     pub runtime: tokio::runtime::Handle,
     transport: OnceLock<Arc<dyn Transport>>,
     hosts: OnceLock<Vec<String>>,
+    /// The rendezvous connection (and server, on a hosting rank 0), kept open while the world
+    /// lives.
+    rendezvous: Mutex<Option<RendezvousParts>>,
     matcher: Mutex<Matcher>,
     /// Notified whenever a p2p message arrives or a peer fails (for blocking probes).
     arrivals: Notify,
@@ -76,6 +84,7 @@ impl Engine {
             runtime,
             transport: OnceLock::new(),
             hosts: OnceLock::new(),
+            rendezvous: Mutex::new(None),
             arrivals: Notify::new(),
             colls: Mutex::new(CollRouter::default()),
             send_seq: (0..size).map(|_| AtomicU64::new(0)).collect(),
@@ -88,6 +97,12 @@ impl Engine {
     pub fn connect(&self, world: World) {
         let _ = self.hosts.set(world.hosts);
         let _ = self.transport.set(world.transport);
+        *self.rendezvous.lock() = Some((world.rendezvous, world.rendezvous_server));
+    }
+
+    /// Drops the rendezvous connection (after the final shutdown).
+    pub fn leave_rendezvous(&self) {
+        self.rendezvous.lock().take();
     }
 
     /// The transport (panics if called before [`Engine::connect`], which `Context` prevents).

@@ -4,17 +4,34 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `NEXAR_RANK`, `NEXAR_SIZE` | this process's world rank and the world size |
-//! | `NEXAR_RENDEZVOUS` | `host:port` of the rendezvous |
-//! | `NEXAR_SECRET_FD` | an inherited pipe the 32-byte job secret can be read from (nexarrun) |
-//! | `NEXAR_JOB_SECRET_FILE` | a file holding the job secret (hand launches) |
+//! | `NEXAR_RANK`, `NEXAR_SIZE` | this process's world rank and the world size (both or neither) |
+//! | `NEXAR_LOCAL_RANK` | rank among the processes on this host (default: `NEXAR_RANK`) |
+//! | `NEXAR_RENDEZVOUS` | `host:port` of the rendezvous (required when size > 1) |
+//! | `NEXAR_RENDEZVOUS_HOST` | `1`: rank 0 hosts the rendezvous itself on that address (launches by hand or by other tools); ignored on other ranks |
+//! | `NEXAR_SECRET_FD` | an inherited pipe the 32-byte job secret can be read from (nexarrun); read, then closed |
+//! | `NEXAR_JOB_SECRET_FILE` | a file holding the job secret, 32 raw bytes or 64 hex digits (hand launches); must not be accessible by group or others |
 //!
-//! With none of these set the process is rank 0 of a world of 1, as in MPI.
+//! With none of these set the process is rank 0 of a world of 1, as in MPI. A world of more than
+//! one rank needs the rendezvous address and exactly one secret source. After reading, the
+//! secret variables are removed from the environment.
+//!
+//! For a launch by hand, write a secret once (`JobSecret::generate()?.write_file(path)`), point
+//! every rank's `NEXAR_JOB_SECRET_FILE` at it, give every rank the same `NEXAR_RENDEZVOUS`, and
+//! set `NEXAR_RENDEZVOUS_HOST=1` for rank 0.
+
+mod env;
+pub mod rendezvous;
 
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
+use crate::security::JobSecret;
+use crate::transport::quic::QuicTransport;
 use crate::transport::{FrameSink, Transport};
+use rendezvous::{Hello, RendezvousLink, RendezvousServer};
+use std::net::SocketAddr;
 use std::sync::Arc;
+
+pub use env::SECRET_VARS;
 
 /// What a rank knows before it connects: its place in the world and how to find the others.
 #[derive(Debug, Clone)]
@@ -23,18 +40,45 @@ pub struct Launch {
     pub rank: u32,
     /// World size.
     pub size: u32,
+    /// Rank among the processes on this host.
+    pub local_rank: u32,
+    /// `host:port` of the rendezvous (`None` for a singleton).
+    pub rendezvous: Option<String>,
+    /// This rank (always rank 0) hosts the rendezvous itself on [`Self::rendezvous`].
+    pub host_rendezvous: bool,
+    /// The job secret (`None` for a singleton started without one).
+    pub secret: Option<JobSecret>,
 }
 
 impl Launch {
-    /// Reads the launch description from the environment (see the module docs).
-    pub fn from_env() -> Result<Self> {
-        if std::env::var_os("NEXAR_RANK").is_none() && std::env::var_os("NEXAR_SIZE").is_none() {
-            return Ok(Self { rank: 0, size: 1 });
+    /// Rank 0 of a world of 1.
+    pub fn singleton() -> Self {
+        Self {
+            rank: 0,
+            size: 1,
+            local_rank: 0,
+            rendezvous: None,
+            host_rendezvous: false,
+            secret: None,
         }
-        Err(Error::new(
-            ErrorKind::Unsupported,
-            "multi-process launches are not available yet",
-        ))
+    }
+
+    /// Reads the launch description from the environment (see the module docs), then removes
+    /// the secret variables from it, whether or not reading succeeded.
+    ///
+    /// Call it during initialization, before other threads read the environment (removing a
+    /// variable races with concurrent readers).
+    pub fn from_env() -> Result<Self> {
+        let r = env::launch_from(&|name| std::env::var(name).ok());
+        env::scrub_environment();
+        r
+    }
+
+    /// Like [`Self::from_env`], with variables looked up through `get` and without touching the
+    /// process environment (for tools and tests). A secret pipe it names is still read and
+    /// closed.
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        env::launch_from(&get)
     }
 }
 
@@ -44,19 +88,103 @@ pub struct World {
     pub transport: Arc<dyn Transport>,
     /// Host name of every world rank (index = rank), for same-host splits.
     pub hosts: Vec<String>,
+    /// This rank's open connection to the rendezvous (none for a singleton).
+    pub rendezvous: Option<RendezvousLink>,
+    /// The rendezvous this rank hosts (rank 0 with `NEXAR_RENDEZVOUS_HOST=1`); kept running
+    /// for as long as the world lives.
+    pub rendezvous_server: Option<RendezvousServer>,
 }
 
-/// Connects this rank to the world described by `launch`.
-pub async fn establish(launch: &Launch, _cfg: &Config, _sink: Arc<dyn FrameSink>) -> Result<World> {
-    if launch.size != 1 {
+/// Resolves `host:port`, preferring an address of the same family as `bind`.
+async fn resolve(hostport: &str, bind: std::net::IpAddr) -> Result<SocketAddr> {
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host(hostport)
+        .await
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Bootstrap,
+                format!("NEXAR_RENDEZVOUS={hostport:?} cannot be resolved: {e}"),
+            )
+        })?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4() == bind.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::Bootstrap,
+                format!("NEXAR_RENDEZVOUS={hostport:?} resolves to no address"),
+            )
+        })
+}
+
+/// Connects this rank to the world described by `launch`: binds the QUIC endpoint, joins the
+/// rendezvous (hosting it first when asked to), and returns the world. Must run inside the
+/// tokio runtime that will drive the transport. Bounded by `cfg.connect_timeout`.
+pub async fn establish(launch: &Launch, cfg: &Config, sink: Arc<dyn FrameSink>) -> Result<World> {
+    if launch.size == 0 || launch.rank >= launch.size {
         return Err(Error::new(
-            ErrorKind::Unsupported,
-            "multi-process launches are not available yet",
+            ErrorKind::Bootstrap,
+            format!(
+                "rank {} of a world of {} is invalid",
+                launch.rank, launch.size
+            ),
         ));
     }
+    if launch.size == 1 {
+        return Ok(World {
+            transport: Arc::new(crate::transport::SelfOnly),
+            hosts: vec![hostname()],
+            rendezvous: None,
+            rendezvous_server: None,
+        });
+    }
+    let secret = launch.secret.as_ref().ok_or_else(|| {
+        Error::new(
+            ErrorKind::Bootstrap,
+            format!(
+                "rank {}: no job secret for a world of {}",
+                launch.rank, launch.size
+            ),
+        )
+    })?;
+    let rdv = launch.rendezvous.as_deref().ok_or_else(|| {
+        Error::new(
+            ErrorKind::Bootstrap,
+            format!("rank {}: no rendezvous address", launch.rank),
+        )
+    })?;
+    let rdv_addr = resolve(rdv, cfg.bind_addr).await?;
+    let server = if launch.host_rendezvous && launch.rank == 0 {
+        Some(RendezvousServer::start(secret, rdv_addr, launch.size, cfg)?)
+    } else {
+        None
+    };
+    let transport = QuicTransport::bind(launch.rank, launch.size, secret, cfg, sink)?;
+    let host = hostname();
+    let hello = Hello {
+        rank: launch.rank,
+        size: launch.size,
+        addr: transport.local_addr()?,
+        host,
+    };
+    let (table, link) = rendezvous::join(
+        transport.endpoint(),
+        transport.credentials(),
+        rdv_addr,
+        &hello,
+        cfg,
+    )
+    .await?;
+    let (addrs, hosts): (Vec<SocketAddr>, Vec<String>) = table.into_iter().unzip();
+    transport.set_peer_addrs(addrs)?;
+    tracing::debug!(rank = launch.rank, size = launch.size, "world established");
     Ok(World {
-        transport: Arc::new(crate::transport::SelfOnly),
-        hosts: vec![hostname()],
+        transport: Arc::new(transport),
+        hosts,
+        rendezvous: Some(link),
+        rendezvous_server: server,
     })
 }
 

@@ -4,6 +4,10 @@
 #![allow(dead_code)]
 
 pub mod checks;
+pub mod transport;
+
+#[allow(unused_imports)] // not every test binary uses the transport helpers
+pub use transport::*;
 
 use nexar::{Context, Result};
 

@@ -1,0 +1,411 @@
+//! `nexarrun -n N [-l] [--timeout SECS] [--] prog args...`: starts N ranks of a program on this
+//! host, hosts their rendezvous, forwards their output and exit codes.
+//!
+//! Each rank gets `NEXAR_RANK`, `NEXAR_SIZE`, `NEXAR_LOCAL_RANK` and `NEXAR_RENDEZVOUS` in its
+//! environment, and the job secret through an inherited pipe named by `NEXAR_SECRET_FD` (never
+//! on a command line, never in the environment). Each rank runs in its own process group, so
+//! terminating a rank terminates what it started too.
+//!
+//! Exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
+//! (128 + signal when killed by a signal), after terminating the others (SIGTERM, then SIGKILL
+//! after a second); 124 when `--timeout` expired; 127 (126) when the program cannot be found
+//! (run); 130 / 143 when nexarrun itself was interrupted / terminated.
+
+use clap::Parser;
+use nexar::Config;
+use nexar::bootstrap::rendezvous::RendezvousServer;
+use nexar::security::JobSecret;
+use std::ffi::OsString;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc;
+
+/// Grace period between SIGTERM and SIGKILL.
+const KILL_GRACE: Duration = Duration::from_secs(1);
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nexarrun",
+    version,
+    about = "Start N ranks of a nexar program on this host",
+    trailing_var_arg = true
+)]
+struct Args {
+    /// Number of ranks to start.
+    #[arg(short = 'n', long = "np", value_name = "N")]
+    n: u32,
+    /// Prefix every output line with its rank, as `[R] `.
+    #[arg(short = 'l', long = "tag-output")]
+    tag_output: bool,
+    /// Kill the whole job after SECS seconds (exit code 124).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// The program to run and its arguments.
+    #[arg(
+        required = true,
+        allow_hyphen_values = true,
+        value_name = "PROG [ARGS]..."
+    )]
+    command: Vec<OsString>,
+}
+
+fn main() {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("NEXAR_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .init();
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("nexarrun: cannot start the runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = rt.block_on(run(args));
+    let _ = std::io::stdout().flush();
+    // Exit without waiting for blocked output forwarders of stray grandchildren.
+    std::process::exit(code);
+}
+
+/// A started rank.
+struct Rank {
+    rank: u32,
+    /// Its pid, which is also its process group id.
+    pid: i32,
+    alive: bool,
+}
+
+async fn run(args: Args) -> i32 {
+    if args.n == 0 {
+        eprintln!("nexarrun: -n must be at least 1");
+        return 2;
+    }
+    if let Some(t) = args.timeout
+        && !(t > 0.0 && t.is_finite())
+    {
+        eprintln!("nexarrun: --timeout must be a positive number of seconds");
+        return 2;
+    }
+    let cfg = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("nexarrun: {e}");
+            return 2;
+        }
+    };
+    let secret = match JobSecret::generate() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("nexarrun: {e}");
+            return 1;
+        }
+    };
+    let server =
+        match RendezvousServer::start(&secret, SocketAddr::new(cfg.bind_addr, 0), args.n, &cfg) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("nexarrun: cannot start the rendezvous: {e}");
+                return 1;
+            }
+        };
+    let mut rdv = server.local_addr();
+    if rdv.ip().is_unspecified() {
+        // Bound to every interface (NEXAR_BIND_ADDR=0.0.0.0): local ranks use loopback.
+        rdv.set_ip(if rdv.is_ipv4() {
+            std::net::Ipv4Addr::LOCALHOST.into()
+        } else {
+            std::net::Ipv6Addr::LOCALHOST.into()
+        });
+    }
+
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(u32, std::io::Result<ExitStatus>)>();
+    let mut ranks: Vec<Rank> = Vec::with_capacity(args.n as usize);
+    let mut forwarders = Vec::new();
+    for rank in 0..args.n {
+        match spawn_rank(&args, rank, rdv, &secret) {
+            Ok(mut child) => {
+                let pid = child.id().map_or(-1, |p| p as i32);
+                if args.tag_output {
+                    forwarders.extend(forward(child.stdout.take(), rank, false));
+                    forwarders.extend(forward(child.stderr.take(), rank, true));
+                }
+                let tx = done_tx.clone();
+                tokio::spawn(async move {
+                    let st = child.wait().await;
+                    let _ = tx.send((rank, st));
+                });
+                ranks.push(Rank {
+                    rank,
+                    pid,
+                    alive: true,
+                });
+            }
+            Err(e) => {
+                let prog = args.command[0].to_string_lossy();
+                eprintln!("nexarrun: cannot start '{prog}': {e}");
+                terminate(&ranks, libc::SIGKILL);
+                while ranks.iter().any(|r| r.alive) {
+                    match done_rx.recv().await {
+                        Some((r, _)) => ranks[r as usize].alive = false,
+                        None => break,
+                    }
+                }
+                return if e.kind() == std::io::ErrorKind::PermissionDenied {
+                    126
+                } else {
+                    127
+                };
+            }
+        }
+    }
+    drop(done_tx);
+    // Dropping `secret` here wipes nexarrun's copy; the rendezvous keeps what it derived.
+    drop(secret);
+    tokio::spawn(async move {
+        if let Err(e) = server.wait().await {
+            eprintln!("nexarrun: rendezvous failed: {e}");
+        }
+        // Keep the rendezvous (and the ranks' connections to it) open for the whole job.
+        std::future::pending::<()>().await;
+    });
+    let code = supervise(&args, ranks, done_rx).await;
+    // Let the forwarders write what the ranks printed last (bounded: a stray grandchild may
+    // hold a pipe open).
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        for f in forwarders {
+            let _ = f.await;
+        }
+    })
+    .await;
+    code
+}
+
+/// Waits for the ranks, terminating the job on the first failure, a timeout or a signal.
+async fn supervise(
+    args: &Args,
+    mut ranks: Vec<Rank>,
+    mut done_rx: mpsc::UnboundedReceiver<(u32, std::io::Result<ExitStatus>)>,
+) -> i32 {
+    let mut sigint = signal(SignalKind::interrupt()).ok();
+    let mut sigterm = signal(SignalKind::terminate()).ok();
+    let far = Duration::from_secs(100 * 365 * 24 * 3600);
+    let job_deadline = tokio::time::sleep(args.timeout.map_or(far, Duration::from_secs_f64));
+    tokio::pin!(job_deadline);
+    let kill_at = tokio::time::sleep(far);
+    tokio::pin!(kill_at);
+    let mut result: Option<i32> = None;
+    let mut terminating = false;
+
+    let begin_termination =
+        |ranks: &[Rank],
+         terminating: &mut bool,
+         kill_at: &mut std::pin::Pin<&mut tokio::time::Sleep>| {
+            if !*terminating {
+                *terminating = true;
+                terminate(ranks, libc::SIGTERM);
+                kill_at
+                    .as_mut()
+                    .reset(tokio::time::Instant::now() + KILL_GRACE);
+            }
+        };
+
+    while ranks.iter().any(|r| r.alive) {
+        tokio::select! {
+            msg = done_rx.recv() => {
+                let Some((rank, status)) = msg else { break };
+                ranks[rank as usize].alive = false;
+                let (code, how) = match status {
+                    Ok(st) => describe(st),
+                    Err(e) => (1, format!("could not be waited for: {e}")),
+                };
+                if code != 0 && result.is_none() {
+                    result = Some(code);
+                    if !terminating {
+                        eprintln!("nexarrun: rank {rank} {how}; terminating the job");
+                    }
+                    begin_termination(&ranks, &mut terminating, &mut kill_at);
+                }
+            }
+            _ = &mut job_deadline, if result.is_none() => {
+                eprintln!(
+                    "nexarrun: the job timed out after {} s; terminating it",
+                    args.timeout.unwrap_or_default()
+                );
+                result = Some(124);
+                begin_termination(&ranks, &mut terminating, &mut kill_at);
+            }
+            _ = &mut kill_at => {
+                terminate(&ranks, libc::SIGKILL);
+                kill_at.as_mut().reset(tokio::time::Instant::now() + far);
+            }
+            Some(()) = recv_signal(&mut sigint) => {
+                result.get_or_insert(130);
+                begin_termination(&ranks, &mut terminating, &mut kill_at);
+            }
+            Some(()) = recv_signal(&mut sigterm) => {
+                result.get_or_insert(143);
+                begin_termination(&ranks, &mut terminating, &mut kill_at);
+            }
+        }
+    }
+    if terminating {
+        // Whatever the ranks started dies with the job.
+        let all: Vec<Rank> = ranks
+            .iter()
+            .map(|r| Rank {
+                rank: r.rank,
+                pid: r.pid,
+                alive: true,
+            })
+            .collect();
+        terminate(&all, libc::SIGKILL);
+    }
+    result.unwrap_or(0)
+}
+
+async fn recv_signal(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+    match s {
+        Some(s) => s.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The job exit code for a rank's status, and a description.
+fn describe(st: ExitStatus) -> (i32, String) {
+    match (st.code(), st.signal()) {
+        (Some(c), _) => (c, format!("exited with code {c}")),
+        (None, Some(sig)) => (128 + sig, format!("was killed by signal {sig}")),
+        (None, None) => (1, "ended in an unknown way".to_string()),
+    }
+}
+
+/// Sends `sig` to the process group of every live rank.
+fn terminate(ranks: &[Rank], sig: libc::c_int) {
+    for r in ranks.iter().filter(|r| r.alive && r.pid > 0) {
+        // SAFETY: kill has no memory effects; a negative pid names the rank's process group.
+        unsafe { libc::kill(-r.pid, sig) };
+    }
+}
+
+/// A pipe whose ends are both close-on-exec, the read end numbered 3 or higher.
+fn secret_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: fds is a valid array of two descriptors for pipe2 to fill.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
+    let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    // Never 0-2: the child's standard streams are set up over those numbers.
+    // SAFETY: F_DUPFD_CLOEXEC duplicates an open descriptor; no memory effects.
+    let high = unsafe { libc::fcntl(r.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3) };
+    if high < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: fcntl returned a new open descriptor that we now own.
+    Ok((unsafe { OwnedFd::from_raw_fd(high) }, w))
+}
+
+fn spawn_rank(
+    args: &Args,
+    rank: u32,
+    rdv: SocketAddr,
+    secret: &JobSecret,
+) -> std::io::Result<tokio::process::Child> {
+    let (read_end, write_end) = secret_pipe()?;
+    {
+        let mut w = std::fs::File::from(write_end);
+        w.write_all(secret.expose())?;
+        // Dropping the file closes the write end: the rank reads 32 bytes, then EOF.
+    }
+    let fd = read_end.as_raw_fd();
+    let mut cmd = tokio::process::Command::new(&args.command[0]);
+    cmd.args(&args.command[1..])
+        .env("NEXAR_RANK", rank.to_string())
+        .env("NEXAR_SIZE", args.n.to_string())
+        .env("NEXAR_LOCAL_RANK", rank.to_string())
+        .env("NEXAR_RENDEZVOUS", rdv.to_string())
+        .env("NEXAR_SECRET_FD", fd.to_string())
+        .env_remove("NEXAR_JOB_SECRET_FILE")
+        .env_remove("NEXAR_RENDEZVOUS_HOST")
+        .process_group(0)
+        .kill_on_drop(true);
+    // Rank 0 reads nexarrun's input when it is a file or a pipe; a terminal stays with
+    // nexarrun (a rank in its own process group reading it would be stopped).
+    // SAFETY: isatty only queries descriptor 0.
+    let stdin_is_tty = unsafe { libc::isatty(0) } == 1;
+    if rank == 0 && !stdin_is_tty {
+        cmd.stdin(Stdio::inherit());
+    } else {
+        cmd.stdin(Stdio::null());
+    }
+    if args.tag_output {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    } else {
+        cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());
+    }
+    // SAFETY: the closure runs in the forked child before exec and only calls fcntl, which is
+    // async-signal-safe. It makes this rank's secret pipe (and only it) survive exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::fcntl(fd, libc::F_SETFD, 0) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = cmd.spawn();
+    drop(read_end);
+    child
+}
+
+/// Copies a rank's output to ours line by line, each line prefixed with `[rank] `.
+fn forward(
+    stream: Option<impl AsyncRead + Unpin + Send + 'static>,
+    rank: u32,
+    to_stderr: bool,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let stream = stream?;
+    Some(tokio::spawn(async move {
+        let mut reader = BufReader::new(stream);
+        let mut line = Vec::with_capacity(256);
+        let prefix = format!("[{rank}] ");
+        loop {
+            line.clear();
+            match reader.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    if line.last() != Some(&b'\n') {
+                        line.push(b'\n');
+                    }
+                    let res = if to_stderr {
+                        let mut e = std::io::stderr().lock();
+                        e.write_all(prefix.as_bytes())
+                            .and_then(|_| e.write_all(&line))
+                    } else {
+                        let mut o = std::io::stdout().lock();
+                        o.write_all(prefix.as_bytes())
+                            .and_then(|_| o.write_all(&line))
+                            .and_then(|_| o.flush())
+                    };
+                    if res.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }))
+}

@@ -1,0 +1,139 @@
+//! Reading and validating the launch environment (see the table in the module docs of
+//! [`crate::bootstrap`]).
+
+use super::Launch;
+use crate::error::{Error, ErrorKind, Result};
+use crate::security::JobSecret;
+use std::path::Path;
+
+/// Variables that point at the job secret; removed from the environment once read.
+pub const SECRET_VARS: [&str; 2] = ["NEXAR_SECRET_FD", "NEXAR_JOB_SECRET_FILE"];
+
+fn boot(msg: String) -> Error {
+    Error::new(ErrorKind::Bootstrap, msg)
+}
+
+fn parse_u32(get: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option<u32>> {
+    match get(name) {
+        None => Ok(None),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| boot(format!("{name}={v:?} is not a non-negative integer"))),
+    }
+}
+
+fn parse_flag(get: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<bool> {
+    match get(name).as_deref().map(str::trim) {
+        None | Some("" | "0" | "false" | "no") => Ok(false),
+        Some("1" | "true" | "yes") => Ok(true),
+        Some(v) => Err(boot(format!("{name}={v:?}: expected 1 or 0"))),
+    }
+}
+
+/// Checks `host:port` (IPv6 literals in brackets) without resolving it.
+fn check_rendezvous(v: &str) -> Result<String> {
+    let v = v.trim();
+    let bad = || {
+        boot(format!(
+            "NEXAR_RENDEZVOUS={v:?}: expected host:port (for example 10.0.0.1:7000)"
+        ))
+    };
+    let (host, port) = v.rsplit_once(':').ok_or_else(bad)?;
+    if host.is_empty() || port.parse::<u16>().map_or(true, |p| p == 0) {
+        return Err(bad());
+    }
+    Ok(v.to_string())
+}
+
+fn read_secret(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<JobSecret>> {
+    let fd = get("NEXAR_SECRET_FD");
+    let file = get("NEXAR_JOB_SECRET_FILE");
+    match (fd, file) {
+        (Some(_), Some(_)) => Err(boot(
+            "both NEXAR_SECRET_FD and NEXAR_JOB_SECRET_FILE are set; set only one".into(),
+        )),
+        (Some(fd), None) => {
+            let n: i32 = fd
+                .trim()
+                .parse()
+                .map_err(|_| boot(format!("NEXAR_SECRET_FD={fd:?} is not a file descriptor")))?;
+            JobSecret::read_from_fd(n)
+                .map(Some)
+                .map_err(|e| boot(format!("NEXAR_SECRET_FD={n}: {}", e.message())))
+        }
+        (None, Some(path)) => JobSecret::read_from_file(Path::new(&path))
+            .map(Some)
+            .map_err(|e| boot(format!("NEXAR_JOB_SECRET_FILE: {}", e.message()))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Builds a [`Launch`] from variables looked up with `get`. Reads (and closes) the secret pipe
+/// when one is named; never touches the process environment itself.
+pub fn launch_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Launch> {
+    let rank = parse_u32(get, "NEXAR_RANK")?;
+    let size = parse_u32(get, "NEXAR_SIZE")?;
+    let (rank, size) = match (rank, size) {
+        (None, None) => {
+            // A singleton still closes a secret pipe it was handed.
+            let secret = read_secret(get)?;
+            return Ok(Launch {
+                secret,
+                ..Launch::singleton()
+            });
+        }
+        (Some(_), None) => return Err(boot("NEXAR_RANK is set but NEXAR_SIZE is not".into())),
+        (None, Some(_)) => return Err(boot("NEXAR_SIZE is set but NEXAR_RANK is not".into())),
+        (Some(r), Some(s)) => (r, s),
+    };
+    if size == 0 {
+        return Err(boot("NEXAR_SIZE=0: a world needs at least one rank".into()));
+    }
+    if rank >= size {
+        return Err(boot(format!(
+            "NEXAR_RANK={rank} is out of range for NEXAR_SIZE={size} (ranks are 0..{})",
+            size - 1
+        )));
+    }
+    let local_rank = parse_u32(get, "NEXAR_LOCAL_RANK")?.unwrap_or(rank);
+    let rendezvous = get("NEXAR_RENDEZVOUS")
+        .map(|v| check_rendezvous(&v))
+        .transpose()?;
+    let host_rendezvous = parse_flag(get, "NEXAR_RENDEZVOUS_HOST")? && rank == 0;
+    let secret = read_secret(get)?;
+    if size > 1 {
+        if rendezvous.is_none() {
+            return Err(boot(format!(
+                "NEXAR_RENDEZVOUS is not set; a world of {size} needs the rendezvous address \
+                 (host:port)"
+            )));
+        }
+        if secret.is_none() {
+            return Err(boot(format!(
+                "no job secret: a world of {size} needs NEXAR_SECRET_FD (set by nexarrun) or \
+                 NEXAR_JOB_SECRET_FILE"
+            )));
+        }
+    }
+    Ok(Launch {
+        rank,
+        size,
+        local_rank,
+        rendezvous,
+        host_rendezvous,
+        secret,
+    })
+}
+
+/// Removes the secret-pointing variables from the process environment.
+pub fn scrub_environment() {
+    for name in SECRET_VARS {
+        if std::env::var_os(name).is_some() {
+            // SAFETY: called during library initialization, before the engine starts threads
+            // that read the environment; the caller (Launch::from_env) documents this contract.
+            unsafe { std::env::remove_var(name) };
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The rendezvous: how the ranks of a job learn each other's QUIC endpoint addresses and host
+//! names. It runs over QUIC with the job's certificates: the server presents
+//! `rendezvous.<jobid>.nexar`, each client its rank certificate, so a process without the job
+//! secret can neither join nor impersonate the server.
+//!
+//! Each rank opens a bidirectional stream and sends a [`Hello`] (rank, size, endpoint address,
+//! host name); the server waits for all ranks (refusing duplicate ranks, size mismatches and
+//! out-of-range ranks) and replies to every rank with the full table, or, after
+//! `connect_timeout`, with an error naming the missing ranks.
+
+mod client;
+pub mod proto;
+mod server;
+
+pub use client::{RendezvousLink, join};
+pub use proto::{Hello, Reply};
+pub use server::RendezvousServer;

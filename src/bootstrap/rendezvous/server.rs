@@ -1,0 +1,255 @@
+//! The rendezvous server: hosted by `nexarrun`, or by rank 0 itself when
+//! `NEXAR_RENDEZVOUS_HOST=1`. It presents `rendezvous.<jobid>.nexar`, admits only clients whose
+//! certificate names the rank they claim, waits for all ranks, and answers everyone with the
+//! address table. Connections stay open afterwards (for failure notification later).
+
+use super::proto::{Hello, MAX_HELLO, Reply};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::security::verify::verify_peer_name;
+use crate::security::{Credentials, JobSecret, RENDEZVOUS_ALPN, rank_name};
+use crate::transport::quic::{codes, endpoint};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Instant, timeout};
+
+/// A running rendezvous. Dropping it closes every connection.
+pub struct RendezvousServer {
+    endpoint: quinn::Endpoint,
+    addr: SocketAddr,
+    outcome: watch::Receiver<Option<Result<()>>>,
+}
+
+/// A rank that passed admission and waits for the table.
+struct Joiner {
+    hello: Hello,
+    conn: quinn::Connection,
+    send: quinn::SendStream,
+}
+
+impl RendezvousServer {
+    /// Starts a rendezvous for a world of `size` on `bind` (port 0: any). It gives up
+    /// `cfg.connect_timeout` after starting, telling the waiting ranks which ranks are missing.
+    /// Must be called inside a tokio runtime.
+    pub fn start(secret: &JobSecret, bind: SocketAddr, size: u32, cfg: &Config) -> Result<Self> {
+        if size == 0 {
+            return Err(Error::invalid(
+                "a rendezvous needs a world of at least one rank",
+            ));
+        }
+        let creds = Credentials::for_rendezvous(secret)?;
+        let tcfg = endpoint::transport_config(cfg, 1)?;
+        let server = creds.quic_server_config(RENDEZVOUS_ALPN, tcfg)?;
+        let endpoint = endpoint::make_endpoint(bind.ip(), bind.port(), Some(server))?;
+        let addr = endpoint
+            .local_addr()
+            .map_err(|e| Error::new(ErrorKind::Bootstrap, format!("rendezvous address: {e}")))?;
+        let (tx, outcome) = watch::channel(None);
+        let (jtx, jrx) = mpsc::unbounded_channel();
+        let job_id = creds.job_id().to_string();
+        tokio::spawn(accept_loop(
+            endpoint.clone(),
+            jtx,
+            job_id,
+            cfg.connect_timeout,
+        ));
+        tokio::spawn(gather(jrx, size, cfg.connect_timeout, tx));
+        tracing::debug!(%addr, size, "rendezvous listening");
+        Ok(Self {
+            endpoint,
+            addr,
+            outcome,
+        })
+    }
+
+    /// The address ranks reach the rendezvous at.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Waits until every rank got the table (`Ok`) or the rendezvous failed (the error names
+    /// the missing ranks).
+    pub async fn wait(&self) -> Result<()> {
+        let mut rx = self.outcome.clone();
+        match rx.wait_for(Option::is_some).await {
+            Ok(v) => v.clone().unwrap_or(Ok(())),
+            Err(_) => Err(Error::new(
+                ErrorKind::Internal,
+                "the rendezvous task ended without an outcome",
+            )),
+        }
+    }
+}
+
+impl Drop for RendezvousServer {
+    fn drop(&mut self) {
+        self.endpoint.close(codes::GOODBYE, b"rendezvous closed");
+    }
+}
+
+async fn accept_loop(
+    endpoint: quinn::Endpoint,
+    tx: mpsc::UnboundedSender<Joiner>,
+    job_id: String,
+    limit: Duration,
+) {
+    while let Some(incoming) = endpoint.accept().await {
+        tokio::spawn(admit(incoming, tx.clone(), job_id.clone(), limit));
+    }
+}
+
+/// Handshake, read the hello, check the certificate names the claimed rank.
+async fn admit(
+    incoming: quinn::Incoming,
+    tx: mpsc::UnboundedSender<Joiner>,
+    job_id: String,
+    limit: Duration,
+) {
+    let remote = incoming.remote_address();
+    let res = timeout(limit, async {
+        let conn = incoming
+            .await
+            .map_err(|e| format!("handshake failed: {e}"))?;
+        let (send, mut recv) = conn
+            .accept_bi()
+            .await
+            .map_err(|e| format!("no request: {e}"))?;
+        let buf = recv
+            .read_to_end(MAX_HELLO)
+            .await
+            .map_err(|e| format!("cannot read the hello: {e}"))?;
+        let mut joiner = Joiner {
+            hello: match Hello::decode(&buf) {
+                Ok(h) => h,
+                Err(e) => {
+                    let msg = e.message().to_string();
+                    refuse(conn, send, &msg, codes::REJECTED);
+                    return Err(msg);
+                }
+            },
+            conn,
+            send,
+        };
+        let rank = joiner.hello.rank;
+        if let Err(e) = verify_peer_name(&joiner.conn, &rank_name(&job_id, rank)) {
+            let msg = format!("claims rank {rank}: {}", e.message());
+            refuse(joiner.conn, joiner.send, &msg, codes::AUTH);
+            return Err(msg);
+        }
+        if joiner.hello.addr.ip().is_unspecified() {
+            // The rank listens on every interface: use the address it reached us from.
+            joiner.hello.addr.set_ip(joiner.conn.remote_address().ip());
+        }
+        Ok(joiner)
+    })
+    .await;
+    match res {
+        Ok(Ok(j)) => {
+            let _ = tx.send(j);
+        }
+        Ok(Err(reason)) => tracing::warn!(%remote, %reason, "rendezvous refused a client"),
+        Err(_) => tracing::warn!(%remote, "rendezvous client timed out"),
+    }
+}
+
+/// Sends a refusal, lets it arrive, then closes the connection with `code`.
+fn refuse(conn: quinn::Connection, mut send: quinn::SendStream, msg: &str, code: quinn::VarInt) {
+    let bytes = Reply::Refused(msg.to_string()).encode();
+    tokio::spawn(async move {
+        let _ = timeout(Duration::from_secs(2), async {
+            send.write_all(&bytes).await.ok()?;
+            send.finish().ok()?;
+            send.stopped().await.ok()
+        })
+        .await;
+        conn.close(code, b"refused");
+    });
+}
+
+/// Collects joiners until all `size` ranks arrived or `limit` passed, answers them, then
+/// refuses latecomers while keeping the admitted connections open.
+async fn gather(
+    mut rx: mpsc::UnboundedReceiver<Joiner>,
+    size: u32,
+    limit: Duration,
+    outcome: watch::Sender<Option<Result<()>>>,
+) {
+    let deadline = Instant::now() + limit;
+    let mut slots: Vec<Option<Joiner>> = (0..size).map(|_| None).collect();
+    let mut arrived = 0u32;
+    while arrived < size {
+        let j = tokio::select! {
+            j = rx.recv() => match j {
+                Some(j) => j,
+                None => return,
+            },
+            _ = tokio::time::sleep_until(deadline) => {
+                let missing: Vec<u32> = (0..size).filter(|&r| slots[r as usize].is_none()).collect();
+                let msg = format!(
+                    "rendezvous timed out after {limit:?}: {} of {size} ranks did not arrive (missing ranks {missing:?})",
+                    missing.len()
+                );
+                tracing::error!("{msg}");
+                for j in slots.iter_mut().filter_map(Option::take) {
+                    refuse(j.conn, j.send, &msg, codes::REJECTED);
+                }
+                let _ = outcome.send(Some(Err(Error::new(ErrorKind::Timeout, msg))));
+                refuse_all(rx, "the rendezvous already failed").await;
+                return;
+            }
+        };
+        let h = &j.hello;
+        let problem = if h.size != size {
+            Some(format!(
+                "rank {} believes the world has {} ranks, the rendezvous expects {size}",
+                h.rank, h.size
+            ))
+        } else if h.rank >= size {
+            Some(format!("rank {} is outside a world of {size}", h.rank))
+        } else if slots[h.rank as usize].is_some() {
+            Some(format!("rank {} already joined", h.rank))
+        } else {
+            None
+        };
+        match problem {
+            Some(msg) => {
+                tracing::warn!("rendezvous: {msg}");
+                refuse(j.conn, j.send, &msg, codes::REJECTED);
+            }
+            None => {
+                let r = h.rank as usize;
+                slots[r] = Some(j);
+                arrived += 1;
+            }
+        }
+    }
+    let joined: Vec<Joiner> = slots.into_iter().flatten().collect();
+    let table = Reply::Table(
+        joined
+            .iter()
+            .map(|j| (j.hello.addr, j.hello.host.clone()))
+            .collect(),
+    )
+    .encode();
+    let mut conns = Vec::with_capacity(joined.len());
+    for mut j in joined {
+        let bytes = table.clone();
+        conns.push(j.conn);
+        tokio::spawn(async move {
+            if j.send.write_all(&bytes).await.is_ok() {
+                let _ = j.send.finish();
+            }
+        });
+    }
+    tracing::debug!(size, "rendezvous complete");
+    let _ = outcome.send(Some(Ok(())));
+    refuse_all(rx, "the rendezvous is already complete").await;
+    drop(conns);
+}
+
+async fn refuse_all(mut rx: mpsc::UnboundedReceiver<Joiner>, msg: &str) {
+    while let Some(j) = rx.recv().await {
+        refuse(j.conn, j.send, msg, codes::REJECTED);
+    }
+}

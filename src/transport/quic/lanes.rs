@@ -1,0 +1,150 @@
+//! The outgoing side: per peer, a control lane and a bulk lane, each an unbounded queue drained by
+//! a task into one long-lived unidirectional stream. Headers are encoded in front of each payload;
+//! payloads are handed to quinn as they are (small ones are coalesced with their header).
+
+use super::{BULK_THRESHOLD, Inner, conn};
+use crate::wire::{Frame, FrameHeader, FrameKind, encode_header};
+use bytes::{Bytes, BytesMut};
+use std::sync::Arc;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+/// Payloads up to this size are copied next to their header into one buffer.
+const COALESCE_LIMIT: usize = 4 << 10;
+/// Most frames written in one call.
+const MAX_BATCH: usize = 64;
+
+/// Streams a writer opens (control and bulk); a goodbye announces this many.
+pub(super) const LANE_COUNT: u64 = 2;
+
+/// The sending ends of a peer's two lanes.
+pub(super) struct Lanes {
+    control: UnboundedSender<Frame>,
+    bulk: UnboundedSender<Frame>,
+}
+
+/// The receiving ends, owned by the writer task.
+pub(super) struct Receivers {
+    control: UnboundedReceiver<Frame>,
+    bulk: UnboundedReceiver<Frame>,
+}
+
+impl Lanes {
+    pub(super) fn new() -> (Self, Receivers) {
+        let (ct, cr) = unbounded_channel();
+        let (bt, br) = unbounded_channel();
+        (
+            Self {
+                control: ct,
+                bulk: bt,
+            },
+            Receivers {
+                control: cr,
+                bulk: br,
+            },
+        )
+    }
+
+    /// Queues a frame on the lane its size selects. Fails when the writer has ended.
+    pub(super) fn push(&self, frame: Frame) -> Result<(), Frame> {
+        let lane = if frame.payload.len() >= BULK_THRESHOLD {
+            &self.bulk
+        } else {
+            &self.control
+        };
+        lane.send(frame).map_err(|e| e.0)
+    }
+}
+
+/// Why a lane stopped.
+enum LaneError {
+    /// The connection ended (the reason tells a goodbye from a failure).
+    Conn(quinn::ConnectionError),
+    /// Anything else, already described.
+    Other(String),
+}
+
+/// The writer of one peer: connects (or reuses a connection the peer opened), then drains both
+/// lanes until their queues close, finishes the streams and waits for the peer's
+/// acknowledgement.
+pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
+    let conn = match conn::connection_for(&inner, peer).await {
+        Ok(c) => c,
+        Err(reason) => {
+            inner.peer_lost(peer, reason);
+            return;
+        }
+    };
+    let (a, b) = tokio::join!(
+        run_lane(&inner, &conn, rx.control),
+        run_lane(&inner, &conn, rx.bulk)
+    );
+    tracing::debug!(
+        rank = inner.rank,
+        peer,
+        mtu = conn.stats().path.current_mtu,
+        lost_packets = conn.stats().path.lost_packets,
+        "writer finished"
+    );
+    for r in [a, b] {
+        match r {
+            Ok(()) => {}
+            Err(LaneError::Conn(e)) => inner.connection_ended(peer, &e),
+            Err(LaneError::Other(reason)) => inner.peer_lost(peer, reason),
+        }
+    }
+}
+
+fn write_err(e: quinn::WriteError) -> LaneError {
+    match e {
+        quinn::WriteError::ConnectionLost(c) => LaneError::Conn(c),
+        other => LaneError::Other(format!("sending failed: {other}")),
+    }
+}
+
+async fn run_lane(
+    inner: &Inner,
+    conn: &quinn::Connection,
+    mut rx: UnboundedReceiver<Frame>,
+) -> Result<(), LaneError> {
+    let mut send = conn.open_uni().await.map_err(LaneError::Conn)?;
+    let hello = encode_header(&FrameHeader::new(FrameKind::Hello, inner.rank));
+    send.write_all(&hello).await.map_err(write_err)?;
+    let mut chunks: Vec<Bytes> = Vec::with_capacity(2 * MAX_BATCH);
+    let mut small = BytesMut::new();
+    while let Some(first) = rx.recv().await {
+        push_frame(&mut chunks, &mut small, first);
+        for _ in 1..MAX_BATCH {
+            match rx.try_recv() {
+                Ok(f) => push_frame(&mut chunks, &mut small, f),
+                Err(_) => break,
+            }
+        }
+        if !small.is_empty() {
+            chunks.push(small.split().freeze());
+        }
+        send.write_all_chunks(&mut chunks)
+            .await
+            .map_err(write_err)?;
+        chunks.clear();
+    }
+    // The queue closed: shutdown, or the peer is gone. Flush and wait for the acknowledgement.
+    let _ = send.finish();
+    match send.stopped().await {
+        Ok(None) => Ok(()),
+        Ok(Some(code)) => Err(LaneError::Other(format!(
+            "the peer stopped reading (code {code})"
+        ))),
+        Err(quinn::StoppedError::ConnectionLost(c)) => Err(LaneError::Conn(c)),
+        Err(e) => Err(LaneError::Other(format!("sending failed: {e}"))),
+    }
+}
+
+fn push_frame(chunks: &mut Vec<Bytes>, small: &mut BytesMut, f: Frame) {
+    small.extend_from_slice(&encode_header(&f.header));
+    if f.payload.len() <= COALESCE_LIMIT {
+        small.extend_from_slice(&f.payload);
+    } else {
+        chunks.push(small.split().freeze());
+        chunks.push(f.payload);
+    }
+}

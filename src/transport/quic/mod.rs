@@ -1,0 +1,297 @@
+//! QUIC transport (quinn + rustls): one connection per peer pair, separate streams for small and
+//! bulk traffic.
+//!
+//! * One quinn endpoint per rank, with large socket buffers and flow-control windows
+//!   ([`endpoint`]).
+//! * Connections are made lazily, on the first frame for a peer. When two ranks dial each other
+//!   at once there may be two connections for the pair: every authenticated connection is read,
+//!   frames go out on one. A connection the peer opened is reused for sending when it exists.
+//! * Two long-lived unidirectional streams per direction (`lanes.rs`): a control lane for frames
+//!   under [`BULK_THRESHOLD`] bytes and a bulk lane, so small messages never queue behind big
+//!   ones. `send` never blocks: it pushes into an unbounded queue per lane.
+//! * Every stream starts with a `Hello` frame naming the sender's rank. The acceptor checks the
+//!   client certificate against that rank before reading anything else (`conn.rs`); every later
+//!   frame's `src` must match it, or the connection is closed.
+//! * A connection lost without a `Goodbye` (error, idle timeout, protocol violation) reports the
+//!   peer to [`FrameSink::on_peer_lost`] exactly once; sends to it then fail with
+//!   [`ErrorKind::ProcFailed`].
+//!
+//! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
+//! sent to this rank itself is handed to its own sink at once.
+
+mod conn;
+pub mod endpoint;
+mod lanes;
+mod peers;
+mod reader;
+
+use super::{BoxFuture, FrameSink, Transport};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::security::{Credentials, JobSecret, TRANSPORT_ALPN};
+use crate::wire::Frame;
+use parking_lot::RwLock;
+use peers::Peers;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Frames with a payload of at least this many bytes travel on the bulk lane.
+pub const BULK_THRESHOLD: usize = 64 << 10;
+
+/// How long `shutdown` waits for queued data to be acknowledged and for peers' goodbyes.
+pub const SHUTDOWN_FLUSH_LIMIT: Duration = Duration::from_secs(5);
+
+/// QUIC application close codes used by nexar.
+pub mod codes {
+    use quinn::VarInt;
+    /// Clean shutdown: the peer is leaving, this is not a failure.
+    pub const GOODBYE: VarInt = VarInt::from_u32(1);
+    /// The peer broke the framing protocol (bad header, oversize frame, wrong `src`).
+    pub const PROTOCOL: VarInt = VarInt::from_u32(2);
+    /// The peer failed authentication (its certificate does not match the rank it claims).
+    pub const AUTH: VarInt = VarInt::from_u32(3);
+    /// The transport was dropped without a clean shutdown.
+    pub const ABORT: VarInt = VarInt::from_u32(4);
+    /// A rendezvous request was refused, or a connection came from a rank already declared
+    /// failed.
+    pub const REJECTED: VarInt = VarInt::from_u32(5);
+}
+
+/// The QUIC transport of one rank. See the module docs.
+pub struct QuicTransport {
+    inner: Arc<Inner>,
+}
+
+/// State shared by the transport handle and its tasks.
+struct Inner {
+    rank: u32,
+    size: u32,
+    creds: Credentials,
+    endpoint: quinn::Endpoint,
+    client_config: quinn::ClientConfig,
+    sink: Arc<dyn FrameSink>,
+    max_message: u64,
+    connect_timeout: Duration,
+    runtime: tokio::runtime::Handle,
+    addrs: RwLock<Option<Vec<SocketAddr>>>,
+    peers: Peers,
+    shutting_down: AtomicBool,
+}
+
+impl QuicTransport {
+    /// Binds a QUIC endpoint on `cfg.bind_addr` (any port) for world rank `rank` of `size`,
+    /// with a certificate for `rank-<rank>` derived from `secret`, and starts accepting peers.
+    /// Frames are not sent until [`Self::set_peer_addrs`] gave every rank's address. Must be
+    /// called inside a tokio runtime, which then drives the transport.
+    pub fn bind(
+        rank: u32,
+        size: u32,
+        secret: &JobSecret,
+        cfg: &Config,
+        sink: Arc<dyn FrameSink>,
+    ) -> Result<Self> {
+        Self::bind_with_credentials(rank, size, Credentials::for_rank(secret, rank)?, cfg, sink)
+    }
+
+    /// Like [`Self::bind`] with explicit credentials. Normally `creds` name `rank`; tests use
+    /// this to build a rank whose certificate names another rank.
+    pub fn bind_with_credentials(
+        rank: u32,
+        size: u32,
+        creds: Credentials,
+        cfg: &Config,
+        sink: Arc<dyn FrameSink>,
+    ) -> Result<Self> {
+        if rank >= size {
+            return Err(Error::new(
+                ErrorKind::InvalidRank,
+                format!("rank {rank} is outside a world of {size}"),
+            ));
+        }
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            Error::new(
+                ErrorKind::Internal,
+                "QuicTransport::bind must be called inside a tokio runtime",
+            )
+        })?;
+        let tcfg = endpoint::transport_config(cfg, 0)?;
+        let server = creds.quic_server_config(TRANSPORT_ALPN, tcfg.clone())?;
+        let client_config = creds.quic_client_config(TRANSPORT_ALPN, tcfg)?;
+        let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server))?;
+        let inner = Arc::new(Inner {
+            rank,
+            size,
+            creds,
+            endpoint,
+            client_config,
+            sink,
+            max_message: cfg.max_message,
+            connect_timeout: cfg.connect_timeout,
+            runtime,
+            addrs: RwLock::new(None),
+            peers: Peers::new(size),
+            shutting_down: AtomicBool::new(false),
+        });
+        inner.runtime.spawn(conn::accept_loop(inner.clone()));
+        tracing::debug!(rank, size, addr = ?inner.endpoint.local_addr().ok(), "QUIC transport bound");
+        Ok(Self { inner })
+    }
+
+    /// The address peers reach this rank at.
+    pub fn local_addr(&self) -> Result<SocketAddr> {
+        self.inner.endpoint.local_addr().map_err(|e| {
+            Error::new(
+                ErrorKind::Transport,
+                format!("cannot read the endpoint address: {e}"),
+            )
+        })
+    }
+
+    /// Sets every rank's endpoint address (index = rank; this rank's own entry is ignored).
+    pub fn set_peer_addrs(&self, addrs: Vec<SocketAddr>) -> Result<()> {
+        if addrs.len() != self.inner.size as usize {
+            return Err(Error::invalid(format!(
+                "address table has {} entries for a world of {}",
+                addrs.len(),
+                self.inner.size
+            )));
+        }
+        *self.inner.addrs.write() = Some(addrs);
+        Ok(())
+    }
+
+    /// This rank.
+    pub fn rank(&self) -> u32 {
+        self.inner.rank
+    }
+
+    /// The world size.
+    pub fn size(&self) -> u32 {
+        self.inner.size
+    }
+
+    /// This rank's credentials (job id, certificate names, TLS configurations).
+    pub fn credentials(&self) -> &Credentials {
+        &self.inner.creds
+    }
+
+    /// The underlying quinn endpoint (the rendezvous client dials from it, so a rank uses one
+    /// UDP socket for everything).
+    pub fn endpoint(&self) -> &quinn::Endpoint {
+        &self.inner.endpoint
+    }
+}
+
+impl Transport for QuicTransport {
+    fn send(&self, to: u32, frame: Frame) -> Result<()> {
+        self.inner.send(to, frame)
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.inner.clone().shutdown())
+    }
+
+    fn name(&self) -> &'static str {
+        "quic"
+    }
+}
+
+impl Drop for QuicTransport {
+    fn drop(&mut self) {
+        if !self.inner.shutting_down.swap(true, Ordering::SeqCst) {
+            // Not a clean exit: peers see a failure at once instead of waiting for a timeout.
+            self.inner
+                .endpoint
+                .close(codes::ABORT, b"transport dropped");
+        } else {
+            // Shut down (possibly interrupted mid-way): make sure the endpoint and its tasks
+            // end. Closing an already closed endpoint does nothing.
+            self.inner.endpoint.close(codes::GOODBYE, b"shutdown");
+        }
+    }
+}
+
+impl Inner {
+    fn send(self: &Arc<Self>, to: u32, mut frame: Frame) -> Result<()> {
+        if to == self.rank {
+            self.sink.on_frame(frame);
+            return Ok(());
+        }
+        if to >= self.size {
+            return Err(Error::new(
+                ErrorKind::InvalidRank,
+                format!("rank {to} is outside a world of {}", self.size),
+            ));
+        }
+        let len = frame.payload.len() as u64;
+        if len > self.max_message {
+            return Err(Error::new(
+                ErrorKind::ResourceExhausted,
+                format!(
+                    "message of {len} bytes exceeds the limit of {}",
+                    self.max_message
+                ),
+            ));
+        }
+        if self.shutting_down.load(Ordering::SeqCst) {
+            return Err(Error::new(
+                ErrorKind::Finalized,
+                "the QUIC transport is shut down",
+            ));
+        }
+        frame.header.len = len;
+        frame.header.src = self.rank;
+        self.peers.enqueue(self, to, frame)
+    }
+
+    fn addr_of(&self, peer: u32) -> Option<SocketAddr> {
+        self.addrs
+            .read()
+            .as_ref()
+            .and_then(|a| a.get(peer as usize).copied())
+    }
+
+    /// Reports `peer` lost (once; never during shutdown or after its goodbye).
+    fn peer_lost(&self, peer: u32, reason: String) {
+        let shutting_down = self.shutting_down.load(Ordering::SeqCst);
+        if self.peers.mark_lost(peer, &reason) && !shutting_down {
+            tracing::warn!(rank = self.rank, peer, %reason, "peer lost");
+            self.sink.on_peer_lost(peer, reason);
+        }
+    }
+
+    /// Sorts out why a connection to `peer` ended: a goodbye, our own close, or a failure.
+    fn connection_ended(&self, peer: u32, why: &quinn::ConnectionError) {
+        use quinn::ConnectionError as C;
+        match why {
+            C::LocallyClosed => {}
+            C::ApplicationClosed(c) if c.error_code == codes::GOODBYE => {
+                self.peers.mark_left(peer, 0);
+            }
+            other => self.peer_lost(peer, format!("connection lost: {other}")),
+        }
+    }
+
+    async fn shutdown(self: Arc<Self>) {
+        if self.shutting_down.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + SHUTDOWN_FLUSH_LIMIT;
+        let writers = self.peers.say_goodbye(&self);
+        for w in writers {
+            if tokio::time::timeout_at(deadline, w).await.is_err() {
+                tracing::warn!(
+                    rank = self.rank,
+                    "shutdown: queued frames not flushed in time"
+                );
+                break;
+            }
+        }
+        self.peers.wait_goodbyes(deadline).await;
+        self.endpoint.close(codes::GOODBYE, b"shutdown");
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
+        tracing::debug!(rank = self.rank, "QUIC transport shut down");
+    }
+}

@@ -1,0 +1,215 @@
+//! The per-peer table: outgoing lanes, authenticated connections, and liveness (lost / left).
+
+use super::Inner;
+use super::lanes::{self, Lanes};
+use crate::error::{Error, ErrorKind, Result};
+use crate::wire::{Frame, FrameHeader, FrameKind};
+use bytes::Bytes;
+use parking_lot::Mutex;
+use std::sync::Arc;
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+/// What this rank knows about one peer.
+#[derive(Default)]
+struct PeerState {
+    /// Queues of the writer task, once something was sent.
+    lanes: Option<Lanes>,
+    /// The writer task.
+    writer: Option<JoinHandle<()>>,
+    /// Authenticated connections to the peer (dialed or accepted).
+    conns: Vec<quinn::Connection>,
+    /// Set once the peer was declared lost, with the reason.
+    lost: Option<String>,
+    /// The peer said goodbye: it is leaving cleanly.
+    left: bool,
+    /// Incoming streams from the peer that ended cleanly.
+    streams_done: u64,
+    /// How many streams the peer's goodbye said it opened to us.
+    streams_announced: u64,
+}
+
+impl PeerState {
+    fn alive_conn(&self) -> Option<quinn::Connection> {
+        self.conns
+            .iter()
+            .find(|c| c.close_reason().is_none())
+            .cloned()
+    }
+
+    fn gone(&self) -> bool {
+        self.left || self.lost.is_some()
+    }
+
+    /// Nothing more will arrive from this peer.
+    fn quiet(&self) -> bool {
+        self.lost.is_some()
+            || self.alive_conn().is_none()
+            || (self.left && self.streams_done >= self.streams_announced)
+    }
+}
+
+/// Every peer's state, indexed by world rank.
+pub(super) struct Peers {
+    slots: Vec<Mutex<PeerState>>,
+    /// Woken whenever a peer leaves, is lost, or loses a connection.
+    changed: Notify,
+}
+
+impl Peers {
+    pub(super) fn new(size: u32) -> Self {
+        Self {
+            slots: (0..size)
+                .map(|_| Mutex::new(PeerState::default()))
+                .collect(),
+            changed: Notify::new(),
+        }
+    }
+
+    fn slot(&self, peer: u32) -> &Mutex<PeerState> {
+        &self.slots[peer as usize]
+    }
+
+    /// Queues `frame` for `to` (a valid rank other than ours), starting its writer if needed.
+    pub(super) fn enqueue(&self, inner: &Arc<Inner>, to: u32, frame: Frame) -> Result<()> {
+        let mut st = self.slot(to).lock();
+        if let Some(reason) = &st.lost {
+            return Err(Error::proc_failed(to, reason));
+        }
+        if st.left {
+            return Err(Error::proc_failed(to, "it has shut down"));
+        }
+        if st.lanes.is_none() {
+            if inner.addr_of(to).is_none() && st.alive_conn().is_none() {
+                return Err(Error::new(
+                    ErrorKind::Internal,
+                    format!("no address is known for rank {to} yet"),
+                ));
+            }
+            start_writer(inner, to, &mut st);
+        }
+        match st.lanes.as_ref().map(|l| l.push(frame)) {
+            Some(Ok(())) => Ok(()),
+            _ => Err(Error::proc_failed(to, "its connection closed")),
+        }
+    }
+
+    /// An open authenticated connection to `peer`, if any.
+    pub(super) fn alive_conn(&self, peer: u32) -> Option<quinn::Connection> {
+        self.slot(peer).lock().alive_conn()
+    }
+
+    /// Records an authenticated connection. False when the peer is already gone (the caller
+    /// closes the connection instead).
+    pub(super) fn add_conn(&self, peer: u32, conn: quinn::Connection) -> bool {
+        let mut st = self.slot(peer).lock();
+        if st.gone() {
+            return false;
+        }
+        st.conns.retain(|c| c.close_reason().is_none());
+        st.conns.push(conn);
+        true
+    }
+
+    /// Forgets a closed connection.
+    pub(super) fn remove_conn(&self, peer: u32, conn: &quinn::Connection) {
+        self.slot(peer)
+            .lock()
+            .conns
+            .retain(|c| c.stable_id() != conn.stable_id());
+        self.changed.notify_waiters();
+    }
+
+    /// Marks `peer` lost. True if this is the first time (the caller reports it).
+    pub(super) fn mark_lost(&self, peer: u32, reason: &str) -> bool {
+        let first = {
+            let mut st = self.slot(peer).lock();
+            if st.gone() {
+                false
+            } else {
+                st.lost = Some(reason.to_string());
+                // Dropping the queues ends the writer; later sends fail at once.
+                st.lanes = None;
+                true
+            }
+        };
+        self.changed.notify_waiters();
+        first
+    }
+
+    /// Marks `peer` as leaving cleanly: its goodbye arrived, announcing `streams` streams
+    /// that will all end cleanly (0 when the connection closed with a goodbye code).
+    pub(super) fn mark_left(&self, peer: u32, streams: u64) {
+        {
+            let mut st = self.slot(peer).lock();
+            if st.lost.is_none() {
+                st.left = true;
+                st.lanes = None;
+                st.streams_announced = st.streams_announced.max(streams);
+            }
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// An incoming stream from `peer` ended cleanly.
+    pub(super) fn stream_finished(&self, peer: u32) {
+        self.slot(peer).lock().streams_done += 1;
+        self.changed.notify_waiters();
+    }
+
+    /// Shutdown, first half: queues a goodbye for every live peer we have a connection or a
+    /// writer to, and closes the queues. Returns the writer tasks to wait for.
+    pub(super) fn say_goodbye(&self, inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
+        let mut writers = Vec::new();
+        for (peer, slot) in self.slots.iter().enumerate() {
+            let peer = peer as u32;
+            if peer == inner.rank {
+                continue;
+            }
+            let mut st = slot.lock();
+            let connected = st.alive_conn().is_some();
+            if !st.gone() {
+                if st.lanes.is_none() && connected {
+                    start_writer(inner, peer, &mut st);
+                }
+                if let Some(l) = &st.lanes {
+                    let mut bye = FrameHeader::new(FrameKind::Goodbye, inner.rank);
+                    bye.seq = lanes::LANE_COUNT;
+                    let _ = l.push(Frame::new(bye, Bytes::new()));
+                }
+            }
+            st.lanes = None;
+            writers.extend(st.writer.take());
+        }
+        writers
+    }
+
+    /// Shutdown, second half: waits until every peer with an open connection (including one
+    /// that connects meanwhile) said goodbye and finished its streams, so everything it sent
+    /// was read, or was lost; or until `deadline`.
+    pub(super) async fn wait_goodbyes(&self, deadline: tokio::time::Instant) {
+        loop {
+            let notified = self.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let done = self.slots.iter().all(|slot| slot.lock().quiet());
+            if done {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                tracing::debug!("shutdown: not every peer said goodbye in time");
+                return;
+            }
+        }
+    }
+}
+
+fn start_writer(inner: &Arc<Inner>, peer: u32, st: &mut PeerState) {
+    let (lanes, receivers) = Lanes::new();
+    st.writer = Some(
+        inner
+            .runtime
+            .spawn(lanes::run_writer(inner.clone(), peer, receivers)),
+    );
+    st.lanes = Some(lanes);
+}
