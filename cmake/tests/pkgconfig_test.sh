@@ -20,12 +20,16 @@ set -x
 "$cc" -Wall -Wextra -Werror -o "$workdir/app" "$source" \
   $("$pkg_config" --cflags --libs nexar) -Wl,-rpath,"$libdir"
 set +x
-# The program must load the installed library.
-if ! ldd "$workdir/app" | grep -q "libnexar.so.0 => $prefix/"; then
-  echo "app does not load libnexar.so.0 from $prefix:" >&2
-  ldd "$workdir/app" >&2
-  exit 1
-fi
+# The program must load the installed library (paths compared after resolving links and ..).
+loaded="$(ldd "$workdir/app" | awk '$1 == "libnexar.so.0" { print $3 }')"
+case "$(readlink -f "${loaded:-/nonexistent}")" in
+  "$(readlink -f "$prefix")"/*) ;;
+  *)
+    echo "app does not load libnexar.so.0 from $prefix:" >&2
+    ldd "$workdir/app" >&2
+    exit 1
+    ;;
+esac
 nexarrun="$("$pkg_config" --variable=nexarrun nexar)"
 if [ -x "$nexarrun" ]; then
   "$nexarrun" -n 2 --timeout 60 -- "$workdir/app"
