@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, every test of every crate. CI runs exactly this.
+# The whole test suite: formatting, lints, every test of every crate, then the C, C++ and
+# Fortran side through CMake and CTest. CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,3 +18,23 @@ echo "== cargo test"
 cargo test --workspace --locked
 echo "== kernel tests in release (the vectorised paths exist only with optimisation)"
 cargo test -p nexar-proto --release --locked --test kernels
+
+echo "== tools for the C, C++ and Fortran build (installed with apt-get only if missing)"
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v gfortran >/dev/null || missing+=(gfortran)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v g++ >/dev/null || missing+=(g++)
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+fi
+echo "== cmake: configure and build (libnexar through cargo, examples, CTest programs)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build --parallel 2
+echo "== ctest (C, C++ and Fortran examples and tests, install + find_package + pkg-config)"
+ctest --test-dir build --output-on-failure -j2
