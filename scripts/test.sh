@@ -38,3 +38,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel 2
 echo "== ctest (C, C++ and Fortran examples and tests, install + find_package + pkg-config)"
 ctest --test-dir build --output-on-failure -j2
+echo "== C tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNEXAR_SANITIZE=ON
+cmake --build build-asan --parallel 2
+ctest --test-dir build-asan --output-on-failure -j2 -R '^test_'
