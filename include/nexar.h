@@ -424,74 +424,6 @@ int nexar_barrier(nexar_comm_t comm);
 int nexar_ibarrier(nexar_comm_t comm, nexar_request_t *request);
 
 /**
- * Copies `count` elements of `datatype` from `buf` at rank `root` into `buf` at every rank. `buf`
- * holds `count` elements on every rank.
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
- */
-int nexar_bcast(void *buf, size_t count, nexar_datatype_t datatype, int root, nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_bcast`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_bcast` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_ibcast(void *buf,
-                 size_t count,
-                 nexar_datatype_t datatype,
-                 int root,
-                 nexar_comm_t comm,
-                 nexar_request_t *request);
-
-/**
- * Reduces `count` elements from every rank's `sendbuf` with `op` into `recvbuf` at `root`
- * (`recvbuf` is ignored elsewhere and may be NULL). At the root, `sendbuf` may be
- * `NEXAR_IN_PLACE` (input taken from `recvbuf`). Buffers hold `count` elements.
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`, `NEXAR_ERR_OP` (unknown op, or not defined for the
- * datatype).
- */
-int nexar_reduce(const void *sendbuf,
-                 void *recvbuf,
-                 size_t count,
-                 nexar_datatype_t datatype,
-                 nexar_op_t op,
-                 int root,
-                 nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_reduce`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_reduce` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_ireduce(const void *sendbuf,
-                  void *recvbuf,
-                  size_t count,
-                  nexar_datatype_t datatype,
-                  nexar_op_t op,
-                  int root,
-                  nexar_comm_t comm,
-                  nexar_request_t *request);
-
-/**
  * Reduces `count` elements from every rank's `sendbuf` with `op`; every rank gets the result in
  * `recvbuf`, bitwise identical everywhere. `sendbuf` may be `NEXAR_IN_PLACE`. Buffers hold
  * `count` elements.
@@ -526,160 +458,6 @@ int nexar_iallreduce(const void *sendbuf,
                      nexar_op_t op,
                      nexar_comm_t comm,
                      nexar_request_t *request);
-
-/**
- * Gathers `count` elements from every rank's `sendbuf` into `recvbuf` at `root`, in rank order
- * (`recvbuf` holds `size * count` elements at the root and is ignored elsewhere). At the root,
- * `sendbuf` may be `NEXAR_IN_PLACE` (its block is already in place).
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
- */
-int nexar_gather(const void *sendbuf,
-                 void *recvbuf,
-                 size_t count,
-                 nexar_datatype_t datatype,
-                 int root,
-                 nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_gather`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_gather` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_igather(const void *sendbuf,
-                  void *recvbuf,
-                  size_t count,
-                  nexar_datatype_t datatype,
-                  int root,
-                  nexar_comm_t comm,
-                  nexar_request_t *request);
-
-/**
- * Gathers `sendcount` elements from every rank into `recvbuf` at `root`: rank `i`'s block goes to
- * `displs[i]` (elements; packed in rank order if `displs` is NULL) and must be `recvcounts[i]`
- * long. `recvcounts`, `displs` and `recvbuf` are read at the root only. At the root, `sendbuf`
- * may be `NEXAR_IN_PLACE`. Count arrays hold `size` entries.
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
- */
-int nexar_gatherv(const void *sendbuf,
-                  size_t sendcount,
-                  void *recvbuf,
-                  const size_t *recvcounts,
-                  const size_t *displs,
-                  nexar_datatype_t datatype,
-                  int root,
-                  nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_gatherv`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_gatherv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_igatherv(const void *sendbuf,
-                   size_t sendcount,
-                   void *recvbuf,
-                   const size_t *recvcounts,
-                   const size_t *displs,
-                   nexar_datatype_t datatype,
-                   int root,
-                   nexar_comm_t comm,
-                   nexar_request_t *request);
-
-/**
- * Splits the root's `sendbuf` (`size * count` elements, read at the root only) into blocks of
- * `count`; rank `i` receives block `i` in `recvbuf`. At the root, `recvbuf` may be
- * `NEXAR_IN_PLACE` (the root keeps its block where it is).
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
- */
-int nexar_scatter(const void *sendbuf,
-                  void *recvbuf,
-                  size_t count,
-                  nexar_datatype_t datatype,
-                  int root,
-                  nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_scatter`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_scatter` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_iscatter(const void *sendbuf,
-                   void *recvbuf,
-                   size_t count,
-                   nexar_datatype_t datatype,
-                   int root,
-                   nexar_comm_t comm,
-                   nexar_request_t *request);
-
-/**
- * Sends `sendcounts[i]` elements from `displs[i]` of the root's `sendbuf` (packed if `displs` is
- * NULL) to rank `i`, which receives `recvcount` elements into `recvbuf`. `sendbuf`, `sendcounts`
- * and `displs` are read at the root only. At the root, `recvbuf` may be `NEXAR_IN_PLACE`. Count
- * arrays hold `size` entries.
- *
- * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
- * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
- * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
- */
-int nexar_scatterv(const void *sendbuf,
-                   const size_t *sendcounts,
-                   const size_t *displs,
-                   void *recvbuf,
-                   size_t recvcount,
-                   nexar_datatype_t datatype,
-                   int root,
-                   nexar_comm_t comm);
-
-/**
- * Non-blocking `nexar_scatterv`: starts it and writes a request to `*request` (complete it with
- * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
- * completes; send buffers are copied before the call returns. Calls are matched across ranks in
- * the order they are started.
- *
- * Blocking: no. Thread safety: any thread.
- * Errors: those of `nexar_scatterv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
- * `request`; later failures are reported by the request.
- */
-int nexar_iscatterv(const void *sendbuf,
-                    const size_t *sendcounts,
-                    const size_t *displs,
-                    void *recvbuf,
-                    size_t recvcount,
-                    nexar_datatype_t datatype,
-                    int root,
-                    nexar_comm_t comm,
-                    nexar_request_t *request);
 
 /**
  * Gathers `count` elements from every rank's `sendbuf` into every rank's `recvbuf` (`size *
@@ -968,6 +746,228 @@ int nexar_iexscan(const void *sendbuf,
                   nexar_op_t op,
                   nexar_comm_t comm,
                   nexar_request_t *request);
+
+/**
+ * Copies `count` elements of `datatype` from `buf` at rank `root` into `buf` at every rank. `buf`
+ * holds `count` elements on every rank.
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+ */
+int nexar_bcast(void *buf, size_t count, nexar_datatype_t datatype, int root, nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_bcast`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_bcast` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_ibcast(void *buf,
+                 size_t count,
+                 nexar_datatype_t datatype,
+                 int root,
+                 nexar_comm_t comm,
+                 nexar_request_t *request);
+
+/**
+ * Reduces `count` elements from every rank's `sendbuf` with `op` into `recvbuf` at `root`
+ * (`recvbuf` is ignored elsewhere and may be NULL). At the root, `sendbuf` may be
+ * `NEXAR_IN_PLACE` (input taken from `recvbuf`). Buffers hold `count` elements.
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`, `NEXAR_ERR_OP` (unknown op, or not defined for the
+ * datatype).
+ */
+int nexar_reduce(const void *sendbuf,
+                 void *recvbuf,
+                 size_t count,
+                 nexar_datatype_t datatype,
+                 nexar_op_t op,
+                 int root,
+                 nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_reduce`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_reduce` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_ireduce(const void *sendbuf,
+                  void *recvbuf,
+                  size_t count,
+                  nexar_datatype_t datatype,
+                  nexar_op_t op,
+                  int root,
+                  nexar_comm_t comm,
+                  nexar_request_t *request);
+
+/**
+ * Gathers `count` elements from every rank's `sendbuf` into `recvbuf` at `root`, in rank order
+ * (`recvbuf` holds `size * count` elements at the root and is ignored elsewhere). At the root,
+ * `sendbuf` may be `NEXAR_IN_PLACE` (its block is already in place).
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+ */
+int nexar_gather(const void *sendbuf,
+                 void *recvbuf,
+                 size_t count,
+                 nexar_datatype_t datatype,
+                 int root,
+                 nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_gather`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_gather` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_igather(const void *sendbuf,
+                  void *recvbuf,
+                  size_t count,
+                  nexar_datatype_t datatype,
+                  int root,
+                  nexar_comm_t comm,
+                  nexar_request_t *request);
+
+/**
+ * Gathers `sendcount` elements from every rank into `recvbuf` at `root`: rank `i`'s block goes to
+ * `displs[i]` (elements; packed in rank order if `displs` is NULL) and must be `recvcounts[i]`
+ * long. `recvcounts`, `displs` and `recvbuf` are read at the root only. At the root, `sendbuf`
+ * may be `NEXAR_IN_PLACE`. Count arrays hold `size` entries.
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+ */
+int nexar_gatherv(const void *sendbuf,
+                  size_t sendcount,
+                  void *recvbuf,
+                  const size_t *recvcounts,
+                  const size_t *displs,
+                  nexar_datatype_t datatype,
+                  int root,
+                  nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_gatherv`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_gatherv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_igatherv(const void *sendbuf,
+                   size_t sendcount,
+                   void *recvbuf,
+                   const size_t *recvcounts,
+                   const size_t *displs,
+                   nexar_datatype_t datatype,
+                   int root,
+                   nexar_comm_t comm,
+                   nexar_request_t *request);
+
+/**
+ * Splits the root's `sendbuf` (`size * count` elements, read at the root only) into blocks of
+ * `count`; rank `i` receives block `i` in `recvbuf`. At the root, `recvbuf` may be
+ * `NEXAR_IN_PLACE` (the root keeps its block where it is).
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+ */
+int nexar_scatter(const void *sendbuf,
+                  void *recvbuf,
+                  size_t count,
+                  nexar_datatype_t datatype,
+                  int root,
+                  nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_scatter`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_scatter` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_iscatter(const void *sendbuf,
+                   void *recvbuf,
+                   size_t count,
+                   nexar_datatype_t datatype,
+                   int root,
+                   nexar_comm_t comm,
+                   nexar_request_t *request);
+
+/**
+ * Sends `sendcounts[i]` elements from `displs[i]` of the root's `sendbuf` (packed if `displs` is
+ * NULL) to rank `i`, which receives `recvcount` elements into `recvbuf`. `sendbuf`, `sendcounts`
+ * and `displs` are read at the root only. At the root, `recvbuf` may be `NEXAR_IN_PLACE`. Count
+ * arrays hold `size` entries.
+ *
+ * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
+ */
+int nexar_scatterv(const void *sendbuf,
+                   const size_t *sendcounts,
+                   const size_t *displs,
+                   void *recvbuf,
+                   size_t recvcount,
+                   nexar_datatype_t datatype,
+                   int root,
+                   nexar_comm_t comm);
+
+/**
+ * Non-blocking `nexar_scatterv`: starts it and writes a request to `*request` (complete it with
+ * `nexar_wait` / `nexar_test`). Receive buffers must stay valid and untouched until the request
+ * completes; send buffers are copied before the call returns. Calls are matched across ranks in
+ * the order they are started.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: those of `nexar_scatterv` found before starting, plus `NEXAR_ERR_ARG` for a NULL
+ * `request`; later failures are reported by the request.
+ */
+int nexar_iscatterv(const void *sendbuf,
+                    const size_t *sendcounts,
+                    const size_t *displs,
+                    void *recvbuf,
+                    size_t recvcount,
+                    nexar_datatype_t datatype,
+                    int root,
+                    nexar_comm_t comm,
+                    nexar_request_t *request);
 
 /**
  * The world communicator's handle (the value of `NEXAR_COMM_WORLD`, for languages without C

@@ -21,6 +21,7 @@
 pub mod boundary;
 pub mod buffers;
 pub mod coll;
+pub mod coll_rooted;
 mod coll_start;
 pub mod comm;
 pub mod handles;
