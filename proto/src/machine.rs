@@ -35,6 +35,37 @@ pub struct Incoming {
     pub payload: Bytes,
 }
 
+impl Incoming {
+    /// The error for a message that fits no slot of the receiver's schedule.
+    pub fn unexpected(&self) -> ProtoError {
+        ProtoError::UnexpectedMessage {
+            from: self.from,
+            step: self.step,
+        }
+    }
+
+    /// The error for a second message in a slot already filled.
+    pub fn duplicate(&self) -> ProtoError {
+        ProtoError::DuplicateMessage {
+            from: self.from,
+            step: self.step,
+        }
+    }
+
+    /// Rejects a payload that is not exactly `expected` bytes, on arrival (before buffering).
+    pub fn expect_len(&self, expected: usize) -> Result<(), ProtoError> {
+        if self.payload.len() != expected {
+            return Err(ProtoError::LengthMismatch {
+                from: self.from,
+                step: self.step,
+                expected,
+                got: self.payload.len(),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Where a machine puts messages to send. The driver drains it after every call.
 #[derive(Debug, Default)]
 pub struct Outbox {

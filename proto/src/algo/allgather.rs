@@ -140,35 +140,6 @@ pub(crate) fn relative_offsets(off: &[usize], root: usize) -> Vec<usize> {
     (0..=n).map(|i| wrapped_len(off, root, i)).collect()
 }
 
-/// Checks a delivered payload against the length the schedule expects.
-pub(crate) fn check_payload(msg: &Incoming, expected: usize) -> Result<(), ProtoError> {
-    if msg.payload.len() != expected {
-        return Err(ProtoError::LengthMismatch {
-            from: msg.from,
-            step: msg.step,
-            expected,
-            got: msg.payload.len(),
-        });
-    }
-    Ok(())
-}
-
-/// The error for a message that fits no slot of the schedule.
-pub(crate) fn unexpected(msg: &Incoming) -> ProtoError {
-    ProtoError::UnexpectedMessage {
-        from: msg.from,
-        step: msg.step,
-    }
-}
-
-/// The error for a second message in a slot already filled.
-pub(crate) fn duplicate(msg: &Incoming) -> ProtoError {
-    ProtoError::DuplicateMessage {
-        from: msg.from,
-        step: msg.step,
-    }
-}
-
 /// Ring allgather. Steps are independent (step `s` always carries block `r - s - 1`), so each
 /// block is copied out and forwarded as soon as it arrives, in any order.
 #[derive(Debug)]
@@ -222,14 +193,14 @@ impl Collective for Ring {
         let n = self.g.size as usize;
         let s = msg.step as usize;
         if msg.from != self.left() || s >= n - 1 {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if self.got[s] {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
         let b = (self.g.rank as usize + n - 1 - s) % n;
         let range = self.off[b]..self.off[b + 1];
-        check_payload(&msg, range.len())?;
+        msg.expect_len(range.len())?;
         self.out[range].copy_from_slice(&msg.payload);
         self.got[s] = true;
         self.remaining -= 1;
@@ -322,12 +293,12 @@ impl Collective for RecursiveDoubling {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if msg.step >= self.rounds || msg.from != self.partner(msg.step) {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if msg.step < self.round {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
-        check_payload(&msg, self.held(msg.from, msg.step).len())?;
+        msg.expect_len(self.held(msg.from, msg.step).len())?;
         self.inbox.put(msg)?;
         self.advance(out)
     }
@@ -422,12 +393,12 @@ impl Collective for Bruck {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if msg.step >= self.rounds || msg.from != self.source(msg.step) {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if msg.step < self.round {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
-        check_payload(&msg, self.len_from(msg.from, msg.step))?;
+        msg.expect_len(self.len_from(msg.from, msg.step))?;
         self.inbox.put(msg)?;
         self.advance(out)
     }

@@ -12,9 +12,7 @@
 //!
 //! Both send `n (n - 1)` messages in all.
 
-use crate::algo::allgather::{
-    SMALL_TOTAL_BYTES, block_offsets, check_len, check_payload, duplicate, unexpected,
-};
+use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len};
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox, check_sender};
 use crate::types::{Group, Rank};
@@ -150,14 +148,14 @@ impl Collective for Exchange {
         // The step a message from `from` must carry; none from myself.
         let dist = (self.g.rank as usize + n - from) % n;
         if dist == 0 || msg.step as usize != dist - 1 {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         let s = dist - 1;
         if self.got[s] {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
         let range = self.roff[from]..self.roff[from + 1];
-        check_payload(&msg, range.len())?;
+        msg.expect_len(range.len())?;
         self.out[range].copy_from_slice(&msg.payload);
         self.got[s] = true;
         self.remaining -= 1;

@@ -63,10 +63,7 @@ impl Collective for Barrier {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if msg.step >= self.rounds || msg.step < self.round {
-            return Err(ProtoError::UnexpectedMessage {
-                from: msg.from,
-                step: msg.step,
-            });
+            return Err(msg.unexpected());
         }
         self.inbox.put(msg)?;
         self.advance(out)

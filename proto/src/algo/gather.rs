@@ -9,10 +9,7 @@
 //!   concatenated on the way up. `floor(log2 n)` rounds of dependent messages, but bytes cross up
 //!   to that many links.
 
-use crate::algo::allgather::{
-    SMALL_TOTAL_BYTES, block_offsets, check_len, check_payload, duplicate, relative_offsets,
-    unexpected,
-};
+use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
@@ -131,14 +128,14 @@ impl Collective for Linear {
     fn deliver(&mut self, msg: Incoming, _out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if self.g.rank != self.root || msg.from == self.root || msg.step != 0 {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         let from = msg.from as usize;
         if self.got[from] {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
         let range = self.off[from]..self.off[from + 1];
-        check_payload(&msg, range.len())?;
+        msg.expect_len(range.len())?;
         self.out[range].copy_from_slice(&msg.payload);
         self.got[from] = true;
         self.remaining -= 1;
@@ -260,12 +257,12 @@ impl Collective for Binomial {
             None
         };
         let Some(c) = child.filter(|&c| self.abs(c) == msg.from) else {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         };
         if msg.step < self.round {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
-        check_payload(&msg, self.subtree_len(c, msg.step))?;
+        msg.expect_len(self.subtree_len(c, msg.step))?;
         self.inbox.put(msg)?;
         self.advance(out)
     }

@@ -150,26 +150,6 @@ impl Layout {
     }
 }
 
-fn unexpected(msg: &Incoming) -> ProtoError {
-    ProtoError::UnexpectedMessage {
-        from: msg.from,
-        step: msg.step,
-    }
-}
-
-/// Rejects a payload that is not `expected` bytes on arrival, before it is buffered.
-fn check_len(msg: &Incoming, expected: usize) -> Result<(), ProtoError> {
-    if msg.payload.len() != expected {
-        return Err(ProtoError::LengthMismatch {
-            from: msg.from,
-            step: msg.step,
-            expected,
-            got: msg.payload.len(),
-        });
-    }
-    Ok(())
-}
-
 /// One rank's ring reduce-scatter.
 #[derive(Debug)]
 struct Ring {
@@ -239,9 +219,9 @@ impl Collective for Ring {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.l.g.size)?;
         if msg.step >= self.steps() || msg.step < self.step || msg.from != self.l.plus(-1) {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
-        check_len(&msg, self.l.range(self.incoming_block(msg.step)).len())?;
+        msg.expect_len(self.l.range(self.incoming_block(msg.step)).len())?;
         self.inbox.put(msg)?;
         self.advance(out)
     }
@@ -321,9 +301,9 @@ impl Collective for Pairwise {
     fn deliver(&mut self, msg: Incoming, _out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.l.g.size)?;
         if msg.from == self.l.g.rank || msg.from < self.next || msg.step != self.step_of(msg.from) {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
-        check_len(&msg, self.l.range(self.l.g.rank).len())?;
+        msg.expect_len(self.l.range(self.l.g.rank).len())?;
         self.inbox.put(msg)?;
         self.advance()
     }
@@ -446,9 +426,9 @@ impl Collective for Halving {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.l.g.size)?;
         if msg.step >= self.steps || msg.step < self.step || msg.from != self.partner(msg.step) {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
-        check_len(&msg, self.incoming_len(msg.step))?;
+        msg.expect_len(self.incoming_len(msg.step))?;
         self.inbox.put(msg)?;
         self.advance(out)
     }

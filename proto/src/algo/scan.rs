@@ -78,26 +78,6 @@ struct Spec {
 }
 
 impl Spec {
-    fn unexpected(msg: &Incoming) -> ProtoError {
-        ProtoError::UnexpectedMessage {
-            from: msg.from,
-            step: msg.step,
-        }
-    }
-
-    /// Rejects a payload that is not `expected` bytes on arrival, before it is buffered.
-    fn check_len(msg: &Incoming, expected: usize) -> Result<(), ProtoError> {
-        if msg.payload.len() != expected {
-            return Err(ProtoError::LengthMismatch {
-                from: msg.from,
-                step: msg.step,
-                expected,
-                got: msg.payload.len(),
-            });
-        }
-        Ok(())
-    }
-
     /// `left ⊕ right` into a fresh buffer.
     fn combine(&self, left: &[u8], right: &[u8]) -> Result<Vec<u8>, ProtoError> {
         let mut acc = left.to_vec();
@@ -202,9 +182,9 @@ impl Collective for Doubling {
         check_sender(&msg, self.s.g.size)?;
         if msg.step >= self.steps || msg.step < self.step || self.source(msg.step) != Some(msg.from)
         {
-            return Err(Spec::unexpected(&msg));
+            return Err(msg.unexpected());
         }
-        Spec::check_len(&msg, self.len)?;
+        msg.expect_len(self.len)?;
         self.inbox.put(msg)?;
         self.advance(out)
     }
@@ -306,16 +286,13 @@ impl Collective for Pipeline {
         let r = self.s.g.rank;
         let i = msg.step & !LAST;
         if r == 0 || msg.from != r - 1 || i >= self.segs || msg.step != self.step(i) {
-            return Err(Spec::unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if self.received[i as usize] {
-            return Err(ProtoError::DuplicateMessage {
-                from: msg.from,
-                step: msg.step,
-            });
+            return Err(msg.duplicate());
         }
         let range = self.range(i);
-        Spec::check_len(&msg, range.len())?;
+        msg.expect_len(range.len())?;
         self.received[i as usize] = true;
         self.remaining -= 1;
         let own = &self.data[range.clone()];

@@ -9,10 +9,7 @@
 //!
 //! Payloads are zero-copy slices of the root's buffer, forwarded without copying.
 
-use crate::algo::allgather::{
-    SMALL_TOTAL_BYTES, block_offsets, check_len, check_payload, duplicate, relative_offsets,
-    unexpected,
-};
+use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox, check_sender};
@@ -127,12 +124,12 @@ impl Collective for Linear {
     fn deliver(&mut self, msg: Incoming, _out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if self.g.rank == self.root || msg.from != self.root || msg.step != 0 {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if self.out.is_some() {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
-        check_payload(&msg, self.my_len())?;
+        msg.expect_len(self.my_len())?;
         self.out = Some(msg.payload.to_vec());
         Ok(())
     }
@@ -228,16 +225,16 @@ impl Collective for Binomial {
     fn deliver(&mut self, msg: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
         check_sender(&msg, self.g.size)?;
         if self.v == 0 {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         let parent = self.abs(self.v - (1usize << self.t));
         if msg.from != parent || msg.step != self.rounds - 1 - self.t {
-            return Err(unexpected(&msg));
+            return Err(msg.unexpected());
         }
         if self.out.is_some() {
-            return Err(duplicate(&msg));
+            return Err(msg.duplicate());
         }
-        check_payload(&msg, self.subtree(self.v, self.t).len())?;
+        msg.expect_len(self.subtree(self.v, self.t).len())?;
         self.distribute(msg.payload, out);
         Ok(())
     }

@@ -47,27 +47,18 @@ impl RecvPlan {
     /// Checks `msg` against the plan and buffers it.
     pub fn accept(&mut self, msg: Incoming, size: u32) -> Result<(), ProtoError> {
         check_sender(&msg, size)?;
-        let (from, step) = (msg.from, msg.step);
-        let unexpected = ProtoError::UnexpectedMessage { from, step };
         let idx = self
             .recvs
-            .binary_search_by_key(&step, |r| r.step)
-            .map_err(|_| unexpected.clone())?;
+            .binary_search_by_key(&msg.step, |r| r.step)
+            .map_err(|_| msg.unexpected())?;
         let want = self.recvs[idx];
-        if want.from != from {
-            return Err(unexpected);
+        if want.from != msg.from {
+            return Err(msg.unexpected());
         }
         if idx < self.next {
-            return Err(ProtoError::DuplicateMessage { from, step });
+            return Err(msg.duplicate());
         }
-        if msg.payload.len() != want.len {
-            return Err(ProtoError::LengthMismatch {
-                from,
-                step,
-                expected: want.len,
-                got: msg.payload.len(),
-            });
-        }
+        msg.expect_len(want.len)?;
         self.inbox.put(msg)
     }
 
