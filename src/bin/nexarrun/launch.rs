@@ -1,17 +1,18 @@
-//! `nexarrun -n N [-l] [--timeout SECS] [--] prog args...`: starts N ranks of a program on this
-//! host, hosts their rendezvous, forwards their output and exit codes.
+//! The launch core shared by `nexarrun` and its `mpiexec` / `mpirun` front end: starts a
+//! [`Plan`]'s ranks on this host, hosts their rendezvous, forwards their output and exit codes.
 //!
-//! Each rank gets `NEXAR_RANK`, `NEXAR_SIZE`, `NEXAR_LOCAL_RANK` and `NEXAR_RENDEZVOUS` in its
-//! environment, and the job secret through an inherited pipe named by `NEXAR_SECRET_FD` (never
-//! on a command line, never in the environment). Each rank runs in its own process group, so
-//! terminating a rank terminates what it started too.
+//! Each rank gets `NEXAR_RANK`, `NEXAR_SIZE`, `NEXAR_LOCAL_RANK`, `NEXAR_RENDEZVOUS`,
+//! `NEXAR_APPNUM` (its MPMD application context) and `NEXAR_UNIVERSE_SIZE` in its environment,
+//! and the job secret through an inherited pipe named by `NEXAR_SECRET_FD` (never on a command
+//! line, never in the environment). Each rank runs in its own process group, so terminating a
+//! rank terminates what it started too.
 //!
 //! Exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
 //! (128 + signal when killed by a signal), after terminating the others (SIGTERM, then SIGKILL
-//! after a second); 124 when `--timeout` expired; 127 (126) when the program cannot be found
-//! (run); 130 / 143 when nexarrun itself was interrupted / terminated.
+//! after a second); 124 when the timeout expired; 127 (126) when a program cannot be found
+//! (run); 130 / 143 when the launcher itself was interrupted / terminated; 2 for a bad plan
+//! (a working directory that does not exist).
 
-use clap::Parser;
 use nexar::Config;
 use nexar::bootstrap::rendezvous::RendezvousServer;
 use nexar::security::JobSecret;
@@ -20,6 +21,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
@@ -29,55 +31,47 @@ use tokio::sync::mpsc;
 /// Grace period between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(1);
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "nexarrun",
-    version,
-    about = "Start N ranks of a nexar program on this host",
-    trailing_var_arg = true
-)]
-struct Args {
-    /// Number of ranks to start.
-    #[arg(short = 'n', long = "np", value_name = "N")]
-    n: u32,
-    /// Prefix every output line with its rank, as `[R] `.
-    #[arg(short = 'l', long = "tag-output")]
-    tag_output: bool,
-    /// Kill the whole job after SECS seconds (exit code 124).
-    #[arg(long, value_name = "SECS")]
-    timeout: Option<f64>,
-    /// The program to run and its arguments.
-    #[arg(
-        required = true,
-        allow_hyphen_values = true,
-        value_name = "PROG [ARGS]..."
-    )]
-    command: Vec<OsString>,
+/// One application context: `count` ranks of one program (MPMD launches have several).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AppContext {
+    /// How many ranks run this program.
+    pub count: u32,
+    /// The program (a path, or a name looked up in `PATH`).
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Variables set for these ranks on top of the launcher's environment, in order (a later
+    /// setting of the same variable wins).
+    pub env: Vec<(OsString, OsString)>,
+    /// Working directory of these ranks (default: the launcher's).
+    pub wdir: Option<PathBuf>,
 }
 
-fn main() {
-    let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("NEXAR_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
-        )
-        .init();
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("nexarrun: cannot start the runtime: {e}");
-            std::process::exit(1);
+/// Everything one launch needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The application contexts; ranks are numbered consecutively across them.
+    pub contexts: Vec<AppContext>,
+    /// Prefix every output line with its rank, as `[R] `.
+    pub tag_output: bool,
+    /// Kill the whole job after this many seconds (exit code 124).
+    pub timeout: Option<f64>,
+}
+
+impl Plan {
+    /// Total number of ranks.
+    pub fn size(&self) -> u64 {
+        self.contexts.iter().map(|c| u64::from(c.count)).sum()
+    }
+
+    /// The flat rank list: for rank r, the index of its application context.
+    pub fn rank_contexts(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, c) in self.contexts.iter().enumerate() {
+            out.extend(std::iter::repeat_n(i as u32, c.count as usize));
         }
-    };
-    let code = rt.block_on(run(args));
-    let _ = std::io::stdout().flush();
-    // Exit without waiting for blocked output forwarders of stray grandchildren.
-    std::process::exit(code);
+        out
+    }
 }
 
 /// A started rank.
@@ -88,39 +82,55 @@ struct Rank {
     alive: bool,
 }
 
-async fn run(args: Args) -> i32 {
-    if args.n == 0 {
-        eprintln!("nexarrun: -n must be at least 1");
+/// Runs a plan to completion; `me` names the launcher in messages. Returns the exit code.
+pub async fn run(me: &str, plan: &Plan) -> i32 {
+    let size = plan.size();
+    if size == 0 || plan.contexts.iter().any(|c| c.count == 0) {
+        eprintln!("{me}: every program needs at least 1 rank");
         return 2;
     }
-    if let Some(t) = args.timeout
+    let Ok(n) = u32::try_from(size) else {
+        eprintln!("{me}: {size} ranks are too many");
+        return 2;
+    };
+    if let Some(t) = plan.timeout
         && !(t > 0.0 && t.is_finite())
     {
-        eprintln!("nexarrun: --timeout must be a positive number of seconds");
+        eprintln!("{me}: --timeout must be a positive number of seconds");
         return 2;
     }
+    for dir in plan.contexts.iter().filter_map(|c| c.wdir.as_ref()) {
+        if !dir.is_dir() {
+            eprintln!(
+                "{me}: working directory '{}' is not a directory",
+                dir.display()
+            );
+            return 2;
+        }
+    }
+    let rank_ctx = plan.rank_contexts();
     let cfg = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("nexarrun: {e}");
+            eprintln!("{me}: {e}");
             return 2;
         }
     };
     let secret = match JobSecret::generate() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("nexarrun: {e}");
+            eprintln!("{me}: {e}");
             return 1;
         }
     };
-    let server =
-        match RendezvousServer::start(&secret, SocketAddr::new(cfg.bind_addr, 0), args.n, &cfg) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("nexarrun: cannot start the rendezvous: {e}");
-                return 1;
-            }
-        };
+    let server = match RendezvousServer::start(&secret, SocketAddr::new(cfg.bind_addr, 0), n, &cfg)
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{me}: cannot start the rendezvous: {e}");
+            return 1;
+        }
+    };
     let mut rdv = server.local_addr();
     if rdv.ip().is_unspecified() {
         // Bound to every interface (NEXAR_BIND_ADDR=0.0.0.0): local ranks use loopback.
@@ -132,13 +142,20 @@ async fn run(args: Args) -> i32 {
     }
 
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(u32, std::io::Result<ExitStatus>)>();
-    let mut ranks: Vec<Rank> = Vec::with_capacity(args.n as usize);
+    let mut ranks: Vec<Rank> = Vec::with_capacity(n as usize);
     let mut forwarders = Vec::new();
-    for rank in 0..args.n {
-        match spawn_rank(&args, rank, rdv, &secret) {
+    for rank in 0..n {
+        let appnum = rank_ctx[rank as usize];
+        let ctx = &plan.contexts[appnum as usize];
+        let who = RankId {
+            rank,
+            size: n,
+            appnum,
+        };
+        match spawn_rank(ctx, who, plan.tag_output, rdv, &secret) {
             Ok(mut child) => {
                 let pid = child.id().map_or(-1, |p| p as i32);
-                if args.tag_output {
+                if plan.tag_output {
                     forwarders.extend(forward(child.stdout.take(), rank, false));
                     forwarders.extend(forward(child.stderr.take(), rank, true));
                 }
@@ -154,8 +171,8 @@ async fn run(args: Args) -> i32 {
                 });
             }
             Err(e) => {
-                let prog = args.command[0].to_string_lossy();
-                eprintln!("nexarrun: cannot start '{prog}': {e}");
+                let prog = ctx.program.to_string_lossy();
+                eprintln!("{me}: cannot start '{prog}': {e}");
                 terminate(&ranks, libc::SIGKILL);
                 while ranks.iter().any(|r| r.alive) {
                     match done_rx.recv().await {
@@ -174,14 +191,15 @@ async fn run(args: Args) -> i32 {
     drop(done_tx);
     // Dropping `secret` here wipes nexarrun's copy; the rendezvous keeps what it derived.
     drop(secret);
+    let me_task = me.to_string();
     tokio::spawn(async move {
         if let Err(e) = server.wait().await {
-            eprintln!("nexarrun: rendezvous failed: {e}");
+            eprintln!("{me_task}: rendezvous failed: {e}");
         }
         // Keep the rendezvous (and the ranks' connections to it) open for the whole job.
         std::future::pending::<()>().await;
     });
-    let code = supervise(&args, ranks, done_rx).await;
+    let code = supervise(me, plan.timeout, ranks, done_rx).await;
     // Let the forwarders write what the ranks printed last (bounded: a stray grandchild may
     // hold a pipe open).
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -195,14 +213,15 @@ async fn run(args: Args) -> i32 {
 
 /// Waits for the ranks, terminating the job on the first failure, a timeout or a signal.
 async fn supervise(
-    args: &Args,
+    me: &str,
+    timeout: Option<f64>,
     mut ranks: Vec<Rank>,
     mut done_rx: mpsc::UnboundedReceiver<(u32, std::io::Result<ExitStatus>)>,
 ) -> i32 {
     let mut sigint = signal(SignalKind::interrupt()).ok();
     let mut sigterm = signal(SignalKind::terminate()).ok();
     let far = Duration::from_secs(100 * 365 * 24 * 3600);
-    let job_deadline = tokio::time::sleep(args.timeout.map_or(far, Duration::from_secs_f64));
+    let job_deadline = tokio::time::sleep(timeout.map_or(far, Duration::from_secs_f64));
     tokio::pin!(job_deadline);
     let kill_at = tokio::time::sleep(far);
     tokio::pin!(kill_at);
@@ -234,15 +253,15 @@ async fn supervise(
                 if code != 0 && result.is_none() {
                     result = Some(code);
                     if !terminating {
-                        eprintln!("nexarrun: rank {rank} {how}; terminating the job");
+                        eprintln!("{me}: rank {rank} {how}; terminating the job");
                     }
                     begin_termination(&ranks, &mut terminating, &mut kill_at);
                 }
             }
             _ = &mut job_deadline, if result.is_none() => {
                 eprintln!(
-                    "nexarrun: the job timed out after {} s; terminating it",
-                    args.timeout.unwrap_or_default()
+                    "{me}: the job timed out after {} s; terminating it",
+                    timeout.unwrap_or_default()
                 );
                 result = Some(124);
                 begin_termination(&ranks, &mut terminating, &mut kill_at);
@@ -319,9 +338,18 @@ fn secret_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok((unsafe { OwnedFd::from_raw_fd(high) }, w))
 }
 
-fn spawn_rank(
-    args: &Args,
+/// Where a rank stands in the job.
+#[derive(Clone, Copy)]
+struct RankId {
     rank: u32,
+    size: u32,
+    appnum: u32,
+}
+
+fn spawn_rank(
+    ctx: &AppContext,
+    who: RankId,
+    tag_output: bool,
     rdv: SocketAddr,
     secret: &JobSecret,
 ) -> std::io::Result<tokio::process::Child> {
@@ -332,11 +360,21 @@ fn spawn_rank(
         // Dropping the file closes the write end: the rank reads 32 bytes, then EOF.
     }
     let fd = read_end.as_raw_fd();
-    let mut cmd = tokio::process::Command::new(&args.command[0]);
-    cmd.args(&args.command[1..])
-        .env("NEXAR_RANK", rank.to_string())
-        .env("NEXAR_SIZE", args.n.to_string())
+    let RankId { rank, size, appnum } = who;
+    let mut cmd = tokio::process::Command::new(&ctx.program);
+    cmd.args(&ctx.args);
+    // The plan's variables first: the launch contract below always wins.
+    for (k, v) in &ctx.env {
+        cmd.env(k, v);
+    }
+    if let Some(dir) = &ctx.wdir {
+        cmd.current_dir(dir);
+    }
+    cmd.env("NEXAR_RANK", rank.to_string())
+        .env("NEXAR_SIZE", size.to_string())
         .env("NEXAR_LOCAL_RANK", rank.to_string())
+        .env("NEXAR_APPNUM", appnum.to_string())
+        .env("NEXAR_UNIVERSE_SIZE", size.to_string())
         .env("NEXAR_RENDEZVOUS", rdv.to_string())
         .env("NEXAR_SECRET_FD", fd.to_string())
         .env_remove("NEXAR_JOB_SECRET_FILE")
@@ -352,7 +390,7 @@ fn spawn_rank(
     } else {
         cmd.stdin(Stdio::null());
     }
-    if args.tag_output {
+    if tag_output {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     } else {
         cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());

@@ -1,0 +1,312 @@
+//! MPI-style command lines for the launcher installed as `mpiexec` / `mpirun`.
+//!
+//! Hydra (MPICH) and Open MPI spellings, with one or two leading dashes and `--opt=value`:
+//!
+//! - per application context: `-n`/`-np`/`-c` N, `-wdir`/`-wd` DIR, `-env VAR VAL`,
+//!   `-envlist A,B`, `-host`/`-hosts`/`-H` LIST;
+//! - for the whole job: `-genv VAR VAL`, `-x VAR` (export VAR from this environment) or
+//!   `-x VAR=VAL`, `-genvlist A,B`, `-genvall`/`-envall` (the default: everything is passed),
+//!   `-gwdir DIR`, `-hostfile`/`-machinefile`/`-f` FILE, `-ppn`/`-N`/`-npernode` N,
+//!   `-l`/`-prepend-rank`/`--tag-output`, `--timeout SECS` (or `MPIEXEC_TIMEOUT`);
+//! - accepted and ignored: `--oversubscribe`, `--bind-to X`, `--map-by X`, `--rank-by X`,
+//!   `--allow-run-as-root`, `--mca K V`, `--gmca K V`, `--report-bindings`, `--display-map`,
+//!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`, `-binding X`;
+//! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts.
+//!
+//! Hosts must all be this machine (see [`crate::hosts`]). Without `-n`, a context runs
+//! `-ppn` ranks, else the total slots of the hosts given, else 1 (like MPICH).
+
+use crate::hosts::{self, HostSlots};
+use crate::launch::{AppContext, Plan};
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Launch this plan.
+    Run(Plan),
+    /// Print the version.
+    Version,
+    /// Print the usage.
+    Help,
+}
+
+/// Options that take no value and are accepted for compatibility, with no effect.
+const IGNORED_FLAGS: &[&str] = &[
+    "oversubscribe",
+    "nooversubscribe",
+    "allow-run-as-root",
+    "report-bindings",
+    "display-map",
+    "display-allocation",
+    "quiet",
+    "q",
+    "verbose",
+    "bind-to-core",
+    "bind-to-socket",
+    "bind-to-none",
+    "enable-recovery",
+    "disable-recovery",
+    "use-hwthread-cpus",
+];
+/// Options that take one value and are accepted for compatibility, with no effect.
+const IGNORED_WITH_VALUE: &[&str] = &[
+    "bind-to",
+    "map-by",
+    "rank-by",
+    "binding",
+    "launcher",
+    "bootstrap",
+    "bootstrap-exec",
+    "rmk",
+    "iface",
+];
+/// Options that take two values (`--mca key value`), accepted and ignored.
+const IGNORED_WITH_TWO: &[&str] = &["mca", "gmca"];
+
+/// One `:`-separated context while it is being read.
+#[derive(Default)]
+struct Partial {
+    n: Option<u32>,
+    env: Vec<(OsString, OsString)>,
+    wdir: Option<PathBuf>,
+    command: Vec<OsString>,
+}
+
+/// Job-wide settings.
+#[derive(Default)]
+struct Global {
+    env: Vec<(OsString, OsString)>,
+    wdir: Option<PathBuf>,
+    hosts: Vec<HostSlots>,
+    slots_given: bool,
+    ppn: Option<u32>,
+    tag_output: bool,
+    timeout: Option<f64>,
+}
+
+/// Reads `argv` (without argv\[0\]); `getenv` answers `-x VAR` and `MPIEXEC_TIMEOUT`.
+pub fn parse(
+    argv: &[OsString],
+    getenv: impl Fn(&str) -> Option<OsString>,
+) -> Result<Command, String> {
+    parse_with_host(argv, getenv, &hosts::this_hostname())
+}
+
+/// [`parse`] with this machine's host name given (for tests).
+pub fn parse_with_host(
+    argv: &[OsString],
+    getenv: impl Fn(&str) -> Option<OsString>,
+    me: &str,
+) -> Result<Command, String> {
+    let mut g = Global::default();
+    let mut contexts: Vec<Partial> = Vec::new();
+    let mut cur = Partial::default();
+    let mut i = 0;
+    while i < argv.len() {
+        let arg = &argv[i];
+        i += 1;
+        if arg == ":" {
+            return Err(format!(
+                "':' with no program before it (application context {})",
+                contexts.len()
+            ));
+        }
+        let text = arg.to_str();
+        let is_option = text.is_some_and(|t| t.starts_with('-') && t.len() > 1);
+        if arg == "--" || !is_option {
+            // The program: it and its arguments run until a lone ':'.
+            let start = if arg == "--" { i } else { i - 1 };
+            let end = argv[start..]
+                .iter()
+                .position(|a| a == ":")
+                .map_or(argv.len(), |p| start + p);
+            if start == end {
+                return Err(format!(
+                    "no program given for application context {}",
+                    contexts.len()
+                ));
+            }
+            cur.command = argv[start..end].to_vec();
+            contexts.push(std::mem::take(&mut cur));
+            i = end + 1;
+            continue;
+        }
+        let text = text.unwrap_or_default();
+        let (name, inline) = match text.trim_start_matches('-').split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (text.trim_start_matches('-'), None),
+        };
+        // The option's values: the inline `=value` or the next arguments.
+        let mut take = |count: usize| -> Result<Vec<String>, String> {
+            if let Some(v) = &inline {
+                if count != 1 {
+                    return Err(format!("option '{text}' takes {count} values, not '='"));
+                }
+                return Ok(vec![v.clone()]);
+            }
+            if i + count > argv.len() {
+                return Err(format!("option '{text}' needs {count} value(s)"));
+            }
+            let vals = argv[i..i + count]
+                .iter()
+                .map(|v| {
+                    v.to_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("the value of '{text}' is not UTF-8"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            i += count;
+            Ok(vals)
+        };
+        match name {
+            "n" | "np" | "c" => cur.n = Some(parse_count(text, &take(1)?[0])?),
+            "H" | "host" | "hosts" => {
+                let list = hosts::parse_host_list(&take(1)?[0])?;
+                g.slots_given = true;
+                g.hosts.extend(list);
+            }
+            "hostfile" | "machinefile" | "f" | "default-hostfile" => {
+                let path = take(1)?.remove(0);
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read hostfile '{path}': {e}"))?;
+                g.hosts.extend(hosts::parse_hostfile(&text, &path)?);
+                g.slots_given = true;
+            }
+            "ppn" | "N" | "npernode" => g.ppn = Some(parse_count(text, &take(1)?[0])?),
+            "wdir" | "wd" => cur.wdir = Some(PathBuf::from(take(1)?.remove(0))),
+            "gwdir" => g.wdir = Some(PathBuf::from(take(1)?.remove(0))),
+            "x" => {
+                let spec = take(1)?.remove(0);
+                export(&mut g.env, &spec, &getenv);
+            }
+            "env" => {
+                let v = take(2)?;
+                cur.env.push((v[0].clone().into(), v[1].clone().into()));
+            }
+            "genv" => {
+                let v = take(2)?;
+                g.env.push((v[0].clone().into(), v[1].clone().into()));
+            }
+            "envlist" => {
+                for var in take(1)?[0].split(',').filter(|v| !v.is_empty()) {
+                    export(&mut cur.env, var, &getenv);
+                }
+            }
+            "genvlist" => {
+                for var in take(1)?[0].split(',').filter(|v| !v.is_empty()) {
+                    export(&mut g.env, var, &getenv);
+                }
+            }
+            // Every variable reaches the ranks anyway.
+            "genvall" | "envall" => {}
+            "l" | "prepend-rank" | "tag-output" => g.tag_output = true,
+            "timeout" => g.timeout = Some(parse_timeout(text, &take(1)?[0])?),
+            "V" | "version" => return Ok(Command::Version),
+            "h" | "help" => return Ok(Command::Help),
+            n if IGNORED_FLAGS.contains(&n) => {}
+            n if IGNORED_WITH_VALUE.contains(&n) => {
+                take(1)?;
+            }
+            n if IGNORED_WITH_TWO.contains(&n) => {
+                take(2)?;
+            }
+            _ => return Err(format!("unknown option '{text}'")),
+        }
+    }
+    if contexts.is_empty() {
+        return Err("no program given".to_string());
+    }
+    if cur.n.is_some() || cur.wdir.is_some() || !cur.env.is_empty() {
+        return Err("options after the last ':' but no program".to_string());
+    }
+    hosts::check_local(&g.hosts, me)?;
+    if g.timeout.is_none()
+        && let Some(t) = getenv("MPIEXEC_TIMEOUT")
+    {
+        let t = t.to_string_lossy();
+        g.timeout = Some(parse_timeout("MPIEXEC_TIMEOUT", &t)?);
+    }
+    let default_n = match (g.ppn, g.slots_given) {
+        (Some(ppn), _) => ppn,
+        (None, true) => u32::try_from(hosts::total_slots(&g.hosts))
+            .map_err(|_| "too many slots".to_string())?
+            .max(1),
+        (None, false) => 1,
+    };
+    let contexts = contexts
+        .into_iter()
+        .map(|p| {
+            let mut command = p.command.into_iter();
+            let program = command.next().unwrap_or_default();
+            let mut env = g.env.clone();
+            env.extend(p.env);
+            AppContext {
+                count: p.n.unwrap_or(default_n),
+                program,
+                args: command.collect(),
+                env,
+                wdir: p.wdir.or_else(|| g.wdir.clone()),
+            }
+        })
+        .collect();
+    Ok(Command::Run(Plan {
+        contexts,
+        tag_output: g.tag_output,
+        timeout: g.timeout,
+    }))
+}
+
+/// `-x VAR=VAL` sets VAR; `-x VAR` passes this environment's VAR (nothing when it is unset).
+fn export(
+    env: &mut Vec<(OsString, OsString)>,
+    spec: &str,
+    getenv: &impl Fn(&str) -> Option<OsString>,
+) {
+    match spec.split_once('=') {
+        Some((k, v)) => env.push((k.into(), v.into())),
+        None => {
+            if let Some(v) = getenv(spec) {
+                env.push((OsStr::new(spec).to_os_string(), v));
+            }
+        }
+    }
+}
+
+fn parse_count(opt: &str, v: &str) -> Result<u32, String> {
+    match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "'{opt}' needs a positive number of ranks, got '{v}'"
+        )),
+    }
+}
+
+fn parse_timeout(opt: &str, v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!(
+            "'{opt}' needs a positive number of seconds, got '{v}'"
+        )),
+    }
+}
+
+/// The `--help` text.
+pub fn usage(me: &str) -> String {
+    format!(
+        "Usage: {me} [options] prog [args] [: [options] prog [args]]...\n\
+         Starts the ranks of an MPI/nexar job on this host (nexar {version}).\n\n\
+         Per program:  -n|-np|-c N   -wdir|-wd DIR   -env VAR VAL   -envlist A,B\n\
+         Whole job:    -genv VAR VAL   -x VAR[=VAL]   -genvlist A,B   -genvall   -gwdir DIR\n\
+         \x20             -host|-hosts|-H LIST   -hostfile|-machinefile|-f FILE\n\
+         \x20             -ppn|-N|-npernode N   -l|--tag-output   --timeout SECS\n\
+         Ignored:      --oversubscribe --bind-to X --map-by X --rank-by X --allow-run-as-root\n\
+         \x20             --mca K V --report-bindings --display-map -quiet -verbose\n\
+         Hosts must be this machine: multi-host launches come later.\n",
+        version = env!("CARGO_PKG_VERSION")
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,274 @@
+use super::*;
+use std::io::Write;
+
+fn os(v: &[&str]) -> Vec<OsString> {
+    v.iter().map(OsString::from).collect()
+}
+
+fn env_of(k: &str) -> Option<OsString> {
+    match k {
+        "HOME" => Some("/home/me".into()),
+        "FOO" => Some("foo-value".into()),
+        _ => None,
+    }
+}
+
+fn plan(v: &[&str]) -> Plan {
+    match parse_with_host(&os(v), env_of, "box.example.org") {
+        Ok(Command::Run(p)) => p,
+        other => panic!("{v:?}: {other:?}"),
+    }
+}
+
+fn err(v: &[&str]) -> String {
+    match parse_with_host(&os(v), env_of, "box.example.org") {
+        Err(e) => e,
+        other => panic!("{v:?} should fail: {other:?}"),
+    }
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    v.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect()
+}
+
+#[test]
+fn every_spelling_of_the_rank_count() {
+    for spelling in [
+        &["-n", "3"][..],
+        &["-np", "3"],
+        &["--np", "3"],
+        &["--n", "3"],
+        &["-c", "3"],
+        &["--np=3"],
+        &["-n=3"],
+    ] {
+        let mut v = spelling.to_vec();
+        v.extend(["prog", "a"]);
+        let p = plan(&v);
+        assert_eq!(p.contexts.len(), 1, "{v:?}");
+        assert_eq!(p.contexts[0].count, 3, "{v:?}");
+        assert_eq!(p.contexts[0].program, "prog");
+        assert_eq!(p.contexts[0].args, os(&["a"]));
+    }
+    assert!(err(&["-n", "0", "prog"]).contains("positive"));
+    assert!(err(&["-n", "x", "prog"]).contains("'-n'"));
+    assert!(err(&["-n"]).contains("needs 1 value"));
+}
+
+#[test]
+fn the_default_is_one_rank() {
+    let p = plan(&["prog"]);
+    assert_eq!(p.contexts[0].count, 1);
+    assert!(!p.tag_output);
+    assert_eq!(p.timeout, None);
+}
+
+#[test]
+fn program_arguments_are_left_alone() {
+    let p = plan(&["-n", "2", "prog", "-n", "5", "--mca", "-x", "Y"]);
+    assert_eq!(p.contexts[0].count, 2);
+    assert_eq!(p.contexts[0].args, os(&["-n", "5", "--mca", "-x", "Y"]));
+    let p = plan(&["-n", "2", "--", "-weird-prog", "x"]);
+    assert_eq!(p.contexts[0].program, "-weird-prog");
+}
+
+#[test]
+fn mpmd_contexts_with_their_own_counts_env_and_wdir() {
+    let p = plan(&[
+        "-genv", "G", "1", "-n", "2", "-env", "A", "x", "-wdir", "/tmp", "p1", "a1", ":", "-np",
+        "3", "-env", "G", "2", "p2", "a2", "b2", ":", "p3",
+    ]);
+    assert_eq!(p.contexts.len(), 3);
+    let c = &p.contexts;
+    assert_eq!((c[0].count, c[1].count, c[2].count), (2, 3, 1));
+    assert_eq!(c[0].program, "p1");
+    assert_eq!(c[1].args, os(&["a2", "b2"]));
+    assert_eq!(c[0].env, pairs(&[("G", "1"), ("A", "x")]));
+    assert_eq!(
+        c[1].env,
+        pairs(&[("G", "1"), ("G", "2")]),
+        "local wins (last)"
+    );
+    assert_eq!(c[2].env, pairs(&[("G", "1")]));
+    assert_eq!(c[0].wdir, Some(PathBuf::from("/tmp")));
+    assert_eq!(c[1].wdir, None);
+    assert_eq!(p.rank_contexts(), vec![0, 0, 1, 1, 1, 2]);
+    assert_eq!(p.size(), 6);
+}
+
+#[test]
+fn mpmd_errors() {
+    assert!(err(&[":", "prog"]).contains("no program before"));
+    assert!(err(&["p1", ":", ":", "p2"]).contains("no program before"));
+    assert!(err(&["p1", ":", "-n", "2"]).contains("no program"));
+    assert!(err(&["-n", "2"]).contains("no program"));
+    assert!(err(&[]).contains("no program"));
+}
+
+#[test]
+fn exports_with_x_env_genv_and_lists() {
+    let p = plan(&[
+        "-x",
+        "FOO",
+        "-x",
+        "BAR=1=2",
+        "-x",
+        "UNSET",
+        "--genv",
+        "K",
+        "v w",
+        "-genvall",
+        "-envall",
+        "-genvlist",
+        "HOME,UNSET",
+        "prog",
+    ]);
+    assert_eq!(
+        p.contexts[0].env,
+        pairs(&[
+            ("FOO", "foo-value"),
+            ("BAR", "1=2"),
+            ("K", "v w"),
+            ("HOME", "/home/me")
+        ])
+    );
+    let p = plan(&["-envlist", "FOO", "p1", ":", "p2"]);
+    assert_eq!(p.contexts[0].env, pairs(&[("FOO", "foo-value")]));
+    assert!(p.contexts[1].env.is_empty());
+    assert!(err(&["-env", "A"]).contains("needs 2"));
+    assert!(err(&["-genv=A", "B", "prog"]).contains("takes 2 values"));
+}
+
+#[test]
+fn wdir_spellings_and_global_wdir() {
+    for o in ["-wdir", "--wdir", "-wd", "--wd"] {
+        let p = plan(&[o, "/srv", "prog"]);
+        assert_eq!(p.contexts[0].wdir, Some(PathBuf::from("/srv")), "{o}");
+    }
+    let p = plan(&["-gwdir", "/g", "p1", ":", "-wdir", "/l", "p2"]);
+    assert_eq!(p.contexts[0].wdir, Some(PathBuf::from("/g")));
+    assert_eq!(p.contexts[1].wdir, Some(PathBuf::from("/l")));
+}
+
+#[test]
+fn ignored_options_are_accepted() {
+    let p = plan(&[
+        "--oversubscribe",
+        "--allow-run-as-root",
+        "--bind-to",
+        "core",
+        "--map-by",
+        "ppr:1:node",
+        "--mca",
+        "btl",
+        "tcp,self",
+        "-mca",
+        "pml",
+        "ob1",
+        "--report-bindings",
+        "-quiet",
+        "--bind-to=none",
+        "-n",
+        "2",
+        "prog",
+    ]);
+    assert_eq!(p.contexts[0].count, 2);
+    assert_eq!(p.contexts[0].program, "prog");
+    assert!(err(&["--mca", "btl"]).contains("needs 2"));
+}
+
+#[test]
+fn tags_and_timeouts() {
+    for o in ["-l", "-prepend-rank", "--tag-output"] {
+        assert!(plan(&[o, "prog"]).tag_output, "{o}");
+    }
+    assert_eq!(plan(&["--timeout", "2.5", "prog"]).timeout, Some(2.5));
+    assert!(err(&["--timeout", "-1", "prog"]).contains("positive"));
+    let getenv = |k: &str| (k == "MPIEXEC_TIMEOUT").then(|| OsString::from("7"));
+    match parse_with_host(&os(&["prog"]), getenv, "box").unwrap() {
+        Command::Run(p) => assert_eq!(p.timeout, Some(7.0)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn unknown_options_are_named() {
+    let e = err(&["--frobnicate", "prog"]);
+    assert!(e.contains("unknown option '--frobnicate'"), "{e}");
+    let e = err(&["-n", "2", "-zz", "prog"]);
+    assert!(e.contains("'-zz'"), "{e}");
+}
+
+#[test]
+fn version_and_help() {
+    for o in ["-V", "--version", "-version"] {
+        assert_eq!(
+            parse_with_host(&os(&[o]), env_of, "box").unwrap(),
+            Command::Version
+        );
+    }
+    for o in ["-h", "--help", "-help"] {
+        assert_eq!(
+            parse_with_host(&os(&[o]), env_of, "box").unwrap(),
+            Command::Help
+        );
+    }
+    assert!(usage("mpiexec").contains("nexar"));
+}
+
+#[test]
+fn local_hosts_are_accepted_and_give_slots() {
+    for o in ["-H", "-host", "-hosts", "--host", "--hosts"] {
+        let p = plan(&[o, "localhost,127.0.0.1", "prog"]);
+        assert_eq!(p.contexts[0].count, 2, "{o}: one slot per host entry");
+    }
+    let p = plan(&["-H", "localhost:4", "prog"]);
+    assert_eq!(p.contexts[0].count, 4);
+    let p = plan(&["-H", "box:4", "-n", "2", "prog"]);
+    assert_eq!(p.contexts[0].count, 2, "-n wins over slots");
+    let p = plan(&["-H", "box.example.org", "prog"]);
+    assert_eq!(p.contexts[0].count, 1);
+}
+
+#[test]
+fn remote_hosts_are_refused() {
+    let e = err(&["-H", "localhost,node7", "prog"]);
+    assert!(e.contains("'node7'") && e.contains("multi-host"), "{e}");
+    let e = err(&["--host", "10.0.0.5:2", "-n", "2", "prog"]);
+    assert!(e.contains("'10.0.0.5'"), "{e}");
+}
+
+#[test]
+fn ppn_spellings() {
+    for o in ["-ppn", "-N", "-npernode", "--npernode"] {
+        assert_eq!(plan(&[o, "3", "prog"]).contexts[0].count, 3, "{o}");
+        assert_eq!(plan(&[o, "3", "-n", "2", "prog"]).contexts[0].count, 2);
+    }
+}
+
+#[test]
+fn hostfiles_with_slots() {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    writeln!(f, "# my hosts\nlocalhost slots=3\n127.0.0.1:2\n").unwrap();
+    let path = f.path().to_str().unwrap().to_string();
+    for o in [
+        "-hostfile",
+        "--hostfile",
+        "-machinefile",
+        "--machinefile",
+        "-f",
+        "--default-hostfile",
+    ] {
+        let p = plan(&[o, &path, "prog"]);
+        assert_eq!(p.contexts[0].count, 5, "{o}: n = total slots");
+        let p = plan(&[o, &path, "-n", "2", "prog"]);
+        assert_eq!(p.contexts[0].count, 2, "{o}: -n wins");
+    }
+    let mut remote = tempfile::NamedTempFile::new().unwrap();
+    writeln!(remote, "localhost slots=2\nnode9 slots=2").unwrap();
+    let rpath = remote.path().to_str().unwrap().to_string();
+    let e = err(&["-f", &rpath, "prog"]);
+    assert!(e.contains("'node9'") && e.contains("multi-host"), "{e}");
+    let e = err(&["-f", "/nonexistent/hostfile", "prog"]);
+    assert!(e.contains("cannot read hostfile"), "{e}");
+}
