@@ -219,6 +219,11 @@ fn hosts_and_hostfiles_on_this_machine() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(sorted_lines(&out.stdout), ["0", "1"]);
+    // This machine by its own name, and by a loopback address.
+    let me = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let hosts = format!("{},127.0.0.1", me.trim());
+    let out = l.run("mpiexec", &["-hosts", &hosts, "-n", "1", "true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[test]
