@@ -8,6 +8,8 @@ echo "== cargo fmt --check"
 cargo fmt --all --check
 echo "== generated files up to date (cargo xtask check)"
 cargo xtask check
+echo "== MPI ABI header (mpi/spec/check.sh: compiles alone, standard values, every function + PMPI twin)"
+bash mpi/spec/check.sh
 echo "== cargo clippy (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo build (release binaries and examples, used by multi-process tests)"

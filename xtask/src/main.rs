@@ -1,9 +1,13 @@
 //! Project automation.
 //!
-//! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`).
+//! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`, and from the
+//!   MPI spec table under `mpi/spec/`: `include/mpi.h` and `mpi/spec/stubs.txt`).
 //! * `cargo xtask check`: regenerates them in memory and fails on any difference.
 //! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
 //!   functions (reads `nm -D --defined-only`).
+
+mod mpi_header;
+mod spec;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -17,7 +21,12 @@ fn root() -> PathBuf {
 
 /// Every generated file: (path relative to the root, generator).
 fn generated() -> Result<Vec<(PathBuf, String)>, String> {
-    Ok(vec![(PathBuf::from("include/nexar.h"), nexar_header()?)])
+    let mpi = spec::Spec::load(&root().join("mpi/spec"))?;
+    Ok(vec![
+        (PathBuf::from("include/nexar.h"), nexar_header()?),
+        (PathBuf::from("include/mpi.h"), mpi_header::render(&mpi)),
+        (PathBuf::from("mpi/spec/stubs.txt"), mpi_header::stubs(&mpi)),
+    ])
 }
 
 fn nexar_header() -> Result<String, String> {
