@@ -3,10 +3,15 @@
 //! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`, and from the
 //!   MPI spec table under `mpi/spec/`: `include/mpi.h` and `mpi/spec/stubs.txt`).
 //! * `cargo xtask check`: regenerates them in memory and fails on any difference.
+//!   `gen` and `check` also check that the IMPL flags of `mpi/spec/functions.txt` agree with the
+//!   hand-written sources of `mpi/src` (see `mpi_stubs`).
 //! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
 //!   functions (reads `nm -D --defined-only`).
+//! * `cargo xtask symbols --mpi LIB`: fails unless LIB exports exactly `MPI_X` and `PMPI_X` for
+//!   every function of the MPI spec table, and nothing else.
 
 mod mpi_header;
+mod mpi_stubs;
 mod spec;
 
 use std::path::{Path, PathBuf};
@@ -22,10 +27,15 @@ fn root() -> PathBuf {
 /// Every generated file: (path relative to the root, generator).
 fn generated() -> Result<Vec<(PathBuf, String)>, String> {
     let mpi = spec::Spec::load(&root().join("mpi/spec"))?;
+    mpi_stubs::check_impl_flags(&mpi, &root().join("mpi/src"))?;
     Ok(vec![
         (PathBuf::from("include/nexar.h"), nexar_header()?),
         (PathBuf::from("include/mpi.h"), mpi_header::render(&mpi)),
         (PathBuf::from("mpi/spec/stubs.txt"), mpi_header::stubs(&mpi)),
+        (
+            PathBuf::from("mpi/src/generated/stubs.rs"),
+            mpi_stubs::render(&mpi)?,
+        ),
     ])
 }
 
@@ -96,7 +106,8 @@ fn check_all() -> Result<(), String> {
     }
 }
 
-fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
+/// The defined dynamic symbols of `lib` that count (code and data; not version markers).
+fn exported_symbols(lib: &str) -> Result<Vec<String>, String> {
     let out = Command::new("nm")
         .args(["-D", "--defined-only", lib])
         .output()
@@ -108,8 +119,7 @@ fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
         ));
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    let mut exported = 0;
-    let mut bad = Vec::new();
+    let mut names = Vec::new();
     for line in text.lines() {
         let mut f = line.split_whitespace();
         let (Some(_addr), Some(kind), Some(name)) = (f.next(), f.next(), f.next()) else {
@@ -119,11 +129,18 @@ fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
         if kind.eq_ignore_ascii_case("a") {
             continue;
         }
-        exported += 1;
-        if !prefixes.iter().any(|p| name.starts_with(p)) {
-            bad.push(name.to_string());
-        }
+        names.push(name.to_string());
     }
+    Ok(names)
+}
+
+fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
+    let names = exported_symbols(lib)?;
+    let exported = names.len();
+    let bad: Vec<String> = names
+        .into_iter()
+        .filter(|name| !prefixes.iter().any(|p| name.starts_with(p)))
+        .collect();
     if !bad.is_empty() {
         return Err(format!(
             "{lib} exports symbols outside {prefixes:?}: {}",
@@ -137,6 +154,44 @@ fn check_symbols(lib: &str, prefixes: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// The MPI library must export `MPI_X` and `PMPI_X` for every spec function, and nothing else.
+fn check_mpi_symbols(lib: &str) -> Result<(), String> {
+    let mpi = spec::Spec::load(&root().join("mpi/spec"))?;
+    let want: std::collections::BTreeSet<String> = mpi
+        .functions
+        .iter()
+        .flat_map(|f| [f.name.clone(), format!("P{}", f.name)])
+        .collect();
+    let have: std::collections::BTreeSet<String> = exported_symbols(lib)?.into_iter().collect();
+    let missing: Vec<&String> = want.difference(&have).collect();
+    let extra: Vec<&String> = have.difference(&want).collect();
+    if !missing.is_empty() || !extra.is_empty() {
+        return Err(format!(
+            "{lib}: {} missing ({}), {} unexpected ({})",
+            missing.len(),
+            missing
+                .iter()
+                .take(20)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            extra.len(),
+            extra
+                .iter()
+                .take(20)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    println!(
+        "{lib}: exports exactly MPI_X and PMPI_X for all {} spec functions ({} symbols)",
+        mpi.functions.len(),
+        have.len()
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args
@@ -147,8 +202,9 @@ fn main() -> ExitCode {
     {
         ["gen"] => gen_all(),
         ["check"] => check_all(),
+        ["symbols", "--mpi", lib] => check_mpi_symbols(lib),
         ["symbols", lib] => check_symbols(lib, &["nexar_"]),
-        _ => Err("usage: cargo xtask gen | check | symbols LIB".into()),
+        _ => Err("usage: cargo xtask gen | check | symbols [--mpi] LIB".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,236 @@
+//! Environment management: init and finalize, thread levels, versions, processor name, time,
+//! abort and address arithmetic.
+
+use crate::consts::*;
+use crate::error::{MpiError, Result, call, non_null, write_string};
+use crate::state::{Phase, Running, STATE, with_running};
+use crate::table::Table;
+use nexar::Context;
+use parking_lot::Mutex;
+use std::ffi::{c_char, c_int};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+static CLOCK: OnceLock<Instant> = OnceLock::new();
+
+fn clock() -> Instant {
+    *CLOCK.get_or_init(Instant::now)
+}
+
+fn init(func: &str, required: c_int) -> Result<c_int> {
+    let mut state = STATE.write();
+    match &*state {
+        Phase::Running(_) => {
+            return Err(MpiError::new(
+                MPI_ERR_OTHER,
+                format!("{func}: MPI is already initialized"),
+            ));
+        }
+        Phase::Finalized => {
+            return Err(MpiError::new(
+                MPI_ERR_OTHER,
+                format!("{func}: MPI cannot be initialized again after MPI_Finalize"),
+            ));
+        }
+        Phase::Uninit => {}
+    }
+    clock();
+    let level = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+    let ctx = Context::init()?;
+    *state = Phase::Running(Box::new(Running {
+        ctx,
+        comms: Mutex::new(Table::new()),
+        main_thread: std::thread::current().id(),
+        thread_level: level,
+    }));
+    Ok(level)
+}
+
+fn is_running() -> bool {
+    matches!(&*STATE.read(), Phase::Running(_))
+}
+
+fn is_finalized() -> bool {
+    matches!(&*STATE.read(), Phase::Finalized)
+}
+
+fn write_flag(flag: *mut c_int, v: bool) -> Result<()> {
+    non_null(flag, "flag")?;
+    // SAFETY: checked for NULL; writable per the MPI contract.
+    unsafe { flag.write(v as c_int) };
+    Ok(())
+}
+
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: `buf` is writable for its length; gethostname NUL-terminates within it or fails.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len() - 1) };
+    if rc != 0 {
+        return "localhost".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// The text `MPI_Get_library_version` returns.
+pub fn library_version() -> String {
+    format!(
+        "nexar {} (MPI {MPI_VERSION}.{MPI_SUBVERSION}, standard ABI {MPI_ABI_VERSION}.{MPI_ABI_SUBVERSION})",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+mpi_fn! {
+    /// Joins the job (nexarrun / mpiexec, or a world of one when started alone). `argc`/`argv`
+    /// may be NULL and are not modified. Thread level: `MPI_THREAD_SINGLE`.
+    fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int => PMPI_Init {
+        let _ = (argc, argv);
+        call("MPI_Init", MPI_COMM_WORLD, || init("MPI_Init", MPI_THREAD_SINGLE).map(drop))
+    }
+
+    /// As `MPI_Init`; `*provided` is `required` (every level up to `MPI_THREAD_MULTIPLE` is
+    /// supported).
+    fn MPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int,
+                       provided: *mut c_int) -> c_int => PMPI_Init_thread {
+        let _ = (argc, argv);
+        call("MPI_Init_thread", MPI_COMM_WORLD, || {
+            non_null(provided, "provided")?;
+            let level = init("MPI_Init_thread", required)?;
+            // SAFETY: checked for NULL.
+            unsafe { provided.write(level) };
+            Ok(())
+        })
+    }
+
+    /// Whether `MPI_Init` has been called (true after `MPI_Finalize` too).
+    fn MPI_Initialized(flag: *mut c_int) -> c_int => PMPI_Initialized {
+        call("MPI_Initialized", MPI_COMM_WORLD, || write_flag(flag, is_running() || is_finalized()))
+    }
+
+    /// Whether `MPI_Finalize` has been called.
+    fn MPI_Finalized(flag: *mut c_int) -> c_int => PMPI_Finalized {
+        call("MPI_Finalized", MPI_COMM_WORLD, || write_flag(flag, is_finalized()))
+    }
+
+    /// Leaves the job (collective over all ranks); every user communicator becomes invalid.
+    fn MPI_Finalize() -> c_int => PMPI_Finalize {
+        call("MPI_Finalize", MPI_COMM_WORLD, || {
+            let running = {
+                let mut state = STATE.write();
+                match std::mem::replace(&mut *state, Phase::Finalized) {
+                    Phase::Running(r) => r,
+                    other => {
+                        let why = match other {
+                            Phase::Uninit => "MPI_Init was not called",
+                            _ => "MPI_Finalize was already called",
+                        };
+                        *state = other;
+                        return Err(MpiError::new(MPI_ERR_OTHER, why));
+                    }
+                }
+            };
+            running.ctx.finalize()?;
+            Ok(())
+        })
+    }
+
+    /// The thread level granted by `MPI_Init(_thread)`.
+    fn MPI_Query_thread(provided: *mut c_int) -> c_int => PMPI_Query_thread {
+        call("MPI_Query_thread", MPI_COMM_WORLD, || {
+            non_null(provided, "provided")?;
+            let level = with_running(|r| Ok(r.thread_level))?;
+            // SAFETY: checked for NULL.
+            unsafe { provided.write(level) };
+            Ok(())
+        })
+    }
+
+    /// Whether the calling thread is the one that called `MPI_Init(_thread)`.
+    fn MPI_Is_thread_main(flag: *mut c_int) -> c_int => PMPI_Is_thread_main {
+        call("MPI_Is_thread_main", MPI_COMM_WORLD, || {
+            let main = with_running(|r| Ok(r.main_thread == std::thread::current().id()))?;
+            write_flag(flag, main)
+        })
+    }
+
+    /// Ends the whole job: prints a message and exits with `errorcode` (1 if its low 8 bits
+    /// are 0); the launcher ends the other ranks.
+    fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int => PMPI_Abort {
+        eprintln!("nexar MPI: MPI_Abort(comm {comm:#x}, {errorcode}) called; ending the job");
+        std::process::exit(if errorcode & 0xff == 0 { 1 } else { errorcode })
+    }
+
+    /// The MPI version this library implements: 5.0.
+    fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int => PMPI_Get_version {
+        call("MPI_Get_version", MPI_COMM_WORLD, || {
+            non_null(version, "version")?;
+            non_null(subversion, "subversion")?;
+            // SAFETY: checked for NULL.
+            unsafe {
+                version.write(MPI_VERSION);
+                subversion.write(MPI_SUBVERSION);
+            }
+            Ok(())
+        })
+    }
+
+    /// The standard ABI version this library implements: 1.0.
+    fn MPI_Abi_get_version(abi_major: *mut c_int, abi_minor: *mut c_int) -> c_int
+        => PMPI_Abi_get_version
+    {
+        call("MPI_Abi_get_version", MPI_COMM_WORLD, || {
+            non_null(abi_major, "abi_major")?;
+            non_null(abi_minor, "abi_minor")?;
+            // SAFETY: checked for NULL.
+            unsafe {
+                abi_major.write(MPI_ABI_VERSION);
+                abi_minor.write(MPI_ABI_SUBVERSION);
+            }
+            Ok(())
+        })
+    }
+
+    /// Names the library (nexar and its version) in `version`
+    /// (`MPI_MAX_LIBRARY_VERSION_STRING` bytes).
+    fn MPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int
+        => PMPI_Get_library_version
+    {
+        call("MPI_Get_library_version", MPI_COMM_WORLD, || {
+            // SAFETY: checked inside; the buffer size is the standard's.
+            unsafe {
+                write_string(&library_version(), version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen)
+            }
+        })
+    }
+
+    /// The host name (`MPI_MAX_PROCESSOR_NAME` bytes).
+    fn MPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int
+        => PMPI_Get_processor_name
+    {
+        call("MPI_Get_processor_name", MPI_COMM_WORLD, || {
+            // SAFETY: checked inside; the buffer size is the standard's.
+            unsafe { write_string(&hostname(), name, MPI_MAX_PROCESSOR_NAME, resultlen) }
+        })
+    }
+
+    /// Seconds since an arbitrary point of this process's past (monotonic, not synchronized
+    /// across ranks).
+    fn MPI_Wtime() -> f64 => PMPI_Wtime {
+        clock().elapsed().as_secs_f64()
+    }
+
+    /// Resolution of `MPI_Wtime`: one nanosecond.
+    fn MPI_Wtick() -> f64 => PMPI_Wtick {
+        1e-9
+    }
+
+    /// `base + disp` as an address.
+    fn MPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint => PMPI_Aint_add {
+        base.wrapping_add(disp)
+    }
+
+    /// `addr1 - addr2` as a displacement.
+    fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint => PMPI_Aint_diff {
+        addr1.wrapping_sub(addr2)
+    }
+}

@@ -1,0 +1,152 @@
+//! Process-wide state: the init/finalize phase, the engine context, user communicators and the
+//! error handler of every communicator. Communicator handles are translated here only.
+
+use crate::consts::*;
+use crate::error::{MpiError, Result};
+use crate::table::Table;
+use nexar::{Comm, Context};
+use parking_lot::{Mutex, RwLock};
+use std::ffi::c_int;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::ThreadId;
+
+/// A user communicator and its error handler.
+pub struct CommEntry {
+    /// The engine communicator.
+    pub comm: Comm,
+    /// Its error handler (a predefined `MPI_Errhandler`).
+    pub errhandler: MPI_Errhandler,
+}
+
+/// The running library.
+pub struct Running {
+    /// The engine context.
+    pub ctx: Context,
+    /// User communicators.
+    pub comms: Mutex<Table<CommEntry>>,
+    /// Thread that called `MPI_Init(_thread)`.
+    pub main_thread: ThreadId,
+    /// The thread level granted.
+    pub thread_level: c_int,
+}
+
+/// Where the library is in its life.
+pub enum Phase {
+    /// Before `MPI_Init`.
+    Uninit,
+    /// Between `MPI_Init` and `MPI_Finalize`.
+    Running(Box<Running>),
+    /// After `MPI_Finalize`.
+    Finalized,
+}
+
+/// The phase (write-locked only by init and finalize).
+pub static STATE: RwLock<Phase> = RwLock::new(Phase::Uninit);
+
+static WORLD_ERRHANDLER: AtomicUsize = AtomicUsize::new(MPI_ERRORS_ARE_FATAL);
+static SELF_ERRHANDLER: AtomicUsize = AtomicUsize::new(MPI_ERRORS_ARE_FATAL);
+
+/// Runs `f` with the running library, or fails with `MPI_ERR_OTHER` before init / after
+/// finalize.
+pub fn with_running<R>(f: impl FnOnce(&Running) -> Result<R>) -> Result<R> {
+    match &*STATE.read() {
+        Phase::Uninit => Err(MpiError::new(MPI_ERR_OTHER, "MPI_Init has not been called")),
+        Phase::Finalized => Err(MpiError::new(MPI_ERR_OTHER, "MPI_Finalize was called")),
+        Phase::Running(r) => f(r),
+    }
+}
+
+fn bad_comm(h: MPI_Comm) -> MpiError {
+    if h == MPI_COMM_NULL {
+        MpiError::new(MPI_ERR_COMM, "communicator is MPI_COMM_NULL")
+    } else {
+        MpiError::new(
+            MPI_ERR_COMM,
+            format!("invalid or freed communicator {h:#x}"),
+        )
+    }
+}
+
+/// The engine communicator behind a handle (cloned: no lock is held while it is used).
+pub fn comm(h: MPI_Comm) -> Result<Comm> {
+    with_running(|r| match h {
+        MPI_COMM_WORLD => Ok(r.ctx.world().clone()),
+        MPI_COMM_SELF => Ok(r.ctx.self_comm().clone()),
+        _ => r
+            .comms
+            .lock()
+            .get(h)
+            .map(|e| e.comm.clone())
+            .ok_or_else(|| bad_comm(h)),
+    })
+}
+
+/// Registers a new communicator with `errhandler` and returns its handle.
+pub fn insert_comm(c: Comm, errhandler: MPI_Errhandler) -> Result<MPI_Comm> {
+    with_running(|r| {
+        r.comms
+            .lock()
+            .insert(CommEntry {
+                comm: c,
+                errhandler,
+            })
+            .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live communicators"))
+    })
+}
+
+/// Removes a user communicator.
+pub fn remove_comm(h: MPI_Comm) -> Result<()> {
+    if matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
+        return Err(MpiError::new(
+            MPI_ERR_COMM,
+            "predefined communicators cannot be freed",
+        ));
+    }
+    with_running(|r| {
+        r.comms
+            .lock()
+            .remove(h)
+            .map(drop)
+            .ok_or_else(|| bad_comm(h))
+    })
+}
+
+/// The error handler of `h`; for an invalid handle, that of `MPI_COMM_WORLD` (errors that
+/// belong to no valid communicator are raised there).
+pub fn errhandler_of(h: MPI_Comm) -> MPI_Errhandler {
+    match h {
+        MPI_COMM_SELF => SELF_ERRHANDLER.load(Ordering::Relaxed),
+        MPI_COMM_WORLD => WORLD_ERRHANDLER.load(Ordering::Relaxed),
+        _ => {
+            let user = match &*STATE.read() {
+                Phase::Running(r) => r.comms.lock().get(h).map(|e| e.errhandler),
+                _ => None,
+            };
+            user.unwrap_or_else(|| WORLD_ERRHANDLER.load(Ordering::Relaxed))
+        }
+    }
+}
+
+/// Sets the error handler of a valid communicator.
+pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
+    if !matches!(
+        e,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+    ) {
+        return Err(MpiError::new(
+            MPI_ERR_ARG,
+            format!("invalid error handler {e:#x}"),
+        ));
+    }
+    comm(h)?;
+    match h {
+        MPI_COMM_WORLD => WORLD_ERRHANDLER.store(e, Ordering::Relaxed),
+        MPI_COMM_SELF => SELF_ERRHANDLER.store(e, Ordering::Relaxed),
+        _ => with_running(|r| {
+            let mut t = r.comms.lock();
+            t.get_mut(h).ok_or_else(|| bad_comm(h))?.errhandler = e;
+            Ok(())
+        })?,
+    }
+    Ok(())
+}
