@@ -1,0 +1,77 @@
+/* MPI shim error reporting under MPI_ERRORS_RETURN: each bad argument gives its error class;
+ * a function not implemented yet returns MPI_ERR_UNSUPPORTED_OPERATION and MPI_Error_string
+ * names it. */
+#include "mpi_check.h"
+
+static void expect_message(int rc, const char *needle)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = -1;
+    CHECK_OK(MPI_Error_string(rc, msg, &len));
+    CHECK(len > 0 && (size_t)len == strlen(msg));
+    if (!strstr(msg, needle)) {
+        check_failures++;
+        fprintf(stderr, "[rank %d] error string '%s' does not contain '%s'\n", check_rank, msg,
+                needle);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    check_init(&argc, &argv);
+    int size, x = 0;
+    CHECK_OK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    MPI_Errhandler eh;
+    CHECK_OK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh));
+    CHECK(eh == MPI_ERRORS_ARE_FATAL);
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh));
+    CHECK(eh == MPI_ERRORS_RETURN);
+
+    /* Ranks, buffers, counts, tags, types, ops, roots, communicators. */
+    int rc = MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+    EXPECT_CLASS(rc, MPI_ERR_RANK);
+    expect_message(rc, "MPI_Send");
+    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    EXPECT_CLASS(MPI_Recv(&x, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                 MPI_ERR_RANK);
+    rc = MPI_Send(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    EXPECT_CLASS(rc, MPI_ERR_BUFFER);
+    expect_message(rc, "NULL");
+    EXPECT_CLASS(MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    EXPECT_CLASS(MPI_Recv(&x, -2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                 MPI_ERR_COUNT);
+    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD), MPI_ERR_TAG);
+    EXPECT_CLASS(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, (MPI_Comm)(intptr_t)0x7fff1234), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    EXPECT_CLASS(MPI_Bcast(NULL, 2, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_MINLOC, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Comm_rank(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
+    MPI_Comm world = MPI_COMM_WORLD;
+    EXPECT_CLASS(MPI_Comm_free(&world), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
+
+    /* A function not implemented yet. */
+    int dims[1] = {size}, periods[1] = {0};
+    MPI_Comm cart;
+    rc = MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+    EXPECT_CLASS(rc, MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(rc == MPI_ERR_UNSUPPORTED_OPERATION);
+    expect_message(rc, "MPI_Cart_create is not supported yet");
+    /* The PMPI_ twin behaves the same. */
+    EXPECT_CLASS(PMPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart),
+                 MPI_ERR_UNSUPPORTED_OPERATION);
+
+    /* Error strings and classes of plain classes. */
+    expect_message(MPI_ERR_RANK, "rank");
+    int cls = -1;
+    CHECK_OK(MPI_Error_class(MPI_ERR_TRUNCATE, &cls));
+    CHECK(cls == MPI_ERR_TRUNCATE);
+
+    /* Everything still works after the errors. */
+    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    return check_finish();
+}
