@@ -16,6 +16,8 @@ echo "== cargo build (release binaries and examples, used by multi-process tests
 cargo build --workspace --release --lib --bins --examples --locked
 echo "== libnexar.so exports only nexar_* symbols"
 cargo xtask symbols target/release/libnexar.so
+echo "== libmpi_abi.so exports exactly MPI_X and PMPI_X for every function of the MPI spec"
+cargo xtask symbols --mpi target/release/libmpi_abi.so
 echo "== cargo test"
 cargo test --workspace --locked
 echo "== kernel tests in release (the vectorised paths exist only with optimisation)"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# ctest nexar.wrappers: the installed MPI compiler wrappers' query flags (they must work before
-# libmpi_abi exists), compile-only detection, relocation of the installation, and the
+# ctest nexar.wrappers: the installed MPI compiler wrappers' query flags, compile-only
+# detection, relocation of the installation, an MPI program built with mpicc and run, and the
 # mpiexec / mpirun links next to them.
 # Usage: wrappers_test.sh PREFIX WORKDIR BINDIR INCLUDEDIR LIBDIR VERSION HAS_NEXARRUN
 set -eu
@@ -131,6 +131,32 @@ case $out in *"mpicc for nexar $version"*) ;; *) fail "mpicc -v: $out" ;; esac
 echo "== moved: $workdir/moved"
 cp -R -P "$prefix" "$workdir/moved"
 check_tree "$workdir/moved"
+
+echo "== an MPI program built with the moved installation's mpicc and run"
+cat >mpi_hello.c <<'EOF_C'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int rank = -1, size = -1;
+    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int sum = 0;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d of %d sum %d\n", rank, size, sum);
+    return MPI_Finalize() == MPI_SUCCESS && sum == size * (size - 1) / 2 ? 0 : 1;
+}
+EOF_C
+if "$workdir/moved/$bindir/mpicc" mpi_hello.c -o mpi_hello; then
+  expect_eq "mpi_hello alone" "$(./mpi_hello)" "rank 0 of 1 sum 0"
+  if [ "$has_nexarrun" = ON ]; then
+    out=$("$workdir/moved/$bindir/mpiexec" -n 2 ./mpi_hello | sort | tr '\n' ' ')
+    expect_eq "mpiexec -n 2 mpi_hello" "$out" "rank 0 of 2 sum 1 rank 1 of 2 sum 1 "
+  fi
+else
+  fail "mpicc mpi_hello.c"
+fi
 
 echo "== called through a link from elsewhere"
 mkdir -p "$workdir/elsewhere"
