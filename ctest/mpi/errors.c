@@ -52,7 +52,8 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Comm_rank(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
     MPI_Comm world = MPI_COMM_WORLD;
     EXPECT_CLASS(MPI_Comm_free(&world), MPI_ERR_COMM);
-    EXPECT_CLASS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
+    EXPECT_CLASS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL),
+                 MPI_ERR_ERRHANDLER);
 
     /* A function not implemented yet. */
     int dims[1] = {size}, periods[1] = {0};

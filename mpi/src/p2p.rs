@@ -103,8 +103,7 @@ fn sendrecv_impl(
     finish(pending, rb, status)
 }
 
-fn probe_status(c: &Comm, st: nexar::Status) -> MPI_Status {
-    let _ = c;
+fn probe_status(st: nexar::Status) -> MPI_Status {
     MPI_Status::new(st.source as c_int, st.tag, st.bytes, MPI_SUCCESS)
 }
 
@@ -163,7 +162,7 @@ mpi_fn! {
                 return Ok(());
             };
             let st = c.probe_blocking(s, tag)?;
-            store(status, probe_status(&c, st));
+            store(status, probe_status(st));
             Ok(())
         })
     }
@@ -177,7 +176,7 @@ mpi_fn! {
             let tag = recv_tag(tag)?;
             let found = match recv_source(source, c.size())? {
                 None => Some(MPI_Status::proc_null()),
-                Some(s) => c.iprobe(s, tag)?.map(|st| probe_status(&c, st)),
+                Some(s) => c.iprobe(s, tag)?.map(probe_status),
             };
             if let Some(st) = found {
                 store(status, st);

@@ -134,7 +134,7 @@ pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
     ) {
         return Err(MpiError::new(
-            MPI_ERR_ARG,
+            MPI_ERR_ERRHANDLER,
             format!("invalid error handler {e:#x}"),
         ));
     }
