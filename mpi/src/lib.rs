@@ -12,6 +12,13 @@
 //!
 //! The shim translates handles and arguments and calls the engine; it never re-implements an
 //! algorithm.
+//!
+//! Conventions of every implemented function: any thread may call it at any time
+//! (`MPI_THREAD_MULTIPLE`); functions that communicate block the calling thread until their
+//! part is done (sends return once the data is copied and queued); collectives are called by
+//! every rank of the communicator in the same order; out-parameters are written only on success
+//! (a receive's status also on truncation); errors go through the communicator's error handler
+//! (see [`error`]). Buffers stay the caller's.
 
 #![allow(non_snake_case, non_camel_case_types)]
 // Every extern fn checks its pointers for NULL before use; the remaining contract (valid for the
