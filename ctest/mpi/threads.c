@@ -1,0 +1,57 @@
+/* MPI shim thread support: MPI_Init_thread grants MPI_THREAD_MULTIPLE, MPI_Is_thread_main
+ * tells threads apart, and two threads communicate at once, each on its own communicator. */
+#include "mpi_check.h"
+#include <pthread.h>
+
+#define THREADS 2
+#define ROUNDS 20
+
+static MPI_Comm comms[THREADS];
+static int size;
+
+static void *worker(void *arg)
+{
+    int t = (int)(intptr_t)arg, rank = check_rank, flag = -1;
+    MPI_Comm c = comms[t];
+    CHECK_OK(MPI_Is_thread_main(&flag));
+    CHECK(flag == 0);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    for (int i = 0; i < ROUNDS; i++) {
+        int out = rank * 1000 + t * 100 + i, in = -1;
+        CHECK_OK(MPI_Sendrecv(&out, 1, MPI_INT, next, i, &in, 1, MPI_INT, prev, i, c,
+                              MPI_STATUS_IGNORE));
+        CHECK(in == prev * 1000 + t * 100 + i);
+        long sum = 0, one = t + 1;
+        CHECK_OK(MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, c));
+        CHECK(sum == (long)size * (t + 1));
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = -1;
+    CHECK_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+    CHECK_OK(MPI_Comm_rank(MPI_COMM_WORLD, &check_rank));
+    CHECK(provided == MPI_THREAD_MULTIPLE);
+    int q = -1, flag = -1;
+    CHECK_OK(MPI_Query_thread(&q));
+    CHECK(q == MPI_THREAD_MULTIPLE);
+    CHECK_OK(MPI_Is_thread_main(&flag));
+    CHECK(flag == 1);
+    CHECK_OK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    for (int t = 0; t < THREADS; t++) {
+        CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]));
+    }
+    pthread_t th[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        CHECK(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) == 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        CHECK(pthread_join(th[t], NULL) == 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        CHECK_OK(MPI_Comm_free(&comms[t]));
+    }
+    return check_finish();
+}
