@@ -1,9 +1,38 @@
-//! Communicator functions: rank, size, dup, split, free, and error handlers.
+//! Communicator functions: rank, size, dup, split, create, compare, names, free, and error
+//! handlers. There are no intercommunicators.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
+use crate::group::{
+    MPI_CONGRUENT, MPI_GROUP_EMPTY, MPI_Group, MPI_IDENT, comm_members, compare, members,
+    my_world_rank, rank_in,
+};
 use crate::state::{comm, errhandler_of, insert_comm, remove_comm, set_errhandler};
-use std::ffi::c_int;
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, HashSet};
+use std::ffi::{c_char, c_int};
+
+/// `MPI_Info` handle (only `MPI_INFO_NULL` exists yet; info arguments are ignored).
+pub type MPI_Info = usize;
+
+/// `MPI_MAX_OBJECT_NAME`: room for a communicator name and its NUL.
+pub const MPI_MAX_OBJECT_NAME: usize = 128;
+/// `MPI_COMM_TYPE_SHARED`: split by shared-memory domain (here: by host).
+pub const MPI_COMM_TYPE_SHARED: c_int = 221;
+/// `MPI_COMM_TYPE_HW_UNGUIDED`, `MPI_COMM_TYPE_HW_GUIDED`, `MPI_COMM_TYPE_RESOURCE_GUIDED`.
+const OTHER_SPLIT_TYPES: [c_int; 3] = [222, 223, 224];
+
+/// Names given with `MPI_Comm_set_name` (world and self have default names).
+static NAMES: Mutex<BTreeMap<MPI_Comm, Vec<u8>>> = Mutex::new(BTreeMap::new());
+
+fn name_of(h: MPI_Comm) -> Vec<u8> {
+    match (NAMES.lock().get(&h), h) {
+        (Some(n), _) => n.clone(),
+        (None, MPI_COMM_WORLD) => b"MPI_COMM_WORLD".to_vec(),
+        (None, MPI_COMM_SELF) => b"MPI_COMM_SELF".to_vec(),
+        (None, _) => Vec::new(),
+    }
+}
 
 fn write_int(out: *mut c_int, name: &str, v: c_int) -> Result<()> {
     non_null(out, name)?;
@@ -72,6 +101,7 @@ mpi_fn! {
         call("MPI_Comm_free", h, || {
             non_null(comm_p, "comm")?;
             remove_comm(h)?;
+            NAMES.lock().remove(&h);
             // SAFETY: checked for NULL.
             unsafe { comm_p.write(MPI_COMM_NULL) };
             Ok(())
@@ -96,6 +126,167 @@ mpi_fn! {
             // SAFETY: checked for NULL.
             unsafe { errhandler.write(errhandler_of(comm_h)) };
             Ok(())
+        })
+    }
+
+    /// `MPI_IDENT` (same handle), `MPI_CONGRUENT` (same members in the same order),
+    /// `MPI_SIMILAR` (same members) or `MPI_UNEQUAL`. Local.
+    fn MPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) -> c_int
+        => PMPI_Comm_compare
+    {
+        call("MPI_Comm_compare", comm1, || {
+            non_null(result, "result")?;
+            let (a, b) = (comm(comm1)?, comm(comm2)?);
+            let r = if comm1 == comm2 {
+                MPI_IDENT
+            } else {
+                match compare(&comm_members(&a)?, &comm_members(&b)?) {
+                    MPI_IDENT => MPI_CONGRUENT,
+                    r => r,
+                }
+            };
+            write_int(result, "result", r)
+        })
+    }
+
+    /// Always false: every communicator is an intracommunicator.
+    fn MPI_Comm_test_inter(comm_h: MPI_Comm, flag: *mut c_int) -> c_int => PMPI_Comm_test_inter {
+        call("MPI_Comm_test_inter", comm_h, || {
+            non_null(flag, "flag")?;
+            comm(comm_h)?;
+            write_int(flag, "flag", 0)
+        })
+    }
+
+    /// A communicator of the members of `group` (a subgroup of `comm`, the same on every rank),
+    /// ranked as in `group`; `MPI_COMM_NULL` on the other ranks. Collective over `comm`: a split
+    /// with color 0 for members (key: rank in `group`) and `MPI_UNDEFINED` for the others.
+    fn MPI_Comm_create(comm_h: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int
+        => PMPI_Comm_create
+    {
+        call("MPI_Comm_create", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            let c = comm(comm_h)?;
+            let g = members(group)?;
+            let parent: HashSet<u32> = comm_members(&c)?.into_iter().collect();
+            if let Some(w) = g.iter().find(|w| !parent.contains(w)) {
+                return Err(MpiError::new(
+                    MPI_ERR_GROUP,
+                    format!("group member (world rank {w}) is not in the communicator"),
+                ));
+            }
+            let key = rank_in(&g, c.world_rank_of(c.rank())?);
+            let color = key.map(|_| 0);
+            let key = key.map_or(0, |k| k as c_int);
+            store_new(comm_h, newcomm, c.split_blocking(color, key)?)
+        })
+    }
+
+    /// Like [`MPI_Comm_create`] but collective over `group` only. The engine makes
+    /// communicators only collectively over the parent, so this supports a `group` with
+    /// exactly the members of `comm` (any order; a split over `comm`) and `MPI_GROUP_EMPTY`
+    /// (`MPI_COMM_NULL`, no communication); another subset raises
+    /// `MPI_ERR_UNSUPPORTED_OPERATION`. `tag` is not needed.
+    fn MPI_Comm_create_group(comm_h: MPI_Comm, group: MPI_Group, tag: c_int,
+        newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_create_group
+    {
+        call("MPI_Comm_create_group", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            let c = comm(comm_h)?;
+            let g = members(group)?;
+            if tag < 0 {
+                return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
+            }
+            if group == MPI_GROUP_EMPTY {
+                return store_new(comm_h, newcomm, None);
+            }
+            let me = my_world_rank()?;
+            let Some(key) = rank_in(&g, me) else {
+                return Err(MpiError::new(
+                    MPI_ERR_GROUP,
+                    "the calling process is not a member of group",
+                ));
+            };
+            let parent = comm_members(&c)?;
+            if compare(&g, &parent) == crate::group::MPI_UNEQUAL {
+                return Err(MpiError::new(
+                    MPI_ERR_UNSUPPORTED_OPERATION,
+                    "only a group with all the members of comm is supported (the engine creates \
+                     communicators collectively over the parent); use MPI_Comm_create",
+                ));
+            }
+            store_new(comm_h, newcomm, c.split_blocking(Some(0), key as c_int)?)
+        })
+    }
+
+    /// Splits `comm` by type (collective): `MPI_COMM_TYPE_SHARED` groups the ranks on the same
+    /// host, ordered by `key`; `MPI_UNDEFINED` gives `MPI_COMM_NULL`. `info` is ignored. The
+    /// hardware- and resource-guided types raise `MPI_ERR_UNSUPPORTED_OPERATION`.
+    fn MPI_Comm_split_type(comm_h: MPI_Comm, split_type: c_int, key: c_int, info: MPI_Info,
+        newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_split_type
+    {
+        let _ = info;
+        call("MPI_Comm_split_type", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            let c = comm(comm_h)?;
+            match split_type {
+                MPI_COMM_TYPE_SHARED => store_new(comm_h, newcomm, Some(c.split_by_host_blocking(key)?)),
+                // The engine's split by host is one split over `comm`; a rank that is in none
+                // takes part with no color.
+                MPI_UNDEFINED => store_new(comm_h, newcomm, c.split_blocking(None, key)?),
+                t if OTHER_SPLIT_TYPES.contains(&t) => Err(MpiError::new(
+                    MPI_ERR_UNSUPPORTED_OPERATION,
+                    format!("split_type {t} is not supported (only MPI_COMM_TYPE_SHARED)"),
+                )),
+                t => Err(MpiError::new(MPI_ERR_ARG, format!("invalid split_type {t}"))),
+            }
+        })
+    }
+
+    /// [`MPI_Comm_dup`]; `info` is ignored.
+    fn MPI_Comm_dup_with_info(comm_h: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) -> c_int
+        => PMPI_Comm_dup_with_info
+    {
+        let _ = info;
+        call("MPI_Comm_dup_with_info", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            let c = comm(comm_h)?;
+            store_new(comm_h, newcomm, Some(c.dup_blocking()?))
+        })
+    }
+
+    /// Names `comm` (local); names longer than `MPI_MAX_OBJECT_NAME - 1` bytes are truncated.
+    fn MPI_Comm_set_name(comm_h: MPI_Comm, comm_name: *const c_char) -> c_int
+        => PMPI_Comm_set_name
+    {
+        call("MPI_Comm_set_name", comm_h, || {
+            non_null(comm_name, "comm_name")?;
+            comm(comm_h)?;
+            // SAFETY: non-NULL, NUL-terminated per the MPI contract.
+            let bytes = unsafe { std::ffi::CStr::from_ptr(comm_name) }.to_bytes();
+            let bytes = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME - 1)];
+            NAMES.lock().insert(comm_h, bytes.to_vec());
+            Ok(())
+        })
+    }
+
+    /// `comm`'s name ("" if none was given; "MPI_COMM_WORLD" / "MPI_COMM_SELF" by default),
+    /// NUL-terminated, into a buffer of `MPI_MAX_OBJECT_NAME` bytes.
+    fn MPI_Comm_get_name(comm_h: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int)
+        -> c_int => PMPI_Comm_get_name
+    {
+        call("MPI_Comm_get_name", comm_h, || {
+            non_null(comm_name, "comm_name")?;
+            non_null(resultlen, "resultlen")?;
+            comm(comm_h)?;
+            let name = name_of(comm_h);
+            let b = &name[..name.len().min(MPI_MAX_OBJECT_NAME - 1)];
+            // SAFETY: non-NULL; room for MPI_MAX_OBJECT_NAME bytes per the MPI contract.
+            unsafe {
+                std::ptr::copy_nonoverlapping(b.as_ptr(), comm_name.cast::<u8>(), b.len());
+                comm_name.add(b.len()).write(0);
+            }
+            write_int(resultlen, "resultlen", b.len() as c_int)
         })
     }
 }

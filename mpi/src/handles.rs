@@ -179,9 +179,9 @@ int_pair! {
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,
         predefined_in(0x140, 0x144), MPI_ERRHANDLER_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Group` (predefined groups).
+    /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,
-        predefined_in(0x108, 0x10a), MPI_GROUP_NULL;
+        crate::group::group_valid, MPI_GROUP_NULL;
     /// Handle / Fortran integer conversion of `MPI_Win` (none exist yet but the NULL one).
     Win: MPI_Win_toint / PMPI_Win_toint, MPI_Win_fromint / PMPI_Win_fromint,
         predefined_in(0x110, 0x111), MPI_WIN_NULL;

@@ -65,11 +65,13 @@ macro_rules! stub {
 }
 
 pub mod args;
+pub mod attr;
 pub mod coll;
 pub mod comm;
 pub mod consts;
 pub mod error;
 pub mod generated;
+pub mod group;
 pub mod handles;
 pub mod init;
 pub mod p2p;
