@@ -51,6 +51,21 @@ fn store_new(parent: MPI_Comm, newcomm: *mut MPI_Comm, c: Option<nexar::Comm>) -
     Ok(())
 }
 
+/// Duplicates `parent` into `*newcomm` (checked for NULL by the caller), copying its
+/// attributes through their copy callbacks; if one fails, the new communicator is freed.
+fn dup_into(parent: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
+    let c = comm(parent)?.dup_blocking()?;
+    let h = insert_comm(c, errhandler_of(parent))?;
+    if let Err(e) = crate::attr::copy_all(parent, h) {
+        let _ = crate::attr::delete_all(h);
+        let _ = remove_comm(h);
+        return Err(e);
+    }
+    // SAFETY: the caller checked `newcomm` for NULL.
+    unsafe { newcomm.write(h) };
+    Ok(())
+}
+
 mpi_fn! {
     /// This process's rank in `comm`.
     fn MPI_Comm_rank(comm_h: MPI_Comm, rank: *mut c_int) -> c_int => PMPI_Comm_rank {
@@ -68,12 +83,12 @@ mpi_fn! {
         })
     }
 
-    /// Duplicates `comm` (collective): same ranks, separate traffic, same error handler.
+    /// Duplicates `comm` (collective): same ranks, separate traffic, same error handler, and
+    /// its attributes copied through their copy callbacks.
     fn MPI_Comm_dup(comm_h: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_dup {
         call("MPI_Comm_dup", comm_h, || {
             non_null(newcomm, "newcomm")?;
-            let c = comm(comm_h)?;
-            store_new(comm_h, newcomm, Some(c.dup_blocking()?))
+            dup_into(comm_h, newcomm)
         })
     }
 
@@ -100,6 +115,10 @@ mpi_fn! {
         let h = if comm_p.is_null() { MPI_COMM_WORLD } else { unsafe { comm_p.read() } };
         call("MPI_Comm_free", h, || {
             non_null(comm_p, "comm")?;
+            if !matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
+                comm(h)?;
+                crate::attr::delete_all(h)?;
+            }
             remove_comm(h)?;
             NAMES.lock().remove(&h);
             // SAFETY: checked for NULL.
@@ -250,8 +269,7 @@ mpi_fn! {
         let _ = info;
         call("MPI_Comm_dup_with_info", comm_h, || {
             non_null(newcomm, "newcomm")?;
-            let c = comm(comm_h)?;
-            store_new(comm_h, newcomm, Some(c.dup_blocking()?))
+            dup_into(comm_h, newcomm)
         })
     }
 
