@@ -31,6 +31,19 @@ static int delete_count(MPI_Comm comm, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Deletes at MPI_Finalize of MPI_COMM_SELF attributes: order and MPI still usable. */
+static int self_order[2], self_deleted = 0, self_finalized_seen = -1;
+
+static int delete_self(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    if (self_deleted < 2)
+        self_order[self_deleted] = (int)(intptr_t)val;
+    self_deleted++;
+    MPI_Finalized(&self_finalized_seen);
+    return MPI_SUCCESS;
+}
+
 static int copy_fails(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
 {
     (void)comm, (void)keyval, (void)extra, (void)in, (void)out, (void)flag;
@@ -139,5 +152,20 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_free_keyval(&kbad));
     CHECK_OK(MPI_Comm_free_keyval(&knull));
     CHECK_OK(MPI_Comm_free_keyval(&kdup));
-    return check_finish();
+
+    /* Attributes on MPI_COMM_SELF are deleted first thing in MPI_Finalize, last set first. */
+    int ks1, ks2;
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_self, &ks1, NULL));
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_self, &ks2, NULL));
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_SELF, ks2, (void *)(intptr_t)1));
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_SELF, ks1, (void *)(intptr_t)2));
+    int rc = check_finish();
+    if (self_deleted != 2 || self_order[0] != 2 || self_order[1] != 1 ||
+        self_finalized_seen != 0) {
+        fprintf(stderr, "[rank %d] MPI_COMM_SELF attribute deletes at finalize: %d (%d, %d), "
+                        "finalized seen %d\n",
+                check_rank, self_deleted, self_order[0], self_order[1], self_finalized_seen);
+        return 1;
+    }
+    return rc;
 }

@@ -20,7 +20,9 @@
 //! (`MPI_COMM_NULL_DELETE_FN`: nothing). Callbacks run with no lock held, so they may call MPI;
 //! an error code they return fails the calling function with that code. A freed keyval stays
 //! known to the attributes still attached (their delete callbacks still run). Predefined
-//! keyvals are read-only (`MPI_ERR_KEYVAL` on set/delete/free).
+//! keyvals are read-only (`MPI_ERR_KEYVAL` on set/delete/free). `MPI_Finalize` first deletes
+//! the attributes of `MPI_COMM_SELF` (in the reverse order of setting), as the standard
+//! requires, so libraries can hook their cleanup there.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
@@ -60,17 +62,31 @@ struct Keyval {
     freed: bool,
 }
 
-/// User keyvals and the attribute values, by (communicator, keyval).
+/// User keyvals and the attribute values, by (communicator, keyval), each with the sequence
+/// number of the call that set it.
 struct Attrs {
     keyvals: BTreeMap<c_int, Keyval>,
     next: c_int,
-    values: BTreeMap<(MPI_Comm, c_int), usize>,
+    values: BTreeMap<(MPI_Comm, c_int), (usize, u64)>,
+    seq: u64,
+}
+
+impl Attrs {
+    fn set(&mut self, comm_h: MPI_Comm, keyval: c_int, value: usize) {
+        self.seq += 1;
+        self.values.insert((comm_h, keyval), (value, self.seq));
+    }
+
+    fn get(&self, comm_h: MPI_Comm, keyval: c_int) -> Option<usize> {
+        self.values.get(&(comm_h, keyval)).map(|&(v, _)| v)
+    }
 }
 
 static ATTRS: Mutex<Attrs> = Mutex::new(Attrs {
     keyvals: BTreeMap::new(),
     next: FIRST_KEYVAL,
     values: BTreeMap::new(),
+    seq: 0,
 });
 
 fn is_predefined(keyval: c_int) -> bool {
@@ -125,14 +141,16 @@ fn run_delete(comm_h: MPI_Comm, keyval: c_int, value: usize) -> Result<()> {
     callback_result("delete", keyval, rc)
 }
 
-/// The attributes of `comm_h`, in keyval order.
+/// The attributes of `comm_h` (keyval, value), in the order they were set.
 fn attrs_of(comm_h: MPI_Comm) -> Vec<(c_int, usize)> {
-    ATTRS
+    let mut v: Vec<(u64, c_int, usize)> = ATTRS
         .lock()
         .values
         .range((comm_h, c_int::MIN)..=(comm_h, c_int::MAX))
-        .map(|(&(_, k), &v)| (k, v))
-        .collect()
+        .map(|(&(_, k), &(v, seq))| (seq, k, v))
+        .collect();
+    v.sort_unstable();
+    v.into_iter().map(|(_, k, v)| (k, v)).collect()
 }
 
 /// Copies the attributes of `old` onto `new` through their copy callbacks (for
@@ -166,16 +184,17 @@ pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
             }
         };
         if let Some(v) = copied {
-            ATTRS.lock().values.insert((new, keyval), v);
+            ATTRS.lock().set(new, keyval, v);
         }
     }
     Ok(())
 }
 
-/// Deletes every attribute of `comm_h` through its delete callback (for `MPI_Comm_free`).
-/// Stops at the first callback error; the attributes not deleted yet stay.
+/// Deletes every attribute of `comm_h` through its delete callback, in the reverse order of
+/// setting (for `MPI_Comm_free`, and for `MPI_COMM_SELF` at `MPI_Finalize`). Stops at the first
+/// callback error; the attributes not deleted yet stay.
 pub fn delete_all(comm_h: MPI_Comm) -> Result<()> {
-    for (keyval, value) in attrs_of(comm_h) {
+    for (keyval, value) in attrs_of(comm_h).into_iter().rev() {
         run_delete(comm_h, keyval, value)?;
         ATTRS.lock().values.remove(&(comm_h, keyval));
     }
@@ -224,18 +243,18 @@ fn free_keyval(keyval: *mut c_int) -> Result<()> {
 fn set_attr(comm_h: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
     comm(comm_h)?;
     user_keyval(keyval)?;
-    let old = ATTRS.lock().values.get(&(comm_h, keyval)).copied();
+    let old = ATTRS.lock().get(comm_h, keyval);
     if let Some(old) = old {
         run_delete(comm_h, keyval, old)?;
     }
-    ATTRS.lock().values.insert((comm_h, keyval), value as usize);
+    ATTRS.lock().set(comm_h, keyval, value as usize);
     Ok(())
 }
 
 fn delete_attr(comm_h: MPI_Comm, keyval: c_int) -> Result<()> {
     comm(comm_h)?;
     user_keyval(keyval)?;
-    let old = ATTRS.lock().values.get(&(comm_h, keyval)).copied();
+    let old = ATTRS.lock().get(comm_h, keyval);
     if let Some(old) = old {
         run_delete(comm_h, keyval, old)?;
         ATTRS.lock().values.remove(&(comm_h, keyval));
@@ -257,7 +276,7 @@ fn get_attr(
         predefined(keyval, world)?.map(|v| v as *const c_int as usize)
     } else {
         user_keyval(keyval)?;
-        ATTRS.lock().values.get(&(comm_h, keyval)).copied()
+        ATTRS.lock().get(comm_h, keyval)
     };
     // SAFETY: both checked for NULL; `attribute_val` holds a pointer (the standard's `void *`
     // that is really a `void **` for get_attr).

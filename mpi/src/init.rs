@@ -115,6 +115,11 @@ mpi_fn! {
     /// Leaves the job (collective over all ranks); every user communicator becomes invalid.
     fn MPI_Finalize() -> c_int => PMPI_Finalize {
         call("MPI_Finalize", MPI_COMM_WORLD, || {
+            // As if MPI_COMM_SELF were freed first: its attributes' delete callbacks run while
+            // MPI is still usable.
+            if with_running(|_| Ok(())).is_ok() {
+                crate::attr::delete_all(MPI_COMM_SELF)?;
+            }
             let running = {
                 let mut state = STATE.write();
                 match std::mem::replace(&mut *state, Phase::Finalized) {
