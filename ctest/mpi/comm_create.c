@@ -138,9 +138,18 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Comm_compare(MPI_COMM_NULL, MPI_COMM_WORLD, &r), MPI_ERR_COMM);
     EXPECT_CLASS(MPI_Comm_set_name(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_NULL, &ec), MPI_ERR_GROUP);
-    if (size > 1 && me % 2 == 0) /* only the members call it: no communication */
+    /* A proper subset is unsupported for its members; non-members get MPI_COMM_NULL (neither
+     * communicates). */
+    if (size > 1 && me % 2 == 0)
         EXPECT_CLASS(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 0, &ec),
                      MPI_ERR_UNSUPPORTED_OPERATION);
+    if (me % 2 == 1) {
+        ec = MPI_COMM_WORLD;
+        CHECK_OK(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 0, &ec));
+        CHECK(ec == MPI_COMM_NULL);
+    }
+    CHECK_OK(MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, 0, &ec));
+    CHECK(ec == MPI_COMM_NULL);
 
     CHECK_OK(MPI_Comm_free(&dup));
     CHECK_OK(MPI_Comm_free(&dupi));

@@ -203,9 +203,9 @@ mpi_fn! {
 
     /// Like [`MPI_Comm_create`] but collective over `group` only. The engine makes
     /// communicators only collectively over the parent, so this supports a `group` with
-    /// exactly the members of `comm` (any order; a split over `comm`) and `MPI_GROUP_EMPTY`
-    /// (`MPI_COMM_NULL`, no communication); another subset raises
-    /// `MPI_ERR_UNSUPPORTED_OPERATION`. `tag` is not needed.
+    /// exactly the members of `comm` (any order; a split over `comm`). A process not in
+    /// `group` (or given `MPI_GROUP_EMPTY`) gets `MPI_COMM_NULL` without communicating; the
+    /// members of a smaller group get `MPI_ERR_UNSUPPORTED_OPERATION`. `tag` is not needed.
     fn MPI_Comm_create_group(comm_h: MPI_Comm, group: MPI_Group, tag: c_int,
         newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_create_group
     {
@@ -219,12 +219,9 @@ mpi_fn! {
             if group == MPI_GROUP_EMPTY {
                 return store_new(comm_h, newcomm, None);
             }
-            let me = my_world_rank()?;
-            let Some(key) = rank_in(&g, me) else {
-                return Err(MpiError::new(
-                    MPI_ERR_GROUP,
-                    "the calling process is not a member of group",
-                ));
+            let Some(key) = rank_in(&g, my_world_rank()?) else {
+                // Not a member: no part in the creation (as MPICH and Open MPI do).
+                return store_new(comm_h, newcomm, None);
             };
             let parent = comm_members(&c)?;
             if compare(&g, &parent) == crate::group::MPI_UNEQUAL {

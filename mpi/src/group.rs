@@ -11,7 +11,7 @@ use crate::error::{MpiError, Result, call, non_null};
 use crate::state::{comm, with_running};
 use crate::table::Table;
 use parking_lot::Mutex;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::c_int;
 use std::sync::Arc;
 
@@ -277,8 +277,9 @@ mpi_fn! {
         call("MPI_Group_union", MPI_COMM_WORLD, || {
             non_null(newgroup, "newgroup")?;
             let (a, b) = (members(group1)?, members(group2)?);
+            let in_a: HashSet<u32> = a.iter().copied().collect();
             let mut v = a.to_vec();
-            v.extend(b.iter().filter(|w| !a.contains(w)));
+            v.extend(b.iter().filter(|w| !in_a.contains(w)));
             write(newgroup, "newgroup", new_group(v)?)
         })
     }
@@ -290,7 +291,8 @@ mpi_fn! {
         call("MPI_Group_intersection", MPI_COMM_WORLD, || {
             non_null(newgroup, "newgroup")?;
             let (a, b) = (members(group1)?, members(group2)?);
-            let v = a.iter().copied().filter(|w| b.contains(w)).collect();
+            let in_b: HashSet<u32> = b.iter().copied().collect();
+            let v = a.iter().copied().filter(|w| in_b.contains(w)).collect();
             write(newgroup, "newgroup", new_group(v)?)
         })
     }
@@ -302,7 +304,8 @@ mpi_fn! {
         call("MPI_Group_difference", MPI_COMM_WORLD, || {
             non_null(newgroup, "newgroup")?;
             let (a, b) = (members(group1)?, members(group2)?);
-            let v = a.iter().copied().filter(|w| !b.contains(w)).collect();
+            let in_b: HashSet<u32> = b.iter().copied().collect();
+            let v = a.iter().copied().filter(|w| !in_b.contains(w)).collect();
             write(newgroup, "newgroup", new_group(v)?)
         })
     }
@@ -315,12 +318,13 @@ mpi_fn! {
         call("MPI_Group_translate_ranks", MPI_COMM_WORLD, || {
             let (a, b) = (members(group1)?, members(group2)?);
             let src = int_slice(ranks1, n, "ranks1")?;
+            let rank_in_b: HashMap<u32, usize> = b.iter().enumerate().map(|(i, &w)| (w, i)).collect();
             let out = src
                 .iter()
                 .map(|&r| match r {
                     MPI_PROC_NULL => Ok(MPI_PROC_NULL),
                     r if r >= 0 && (r as usize) < a.len() => {
-                        Ok(rank_in(&b, a[r as usize]).map_or(MPI_UNDEFINED, |i| i as c_int))
+                        Ok(rank_in_b.get(&a[r as usize]).map_or(MPI_UNDEFINED, |&i| i as c_int))
                     }
                     r => Err(MpiError::new(
                         MPI_ERR_RANK,
