@@ -136,6 +136,9 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     EXPECT_CLASS(MPI_Comm_get_attr(MPI_COMM_WORLD, 12345, &val, &flag), MPI_ERR_KEYVAL);
     EXPECT_CLASS(MPI_Comm_compare(MPI_COMM_NULL, MPI_COMM_WORLD, &r), MPI_ERR_COMM);
+    MPI_Group remote;
+    EXPECT_CLASS(MPI_Comm_remote_size(MPI_COMM_WORLD, &n), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Comm_remote_group(MPI_COMM_WORLD, &remote), MPI_ERR_COMM);
     EXPECT_CLASS(MPI_Comm_set_name(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_NULL, &ec), MPI_ERR_GROUP);
     /* A proper subset is unsupported for its members; non-members get MPI_COMM_NULL (neither

@@ -51,6 +51,13 @@ fn store_new(parent: MPI_Comm, newcomm: *mut MPI_Comm, c: Option<nexar::Comm>) -
     Ok(())
 }
 
+fn not_inter() -> MpiError {
+    MpiError::new(
+        MPI_ERR_COMM,
+        "not an intercommunicator (nexar has intracommunicators only)",
+    )
+}
+
 /// Duplicates `parent` into `*newcomm` (checked for NULL by the caller), copying its
 /// attributes through their copy callbacks; if one fails, the new communicator is freed.
 fn dup_into(parent: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
@@ -174,6 +181,28 @@ mpi_fn! {
             non_null(flag, "flag")?;
             comm(comm_h)?;
             write_int(flag, "flag", 0)
+        })
+    }
+
+    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
+    fn MPI_Comm_remote_size(comm_h: MPI_Comm, size: *mut c_int) -> c_int
+        => PMPI_Comm_remote_size
+    {
+        call("MPI_Comm_remote_size", comm_h, || {
+            non_null(size, "size")?;
+            comm(comm_h)?;
+            Err(not_inter())
+        })
+    }
+
+    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
+    fn MPI_Comm_remote_group(comm_h: MPI_Comm, group: *mut MPI_Group) -> c_int
+        => PMPI_Comm_remote_group
+    {
+        call("MPI_Comm_remote_group", comm_h, || {
+            non_null(group, "group")?;
+            comm(comm_h)?;
+            Err(not_inter())
         })
     }
 

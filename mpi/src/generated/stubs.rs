@@ -71,8 +71,6 @@ stub!(MPI_Comm_idup, PMPI_Comm_idup);
 stub!(MPI_Comm_idup_with_info, PMPI_Comm_idup_with_info);
 stub!(MPI_Comm_iflush_buffer, PMPI_Comm_iflush_buffer);
 stub!(MPI_Comm_join, PMPI_Comm_join);
-stub!(MPI_Comm_remote_group, PMPI_Comm_remote_group);
-stub!(MPI_Comm_remote_size, PMPI_Comm_remote_size);
 stub!(MPI_Comm_set_info, PMPI_Comm_set_info);
 stub!(MPI_Comm_spawn, PMPI_Comm_spawn);
 stub!(MPI_Comm_spawn_multiple, PMPI_Comm_spawn_multiple);
