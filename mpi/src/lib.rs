@@ -73,6 +73,7 @@ pub mod generated;
 pub mod handles;
 pub mod init;
 pub mod p2p;
+pub mod request;
 pub mod state;
 pub mod status;
 pub mod table;
