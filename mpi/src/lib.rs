@@ -72,6 +72,7 @@ pub mod error;
 pub mod generated;
 pub mod handles;
 pub mod init;
+pub mod nonblocking;
 pub mod p2p;
 pub mod request;
 pub mod state;
