@@ -13,7 +13,7 @@ use nexar::{Comm, PendingCollective};
 use std::ffi::{c_int, c_void};
 
 /// Where a started collective's result goes.
-enum Dest {
+pub(crate) enum Dest {
     /// The caller's buffer.
     User(RawOut),
     /// A scratch buffer whose contents are dropped (ranks without a result, in-place roots).
@@ -29,7 +29,7 @@ pub struct Started {
 }
 
 impl Started {
-    fn user(comm: &Comm, pending: PendingCollective, out: RawOut) -> Self {
+    pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RawOut) -> Self {
         Self {
             comm: comm.clone(),
             pending,
@@ -37,7 +37,7 @@ impl Started {
         }
     }
 
-    fn scratch(comm: &Comm, pending: PendingCollective, v: Vec<u8>) -> Self {
+    pub(crate) fn scratch(comm: &Comm, pending: PendingCollective, v: Vec<u8>) -> Self {
         Self {
             comm: comm.clone(),
             pending,
@@ -104,7 +104,7 @@ fn block(b: &Buf, i: u32, len: usize) -> Vec<u8> {
     all[i as usize * len..(i as usize + 1) * len].to_vec()
 }
 
-fn same_len(send: usize, recv: usize) -> Result<()> {
+pub(crate) fn same_len(send: usize, recv: usize) -> Result<()> {
     if send != recv {
         return Err(MpiError::new(
             MPI_ERR_TRUNCATE,

@@ -66,6 +66,7 @@ macro_rules! stub {
 
 pub mod args;
 pub mod coll;
+pub mod coll_v;
 pub mod comm;
 pub mod consts;
 pub mod error;
