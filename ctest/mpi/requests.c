@@ -1,7 +1,8 @@
 /* MPI shim requests: Isend/Irecv rings completed with Waitall, Waitany, Waitsome, Testall
  * loops, Testany/Testsome, ANY_SOURCE, Request_free on a completed and on a pending send,
  * MPI_REQUEST_NULL handling, Request_get_status, statuses, truncation in Waitall
- * (MPI_ERR_IN_STATUS), large-count variants. */
+ * (MPI_ERR_IN_STATUS), large-count variants, Isendrecv(_replace), Request_get_status_all/any/some,
+ * Test_cancelled. */
 #include "mpi_check.h"
 #include <stdint.h>
 
@@ -133,6 +134,37 @@ int main(int argc, char **argv)
         CHECK(idx == 0 && st.MPI_TAG == 42);
         CHECK_OK(MPI_Testany(2, r, &idx, &flag, &st));
         CHECK(flag == 1 && idx == MPI_UNDEFINED);
+    }
+
+    /* Isendrecv and Isendrecv_replace rings; Request_get_status_all/any/some leave the
+     * requests live. */
+    {
+        int out = rank * 5, in = -1, rep = rank * 9;
+        MPI_Request r[2];
+        CHECK_OK(MPI_Isendrecv(&out, 1, MPI_INT, next, 90, &in, 1, MPI_INT, prev, 90, w, &r[0]));
+        CHECK_OK(MPI_Isendrecv_replace(&rep, 1, MPI_INT, next, 91, prev, 91, w, &r[1]));
+        int flag = 0;
+        MPI_Status st[2];
+        while (!flag)
+            CHECK_OK(MPI_Request_get_status_all(2, r, &flag, st));
+        CHECK(r[0] != MPI_REQUEST_NULL && r[1] != MPI_REQUEST_NULL);
+        CHECK(st[0].MPI_SOURCE == prev && st[0].MPI_TAG == 90 && st[1].MPI_TAG == 91);
+        int idx = -1;
+        CHECK_OK(MPI_Request_get_status_any(2, r, &idx, &flag, &st[0]));
+        CHECK(flag == 1 && idx >= 0 && idx < 2 && r[idx] != MPI_REQUEST_NULL);
+        int outcount = -1, ids[2];
+        CHECK_OK(MPI_Request_get_status_some(2, r, &outcount, ids, MPI_STATUSES_IGNORE));
+        CHECK(outcount == 2 && ids[0] == 0 && ids[1] == 1);
+        CHECK_OK(MPI_Waitall(2, r, st));
+        CHECK(in == prev * 5 && rep == prev * 9);
+        CHECK(st[1].MPI_SOURCE == prev);
+        int cancelled = 1;
+        CHECK_OK(MPI_Test_cancelled(&st[0], &cancelled));
+        CHECK(cancelled == 0);
+        CHECK_OK(MPI_Request_get_status_any(2, r, &idx, &flag, MPI_STATUS_IGNORE));
+        CHECK(flag == 1 && idx == MPI_UNDEFINED);
+        CHECK_OK(MPI_Request_get_status_some(2, r, &outcount, ids, MPI_STATUSES_IGNORE));
+        CHECK(outcount == MPI_UNDEFINED);
     }
 
     /* MPI_REQUEST_NULL: Wait and Test complete at once with an empty status. */
