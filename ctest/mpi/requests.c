@@ -258,8 +258,14 @@ int main(int argc, char **argv)
 
         CHECK_OK(MPI_Irecv(&small, 1, MPI_INT, prev, 72, w, &r[0]));
         CHECK_OK(MPI_Send(big, 4, MPI_INT, next, 72, w));
+        int flag = 0, rc = MPI_SUCCESS;
+        while (!flag)
+            rc = MPI_Request_get_status(r[0], &flag, &st[0]);
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE && r[0] != MPI_REQUEST_NULL);
         EXPECT_CLASS(MPI_Wait(&r[0], &st[0]), MPI_ERR_TRUNCATE);
-        CHECK(st[0].MPI_ERROR == MPI_ERR_TRUNCATE);
+        CHECK(st[0].MPI_ERROR == MPI_ERR_TRUNCATE && r[0] == MPI_REQUEST_NULL);
 
         MPI_Request bogus = (MPI_Request)(intptr_t)0x12345;
         EXPECT_CLASS(MPI_Wait(&bogus, MPI_STATUS_IGNORE), MPI_ERR_REQUEST);

@@ -893,26 +893,19 @@ mpi_fn! {
         })
     }
 
-    /// Sets `*flag` to whether `request` has completed and, if so, fills `status`; the
-    /// request stays live.
+    /// Sets `*flag` to whether `request` has completed and, if so, fills `status` and
+    /// returns the operation's result; the request stays live.
     fn MPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status)
         -> c_int => PMPI_Request_get_status
     {
         call("MPI_Request_get_status", comm_of(request), || {
             non_null(flag, "flag")?;
-            let st = if request == MPI_REQUEST_NULL {
-                Some(empty_status())
-            } else {
-                let mut t = REQUESTS.lock();
-                let e = t.get_mut(request).ok_or_else(|| bad_request(request))?;
-                if e.poll() { e.done.as_ref().map(status_of) } else { None }
-            };
+            let o = peek(request)?;
             // SAFETY: checked for NULL.
-            unsafe { flag.write(st.is_some() as c_int) };
-            if let Some(st) = st {
-                store(status, st);
-            }
-            Ok(())
+            unsafe { flag.write(o.is_some() as c_int) };
+            let Some(o) = o else { return Ok(()) };
+            store(status, status_of(&o));
+            result_of(o)
         })
     }
 }
