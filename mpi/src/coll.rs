@@ -1,7 +1,9 @@
 //! Blocking collectives over the engine's byte-level `start_*` collectives. One implementation
-//! over 64-bit counts serves `MPI_X` and `MPI_X_c`. `MPI_IN_PLACE` is accepted where the
-//! standard allows it (the root of reduce/gather/scatter, every rank of allreduce, allgather
-//! and alltoall).
+//! over 64-bit counts serves `MPI_X` and `MPI_X_c`; it checks the arguments and starts the
+//! collective ([`Started`]), which the blocking entry points finish on the calling thread and
+//! the non-blocking ones ([`crate::nonblocking`], [`crate::coll_v`]) in a request.
+//! `MPI_IN_PLACE` is accepted where the standard allows it (the root of reduce/gather/scatter,
+//! every rank of allreduce, allgather and alltoall).
 
 use crate::args::{Buf, count, in_place, root_rank};
 use crate::consts::*;
