@@ -1,5 +1,6 @@
 /* MPI shim thread support: MPI_Init_thread grants MPI_THREAD_MULTIPLE, MPI_Is_thread_main
- * tells threads apart, and two threads communicate at once, each on its own communicator. */
+ * tells threads apart, and two threads communicate at once, each on its own communicator
+ * (blocking calls and requests). */
 #include "mpi_check.h"
 #include <pthread.h>
 
@@ -23,6 +24,16 @@ static void *worker(void *arg)
         CHECK(in == prev * 1000 + t * 100 + i);
         long sum = 0, one = t + 1;
         CHECK_OK(MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, c));
+        CHECK(sum == (long)size * (t + 1));
+        /* The same with requests: both threads use the request table at once. */
+        MPI_Request r[3];
+        in = -1;
+        sum = 0;
+        CHECK_OK(MPI_Irecv(&in, 1, MPI_INT, prev, i, c, &r[0]));
+        CHECK_OK(MPI_Isend(&out, 1, MPI_INT, next, i, c, &r[1]));
+        CHECK_OK(MPI_Iallreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, c, &r[2]));
+        CHECK_OK(MPI_Waitall(3, r, MPI_STATUSES_IGNORE));
+        CHECK(in == prev * 1000 + t * 100 + i);
         CHECK(sum == (long)size * (t + 1));
     }
     return NULL;

@@ -1,18 +1,90 @@
 //! Blocking collectives over the engine's byte-level `start_*` collectives. One implementation
-//! over 64-bit counts serves `MPI_X` and `MPI_X_c`. `MPI_IN_PLACE` is accepted where the
-//! standard allows it (the root of reduce/gather/scatter, every rank of allreduce, allgather
-//! and alltoall).
+//! over 64-bit counts serves `MPI_X` and `MPI_X_c`; it checks the arguments and starts the
+//! collective ([`Started`]), which the blocking entry points finish on the calling thread and
+//! the non-blocking ones ([`crate::nonblocking`], [`crate::coll_v`]) in a request.
+//! `MPI_IN_PLACE` is accepted where the standard allows it (the root of reduce/gather/scatter,
+//! every rank of allreduce, allgather and alltoall).
 
 use crate::args::{Buf, count, in_place, root_rank};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call};
 use crate::handles::op;
+use crate::request::{MPI_Request, RawOut, store_request};
 use crate::state::comm;
 use nexar::{Comm, PendingCollective};
 use std::ffi::{c_int, c_void};
 
-fn finish(p: PendingCollective, recv: &mut [u8]) -> Result<()> {
-    Ok(pollster::block_on(p.finish_into(recv))?)
+/// Where a started collective's result goes.
+pub(crate) enum Dest {
+    /// The caller's buffer.
+    User(RawOut),
+    /// A scratch buffer whose contents are dropped (ranks without a result, in-place roots).
+    Scratch(Vec<u8>),
+}
+
+/// A collective started on this rank (its place in the communicator's order is taken): finish
+/// it on the calling thread ([`Started::finish`]) or in a request ([`Started::into_request`]).
+pub struct Started {
+    comm: Comm,
+    pending: PendingCollective,
+    dest: Dest,
+}
+
+impl Started {
+    pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RawOut) -> Self {
+        Self {
+            comm: comm.clone(),
+            pending,
+            dest: Dest::User(out),
+        }
+    }
+
+    pub(crate) fn scratch(comm: &Comm, pending: PendingCollective, v: Vec<u8>) -> Self {
+        Self {
+            comm: comm.clone(),
+            pending,
+            dest: Dest::Scratch(v),
+        }
+    }
+
+    fn into_out(self, rb: Option<&Buf>) -> Self {
+        match rb {
+            Some(rb) => Self {
+                dest: Dest::User(RawOut::of(rb)),
+                ..self
+            },
+            None => self,
+        }
+    }
+
+    /// Finishes on the calling thread.
+    pub fn finish(self) -> Result<()> {
+        let Self { pending, dest, .. } = self;
+        match dest {
+            // SAFETY: checked at start; the caller is blocked meanwhile.
+            Dest::User(out) => pollster::block_on(pending.finish_into(unsafe { out.get() }))?,
+            Dest::Scratch(mut v) => pollster::block_on(pending.finish_into(&mut v))?,
+        }
+        Ok(())
+    }
+
+    /// Finishes in the background; `*request` (checked for NULL) receives the handle.
+    pub fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
+        let Self {
+            comm,
+            pending,
+            dest,
+        } = self;
+        let req = comm.spawn(async move {
+            match dest {
+                // SAFETY: the caller keeps the buffer valid until the request completes.
+                Dest::User(out) => pending.finish_into(unsafe { out.get() }).await?,
+                Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
+            }
+            Ok(None)
+        });
+        store_request(request, comm_h, req)
+    }
 }
 
 /// `count * n` for the whole-communicator buffers of rooted and all-to-all collectives.
@@ -34,7 +106,7 @@ fn block(b: &Buf, i: u32, len: usize) -> Vec<u8> {
     all[i as usize * len..(i as usize + 1) * len].to_vec()
 }
 
-fn same_len(send: usize, recv: usize) -> Result<()> {
+pub(crate) fn same_len(send: usize, recv: usize) -> Result<()> {
     if send != recv {
         return Err(MpiError::new(
             MPI_ERR_TRUNCATE,
@@ -44,13 +116,19 @@ fn same_len(send: usize, recv: usize) -> Result<()> {
     Ok(())
 }
 
-fn bcast(buf: *mut c_void, n: MPI_Count, dt: MPI_Datatype, root: c_int, c: &Comm) -> Result<()> {
+/// Starts a broadcast.
+pub fn bcast(
+    buf: *mut c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    root: c_int,
+    c: &Comm,
+) -> Result<Started> {
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
     // SAFETY: `Buf::new` checked the pointer; the engine copies the input before returning.
     let p = c.start_bcast(unsafe { b.bytes() }, root)?;
-    // SAFETY: as above, writable per the MPI contract; no other slice of it is alive.
-    finish(p, unsafe { b.bytes_mut() })
+    Ok(Started::user(c, p, RawOut::of(&b)))
 }
 
 /// The input of a reduction: `sbuf`, or a copy of `rbuf` when `sbuf` is `MPI_IN_PLACE`.
@@ -68,8 +146,9 @@ fn reduce_input(
     }
 }
 
+/// Starts a reduce (`root` given) or an allreduce.
 #[allow(clippy::too_many_arguments)]
-fn reduce(
+pub fn reduce(
     sbuf: *const c_void,
     rbuf: *mut c_void,
     n: MPI_Count,
@@ -77,7 +156,7 @@ fn reduce(
     o: MPI_Op,
     root: Option<c_int>,
     c: &Comm,
-) -> Result<()> {
+) -> Result<Started> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let op = op(o)?;
     let receives = root.is_none_or(|r| r == c.rank());
@@ -92,12 +171,12 @@ fn reduce(
         Some(r) => c.start_reduce(&send, dtype, op, r)?,
         None => c.start_allreduce(&send, dtype, op)?,
     };
-    // SAFETY: `Buf::new` checked the pointer; writable per the MPI contract.
-    finish(p, rb.map_or(&mut [], |rb| unsafe { rb.bytes_mut() }))
+    Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }
 
+/// Starts a gather (`root` given) or an allgather.
 #[allow(clippy::too_many_arguments)]
-fn gather(
+pub fn gather(
     sbuf: *const c_void,
     sn: MPI_Count,
     st: MPI_Datatype,
@@ -106,7 +185,7 @@ fn gather(
     rt: MPI_Datatype,
     root: Option<c_int>,
     c: &Comm,
-) -> Result<()> {
+) -> Result<Started> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let receives = root.is_none_or(|r| r == c.rank());
     let rb = if receives {
@@ -132,12 +211,12 @@ fn gather(
         Some(r) => c.start_gather(&send, dtype, r)?,
         None => c.start_allgather(&send, dtype)?,
     };
-    // SAFETY: `Buf::new` checked the pointer; writable per the MPI contract.
-    finish(p, rb.map_or(&mut [], |rb| unsafe { rb.bytes_mut() }))
+    Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }
 
+/// Starts a scatter.
 #[allow(clippy::too_many_arguments)]
-fn scatter(
+pub fn scatter(
     sbuf: *const c_void,
     sn: MPI_Count,
     st: MPI_Datatype,
@@ -146,7 +225,7 @@ fn scatter(
     rt: MPI_Datatype,
     root: c_int,
     c: &Comm,
-) -> Result<()> {
+) -> Result<Started> {
     let root = root_rank(root, c.size())?;
     let is_root = root == c.rank();
     let sb = if is_root {
@@ -154,29 +233,32 @@ fn scatter(
     } else {
         None
     };
-    let mut scratch = Vec::new();
-    let (recv, dtype): (&mut [u8], _) = match &sb {
+    let (dest, len, dtype) = match &sb {
         Some(sb) if in_place(rbuf) => {
-            scratch.resize(sb.len / c.size() as usize, 0);
-            (&mut scratch, sb.dtype)
+            let len = sb.len / c.size() as usize;
+            (Dest::Scratch(vec![0; len]), len, sb.dtype)
         }
         _ => {
             let rb = Buf::new(rbuf, rn, rt, "receive")?;
-            // SAFETY: `Buf::new` checked the pointer; writable per the MPI contract.
-            (unsafe { rb.bytes_mut() }, rb.dtype)
+            (Dest::User(RawOut::of(&rb)), rb.len, rb.dtype)
         }
     };
     if let Some(sb) = &sb {
-        same_len(sb.len / c.size() as usize, recv.len())?;
+        same_len(sb.len / c.size() as usize, len)?;
     }
     // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
     let send = sb.map_or(&[][..], |sb| unsafe { sb.bytes() });
-    let p = c.start_scatter(send, dtype, recv.len(), root)?;
-    finish(p, recv)
+    let p = c.start_scatter(send, dtype, len, root)?;
+    Ok(Started {
+        comm: c.clone(),
+        pending: p,
+        dest,
+    })
 }
 
+/// Starts an alltoall.
 #[allow(clippy::too_many_arguments)]
-fn alltoall(
+pub fn alltoall(
     sbuf: *const c_void,
     sn: MPI_Count,
     st: MPI_Datatype,
@@ -184,7 +266,7 @@ fn alltoall(
     rn: MPI_Count,
     rt: MPI_Datatype,
     c: &Comm,
-) -> Result<()> {
+) -> Result<Started> {
     let rb = Buf::new(rbuf, times(rn, c.size())?, rt, "receive")?;
     let (send, dtype) = if in_place(sbuf) {
         // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
@@ -196,8 +278,12 @@ fn alltoall(
     };
     same_len(send.len(), rb.len)?;
     let p = c.start_alltoall(&send, dtype)?;
-    // SAFETY: `Buf::new` checked the pointer; writable per the MPI contract.
-    finish(p, unsafe { rb.bytes_mut() })
+    Ok(Started::user(c, p, RawOut::of(&rb)))
+}
+
+/// Starts a barrier.
+pub fn barrier(c: &Comm) -> Result<Started> {
+    Ok(Started::scratch(c, c.start_barrier()?, Vec::new()))
 }
 
 /// Defines `MPI_X` and `MPI_X_c` (and their PMPI twins) over one implementation: `$conv`
@@ -214,7 +300,7 @@ macro_rules! coll_pair {
                 call(stringify!($name), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: c_int| count(n);
-                    $body
+                    $body?.finish()
                 })
             }
 
@@ -223,7 +309,7 @@ macro_rules! coll_pair {
                 call(stringify!($cname), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: MPI_Count| n;
-                    $body
+                    $body?.finish()
                 })
             }
         }
@@ -282,7 +368,7 @@ mpi_fn! {
     fn MPI_Barrier(comm_h: MPI_Comm) -> c_int => PMPI_Barrier {
         call("MPI_Barrier", comm_h, || {
             let c = comm(comm_h)?;
-            finish(c.start_barrier()?, &mut [])
+            barrier(&c)?.finish()
         })
     }
 }

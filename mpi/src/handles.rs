@@ -197,9 +197,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Info` (predefined infos).
     Info: MPI_Info_toint / PMPI_Info_toint, MPI_Info_fromint / PMPI_Info_fromint,
         predefined_in(0x130, 0x132), MPI_INFO_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Request` (none exist yet but the NULL one).
+    /// Handle / Fortran integer conversion of `MPI_Request` (live requests and the NULL one).
     Request: MPI_Request_toint / PMPI_Request_toint, MPI_Request_fromint / PMPI_Request_fromint,
-        predefined_in(0x180, 0x181), MPI_REQUEST_NULL;
+        |h| h == MPI_REQUEST_NULL || crate::request::is_live(h), MPI_REQUEST_NULL;
 }
 
 #[cfg(test)]

@@ -67,6 +67,7 @@ macro_rules! stub {
 pub mod args;
 pub mod attr;
 pub mod coll;
+pub mod coll_v;
 pub mod comm;
 pub mod consts;
 pub mod error;
@@ -74,7 +75,9 @@ pub mod generated;
 pub mod group;
 pub mod handles;
 pub mod init;
+pub mod nonblocking;
 pub mod p2p;
+pub mod request;
 pub mod state;
 pub mod status;
 pub mod table;
