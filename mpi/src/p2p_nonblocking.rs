@@ -1,0 +1,209 @@
+//! Non-blocking point-to-point starts: `MPI_Isend`, `MPI_Irecv`, `MPI_Isendrecv` and
+//! `MPI_Isendrecv_replace` (and their `_c` forms). Each returns a request from
+//! [`crate::request`], which owns completion (wait, test and their variants).
+
+use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
+use crate::consts::*;
+use crate::error::{Result, call, non_null};
+use crate::request::{MPI_Request, RawOut, store_request};
+use crate::state::comm;
+use crate::status::MPI_Status;
+use bytes::Bytes;
+use std::ffi::{c_int, c_void};
+
+fn isend(
+    buf: *const c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm_h: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    non_null(request, "request")?;
+    let c = comm(comm_h)?;
+    let b = Buf::new(buf, n, dt, "send")?;
+    let tag = send_tag(tag)?;
+    if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
+        // The engine copies and queues the message at once (as `MPI_Send` does), so the
+        // request is complete from the start.
+        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
+        let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+        c.send_bytes(data, dest, tag)?;
+    }
+    store_request(request, comm_h, nexar::Request::ready(Ok(None)))
+}
+
+fn irecv(
+    buf: *mut c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm_h: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    non_null(request, "request")?;
+    let c = comm(comm_h)?;
+    let b = Buf::new(buf, n, dt, "receive")?;
+    let req = post_recv(&c, b, source, tag)?;
+    store_request(request, comm_h, req)
+}
+
+/// Posts a receive into `b` now (it matches before receives posted later) and finishes it in
+/// the background.
+fn post_recv(
+    c: &nexar::Comm,
+    b: Buf,
+    source: c_int,
+    tag: c_int,
+) -> Result<nexar::Request<Option<MPI_Status>>> {
+    let tag = recv_tag(tag)?;
+    let Some(source) = recv_source(source, c.size())? else {
+        return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))));
+    };
+    let pending = c.start_recv(source, tag)?;
+    let out = RawOut::of(&b);
+    let req = c.spawn(async move {
+        // SAFETY: the caller keeps the buffer valid until the request completes.
+        let o = pending.finish_into(unsafe { out.get() }).await?;
+        let err = if o.truncated {
+            MPI_ERR_TRUNCATE
+        } else {
+            MPI_SUCCESS
+        };
+        Ok(Some(MPI_Status::new(
+            o.status.source as c_int,
+            o.status.tag,
+            o.status.bytes,
+            err,
+        )))
+    });
+    Ok(req)
+}
+
+/// Sends `data` (already copied) to `dest` unless it is `MPI_PROC_NULL`.
+fn send_copy(c: &nexar::Comm, data: Bytes, dest: c_int, tag: c_int) -> Result<()> {
+    let tag = send_tag(tag)?;
+    if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
+        c.send_bytes(data, dest, tag)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn isendrecv(
+    sbuf: *const c_void,
+    sn: MPI_Count,
+    sdt: MPI_Datatype,
+    dest: c_int,
+    stag: c_int,
+    rbuf: *mut c_void,
+    rn: MPI_Count,
+    rdt: MPI_Datatype,
+    source: c_int,
+    rtag: c_int,
+    comm_h: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    non_null(request, "request")?;
+    let c = comm(comm_h)?;
+    let sb = Buf::new(sbuf, sn, sdt, "send")?;
+    let rb = Buf::new(rbuf, rn, rdt, "receive")?;
+    send_tag(stag)?;
+    dest_rank(dest, c.size(), "destination")?;
+    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(unsafe { sb.bytes() });
+    // The receive is posted before the send, so a matching call on the peer cannot deadlock.
+    let req = post_recv(&c, rb, source, rtag)?;
+    send_copy(&c, data, dest, stag)?;
+    store_request(request, comm_h, req)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn isendrecv_replace(
+    buf: *mut c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    dest: c_int,
+    stag: c_int,
+    source: c_int,
+    rtag: c_int,
+    comm_h: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    non_null(request, "request")?;
+    let c = comm(comm_h)?;
+    let b = Buf::new(buf, n, dt, "buffer")?;
+    send_tag(stag)?;
+    dest_rank(dest, c.size(), "destination")?;
+    // The outgoing data is copied before the receive can write into the buffer.
+    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+    let req = post_recv(&c, b, source, rtag)?;
+    send_copy(&c, data, dest, stag)?;
+    store_request(request, comm_h, req)
+}
+
+mpi_fn! {
+    /// Starts a send of `count` elements to `dest` (the data is copied and queued at once).
+    fn MPI_Isend(buf: *const c_void, n: c_int, dt: MPI_Datatype, dest: c_int, tag: c_int,
+                 comm_h: MPI_Comm, request: *mut MPI_Request) -> c_int => PMPI_Isend {
+        call("MPI_Isend", comm_h, || isend(buf, count(n), dt, dest, tag, comm_h, request))
+    }
+
+    /// Large-count `MPI_Isend`.
+    fn MPI_Isend_c(buf: *const c_void, n: MPI_Count, dt: MPI_Datatype, dest: c_int, tag: c_int,
+                   comm_h: MPI_Comm, request: *mut MPI_Request) -> c_int => PMPI_Isend_c {
+        call("MPI_Isend_c", comm_h, || isend(buf, n, dt, dest, tag, comm_h, request))
+    }
+
+    /// Posts a receive into `buf` (at most `count` elements); complete it with a wait or test.
+    fn MPI_Irecv(buf: *mut c_void, n: c_int, dt: MPI_Datatype, source: c_int, tag: c_int,
+                 comm_h: MPI_Comm, request: *mut MPI_Request) -> c_int => PMPI_Irecv {
+        call("MPI_Irecv", comm_h, || irecv(buf, count(n), dt, source, tag, comm_h, request))
+    }
+
+    /// Large-count `MPI_Irecv`.
+    fn MPI_Irecv_c(buf: *mut c_void, n: MPI_Count, dt: MPI_Datatype, source: c_int, tag: c_int,
+                   comm_h: MPI_Comm, request: *mut MPI_Request) -> c_int => PMPI_Irecv_c {
+        call("MPI_Irecv_c", comm_h, || irecv(buf, n, dt, source, tag, comm_h, request))
+    }
+
+    /// Starts a send to `dest` and a receive from `source` (the receive is posted first).
+    fn MPI_Isendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype,
+                     dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int,
+                     recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm_h: MPI_Comm,
+                     request: *mut MPI_Request) -> c_int => PMPI_Isendrecv {
+        call("MPI_Isendrecv", comm_h, || isendrecv(sendbuf, count(sendcount), sendtype, dest,
+            sendtag, recvbuf, count(recvcount), recvtype, source, recvtag, comm_h, request))
+    }
+
+    /// Large-count `MPI_Isendrecv`.
+    fn MPI_Isendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype,
+                       dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count,
+                       recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm_h: MPI_Comm,
+                       request: *mut MPI_Request) -> c_int => PMPI_Isendrecv_c {
+        call("MPI_Isendrecv_c", comm_h, || isendrecv(sendbuf, sendcount, sendtype, dest,
+            sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm_h, request))
+    }
+
+    /// Sends `buf` to `dest` and receives into it from `source` (the data sent is copied
+    /// first).
+    fn MPI_Isendrecv_replace(buf: *mut c_void, n: c_int, dt: MPI_Datatype, dest: c_int,
+                             sendtag: c_int, source: c_int, recvtag: c_int, comm_h: MPI_Comm,
+                             request: *mut MPI_Request) -> c_int => PMPI_Isendrecv_replace {
+        call("MPI_Isendrecv_replace", comm_h, || isendrecv_replace(buf, count(n), dt, dest,
+            sendtag, source, recvtag, comm_h, request))
+    }
+
+    /// Large-count `MPI_Isendrecv_replace`.
+    fn MPI_Isendrecv_replace_c(buf: *mut c_void, n: MPI_Count, dt: MPI_Datatype, dest: c_int,
+                               sendtag: c_int, source: c_int, recvtag: c_int, comm_h: MPI_Comm,
+                               request: *mut MPI_Request) -> c_int
+        => PMPI_Isendrecv_replace_c
+    {
+        call("MPI_Isendrecv_replace_c", comm_h, || isendrecv_replace(buf, n, dt, dest,
+            sendtag, source, recvtag, comm_h, request))
+    }
+}
