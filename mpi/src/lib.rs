@@ -71,6 +71,7 @@ pub mod coll_v;
 pub mod comm;
 pub mod consts;
 pub mod error;
+pub mod fortran_support;
 pub mod generated;
 pub mod group;
 pub mod handles;

@@ -1,15 +1,19 @@
 //! Project automation.
 //!
 //! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`, and from the
-//!   MPI spec table under `mpi/spec/`: `include/mpi.h` and `mpi/spec/stubs.txt`).
+//!   MPI spec table under `mpi/spec/`: `include/mpi.h`, `mpi/spec/stubs.txt`, the stubs, and the
+//!   Fortran binding: `include/mpif.h`, `fortran/mpi.f90`, `mpi/src/generated/fortran.rs`).
 //! * `cargo xtask check`: regenerates them in memory and fails on any difference.
 //!   `gen` and `check` also check that the IMPL flags of `mpi/spec/functions.txt` agree with the
 //!   hand-written sources of `mpi/src` (see `mpi_stubs`).
 //! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
 //!   functions (reads `nm -D --defined-only`).
 //! * `cargo xtask symbols --mpi LIB`: fails unless LIB exports exactly `MPI_X` and `PMPI_X` for
-//!   every function of the MPI spec table, and nothing else.
+//!   every function of the MPI spec table, the Fortran entry points (`mpi_x_`, `pmpi_x_`) and
+//!   COMMON blocks of `fortran_wrappers` / `fortran_consts`, and nothing else.
 
+mod fortran_consts;
+mod fortran_wrappers;
 mod mpi_header;
 mod mpi_stubs;
 mod spec;
@@ -35,6 +39,18 @@ fn generated() -> Result<Vec<(PathBuf, String)>, String> {
         (
             PathBuf::from("mpi/src/generated/stubs.rs"),
             mpi_stubs::render(&mpi)?,
+        ),
+        (
+            PathBuf::from("include/mpif.h"),
+            fortran_consts::mpif_h(&mpi),
+        ),
+        (
+            PathBuf::from("fortran/mpi.f90"),
+            fortran_consts::mpi_module(&mpi),
+        ),
+        (
+            PathBuf::from("mpi/src/generated/fortran.rs"),
+            fortran_wrappers::render(&mpi).0,
         ),
     ])
 }
@@ -161,6 +177,8 @@ fn check_mpi_symbols(lib: &str) -> Result<(), String> {
         .functions
         .iter()
         .flat_map(|f| [f.name.clone(), format!("P{}", f.name)])
+        .chain(fortran_wrappers::render(&mpi).1)
+        .chain(fortran_consts::common_symbols())
         .collect();
     let have: std::collections::BTreeSet<String> = exported_symbols(lib)?.into_iter().collect();
     let missing: Vec<&String> = want.difference(&have).collect();

@@ -3,3 +3,5 @@
 // Kept exactly as generated (one stub a line), so `cargo xtask check` compares them as written.
 #[rustfmt::skip]
 pub mod stubs;
+#[rustfmt::skip]
+pub mod fortran;

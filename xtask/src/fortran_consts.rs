@@ -1,0 +1,192 @@
+//! `include/mpif.h` and `fortran/mpi.f90` (the `use mpi` module): the MPI constants as
+//! Fortran INTEGER PARAMETERs, the special addresses as COMMON block variables, and the
+//! declarations of the functions that are Fortran functions rather than subroutines.
+//!
+//! The shared body is valid in fixed and free form: statements start in column 7, no line is
+//! longer than 72 columns, and comments start with `!` in column 1.
+
+use crate::fortran_wrappers::{function_result, wrapped};
+use crate::spec::{GroupKind, Spec, parse_int};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+/// Integer constants added for Fortran (not in the C spec table).
+const FORTRAN_ONLY: &[(&str, &str)] = &[
+    ("MPI_ADDRESS_KIND", "8"),
+    ("MPI_OFFSET_KIND", "8"),
+    ("MPI_COUNT_KIND", "8"),
+    ("MPI_INTEGER_KIND", "4"),
+];
+
+/// The special addresses: (variable, dimensions, COMMON block). They must match the blocks
+/// `mpi/src/fortran_support.rs` defines.
+const SPECIAL: &[(&str, &str, &str)] = &[
+    ("MPI_BOTTOM", "", "MPI_FORTRAN_BOTTOM"),
+    ("MPI_IN_PLACE", "", "MPI_FORTRAN_IN_PLACE"),
+    (
+        "MPI_STATUS_IGNORE",
+        "(MPI_STATUS_SIZE)",
+        "MPI_FORTRAN_STATUS_IGNORE",
+    ),
+    (
+        "MPI_STATUSES_IGNORE",
+        "(MPI_STATUS_SIZE,1)",
+        "MPI_FORTRAN_STATUSES_IGNORE",
+    ),
+    ("MPI_ERRCODES_IGNORE", "(1)", "MPI_FORTRAN_ERRCODES_IGNORE"),
+    ("MPI_UNWEIGHTED", "(1)", "MPI_FORTRAN_UNWEIGHTED"),
+    ("MPI_WEIGHTS_EMPTY", "(1)", "MPI_FORTRAN_WEIGHTS_EMPTY"),
+];
+
+/// The COMMON block symbols as gfortran names them (lower case, one trailing underscore).
+pub fn common_symbols() -> Vec<String> {
+    SPECIAL
+        .iter()
+        .map(|(_, _, block)| format!("{}_", block.to_ascii_lowercase()))
+        .collect()
+}
+
+/// Appends `INTEGER NAME` / `PARAMETER (NAME=VALUE)`.
+fn parameter(out: &mut String, name: &str, value: &str) {
+    let _ = writeln!(out, "      INTEGER {name}");
+    let _ = writeln!(out, "      PARAMETER ({name}={value})");
+}
+
+/// The integer constants of the spec a Fortran program uses, with their values (decimal or an
+/// earlier name), grouped under their titles.
+fn constants(spec: &Spec, out: &mut String) {
+    let mut done: HashSet<String> = HashSet::new();
+    let mut values: HashMap<&str, i64> = HashMap::new();
+    for g in &spec.groups {
+        let skip_group = g.title.starts_with("MPI_T")
+            || g.title.starts_with("Fortran 1977")
+            || matches!(&g.kind, GroupKind::Enum(Some(tag)) if tag.starts_with("MPI_T"));
+        if skip_group {
+            continue;
+        }
+        let mut body = String::new();
+        for c in &g.items {
+            if c.cast.is_some() || c.name.starts_with("MPI_T_") {
+                continue; // pointers (special addresses are COMMON variables) and MPI_T
+            }
+            let value = match parse_int(&c.value) {
+                Some(v) => v,
+                None => match values.get(c.value.as_str()) {
+                    Some(&v) => v,
+                    None => continue, // aliases a constant Fortran does not have
+                },
+            };
+            if i32::try_from(value).is_err() || !done.insert(c.name.to_ascii_uppercase()) {
+                continue;
+            }
+            values.insert(&c.name, value);
+            parameter(&mut body, &c.name, &value.to_string());
+        }
+        if !body.is_empty() {
+            // Titles are comments: cut to the fixed-form line length.
+            let title: String = g.title.chars().take(70).collect();
+            let _ = writeln!(out, "! {}", title.trim_end());
+            out.push_str(&body);
+        }
+    }
+}
+
+/// The Fortran status size and indices (1-based) from the C spec's `MPI_F_*` values.
+fn status_indices(spec: &Spec, out: &mut String) {
+    let value = |name: &str| {
+        spec.constants()
+            .find(|c| c.name == name)
+            .and_then(|c| parse_int(&c.value))
+            .unwrap_or_else(|| panic!("mpi/spec lacks {name}"))
+    };
+    let _ = writeln!(out, "! Status size and indices (1-based)");
+    parameter(
+        out,
+        "MPI_STATUS_SIZE",
+        &value("MPI_F_STATUS_SIZE").to_string(),
+    );
+    for (f, c) in [
+        ("MPI_SOURCE", "MPI_F_SOURCE"),
+        ("MPI_TAG", "MPI_F_TAG"),
+        ("MPI_ERROR", "MPI_F_ERROR"),
+    ] {
+        parameter(out, f, &(value(c) + 1).to_string());
+    }
+    let _ = writeln!(
+        out,
+        "! Kinds of address, offset, count and default integers"
+    );
+    for (name, v) in FORTRAN_ONLY {
+        parameter(out, name, v);
+    }
+}
+
+fn specials(out: &mut String) {
+    let _ = writeln!(out, "! Special addresses (recognised by the library)");
+    for (name, dims, block) in SPECIAL {
+        let _ = writeln!(out, "      INTEGER {name}{dims}");
+        let _ = writeln!(out, "      COMMON /{block}/ {name}");
+    }
+}
+
+/// Type and EXTERNAL declarations of the wrapped functions that return a value.
+fn functions(spec: &Spec, out: &mut String) {
+    let mut first = true;
+    for f in spec.functions.iter().filter(|f| wrapped(f)) {
+        let Some(ty) = function_result(f) else {
+            continue;
+        };
+        if first {
+            let _ = writeln!(out, "! Functions");
+            first = false;
+        }
+        let name = f.name.to_ascii_uppercase();
+        let _ = writeln!(out, "      {ty} {name}");
+        let _ = writeln!(out, "      EXTERNAL {name}");
+    }
+}
+
+/// The shared body: constants, COMMON blocks, function declarations.
+fn body(spec: &Spec) -> String {
+    let mut out = String::new();
+    status_indices(spec, &mut out);
+    constants(spec, &mut out);
+    specials(&mut out);
+    functions(spec, &mut out);
+    for (i, line) in out.lines().enumerate() {
+        assert!(
+            line.len() <= 72,
+            "mpif.h line {} is longer than 72 columns: {line}",
+            i + 1
+        );
+    }
+    out
+}
+
+const NOTE: &str = "! Generated from mpi/spec by `cargo xtask gen`; do not edit.\n";
+
+/// The text of `include/mpif.h`.
+pub fn mpif_h(spec: &Spec) -> String {
+    format!(
+        "! mpif.h: the MPI constants for Fortran programs of nexar's MPI library\n\
+         ! (libmpi_abi; `include 'mpif.h'`, fixed or free form).\n\
+         ! Handles are default INTEGERs; MPI_STATUS_SIZE INTEGERs make a status.\n\
+         {NOTE}{}",
+        body(spec)
+    )
+}
+
+/// The text of `fortran/mpi.f90`, the `use mpi` module (no code: constants, COMMON blocks,
+/// implicit interfaces for the routines).
+pub fn mpi_module(spec: &Spec) -> String {
+    let mut out = format!(
+        "! mpi.f90: the `use mpi` module of nexar's MPI library (libmpi_abi).\n\
+         ! Constants and special addresses as in mpif.h; the routines have implicit\n\
+         ! interfaces (choice buffers of any type).\n\
+         {NOTE}\
+         module mpi\n      implicit none\n      public\n"
+    );
+    out.push_str(&body(spec));
+    out.push_str("end module mpi\n");
+    out
+}

@@ -1,0 +1,461 @@
+//! `mpi/src/generated/fortran.rs`: the gfortran entry points (`mpi_x_`, `pmpi_x_`) of every
+//! implemented MPI function whose C parameters map mechanically onto the `mpif.h` / `use mpi`
+//! binding. Every argument comes by reference; subroutines end with `ierror`; CHARACTER
+//! arguments add a hidden `usize` length after all others. Functions that do not map
+//! (callbacks, attribute values, varargs, ...) are listed in the file's header.
+
+use crate::spec::{Function, Spec};
+use std::fmt::Write as _;
+
+/// What a C parameter is in Fortran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    /// `int` by value: INTEGER.
+    Int,
+    /// `int` by value that is a LOGICAL (`reorder`, ...).
+    LogicalIn,
+    /// `int *flag`-like: LOGICAL out.
+    LogicalOut,
+    /// `int *` / `int []`: passed through.
+    IntPtr,
+    /// `int *indx`: 0-based in C, 1-based in Fortran.
+    Index,
+    /// `int array_of_indices[]`: as [`Kind::Index`], `*outcount` entries.
+    Indices,
+    /// `int array_of_errcodes[]`, `int sourceweights[]`...: special arrays mapped.
+    SpecialIntArray,
+    /// `MPI_Aint` / `MPI_Count` / `MPI_Offset` by value: INTEGER(KIND=8). The C type.
+    Wide(&'static str),
+    /// Pointer or array of those: passed through. The C type.
+    WidePtr(&'static str),
+    /// A handle by value: the handle type's fromint/toint prefix (`Comm`, `Type`, ...).
+    Handle(&'static str),
+    /// A pointer to one handle (in/out).
+    HandlePtr(&'static str),
+    /// An array of handles; `const` means no copy back.
+    HandleArray(&'static str, bool),
+    /// `MPI_Status *` (one or an array).
+    Status,
+    /// A choice buffer.
+    Buffer,
+    /// `const char *`.
+    StrIn,
+    /// `char *` (written by the call).
+    StrOut,
+    /// `int *argc` / `char ***argv` of MPI_Init: absent in Fortran, NULL in C.
+    Absent,
+}
+
+/// One parsed C parameter.
+#[derive(Debug, Clone)]
+struct Param {
+    name: String,
+    kind: Kind,
+}
+
+/// Handle types and their `MPI_<X>_fromint` / `toint` prefix.
+const HANDLES: &[(&str, &str)] = &[
+    ("MPI_Comm", "Comm"),
+    ("MPI_Datatype", "Type"),
+    ("MPI_Group", "Group"),
+    ("MPI_Request", "Request"),
+    ("MPI_Op", "Op"),
+    ("MPI_Info", "Info"),
+    ("MPI_Errhandler", "Errhandler"),
+    ("MPI_Win", "Win"),
+    ("MPI_File", "File"),
+    ("MPI_Session", "Session"),
+    ("MPI_Message", "Message"),
+];
+
+/// Names of `void *` parameters that are choice buffers.
+const BUFFERS: &[&str] = &[
+    "buf",
+    "buffer",
+    "sendbuf",
+    "recvbuf",
+    "inbuf",
+    "outbuf",
+    "inoutbuf",
+    "origin_addr",
+    "result_addr",
+    "compare_addr",
+];
+
+/// Names of `int` parameters that are LOGICALs in Fortran.
+const LOGICALS: &[&str] = &[
+    "flag",
+    "reorder",
+    "weighted",
+    "periods",
+    "remain_dims",
+    "info_used",
+];
+
+/// Count parameters that give the length of a handle array.
+const COUNTS: &[&str] = &["count", "incount", "n", "nc"];
+
+/// Splits a C parameter into (type words, stars, array suffix, name).
+fn split_param(p: &str) -> Option<(Vec<&str>, usize, bool, &str)> {
+    let p = p.trim();
+    let (p, array) = match p.find('[') {
+        Some(i) => (&p[..i], true),
+        None => (p, false),
+    };
+    let stars = p.matches('*').count();
+    let words: Vec<&str> = p
+        .split(|c: char| c.is_whitespace() || c == '*')
+        .filter(|w| !w.is_empty() && *w != "const")
+        .collect();
+    let (name, ty) = words.split_last()?;
+    Some((ty.to_vec(), stars, array, name))
+}
+
+/// Classifies a C parameter, or says why it does not map.
+fn classify(f: &Function, p: &str) -> Result<Param, String> {
+    if p.trim() == "..." {
+        return Err("variadic".into());
+    }
+    let (ty, stars, array, name) =
+        split_param(p).ok_or_else(|| format!("cannot parse parameter `{p}`"))?;
+    let constant = p.trim_start().starts_with("const");
+    let ptr = stars + usize::from(array);
+    let ty = ty.join(" ");
+    let kind = match (ty.as_str(), ptr) {
+        ("int", 1) if name == "argc" && f.name.starts_with("MPI_Init") => Kind::Absent,
+        ("char", 3) if name == "argv" && f.name.starts_with("MPI_Init") => Kind::Absent,
+        ("int", 0) if LOGICALS.contains(&name) => Kind::LogicalIn,
+        ("int", 0) => Kind::Int,
+        ("int", 1) if name == "flag" => Kind::LogicalOut,
+        ("int", 1) if LOGICALS.contains(&name) && !array => Kind::LogicalOut,
+        ("int", 1) if name == "indx" => Kind::Index,
+        ("int", 1) if name == "array_of_indices" => Kind::Indices,
+        ("int", 1) if name.contains("errcodes") || name.contains("weights") => {
+            Kind::SpecialIntArray
+        }
+        ("int", 1) => Kind::IntPtr,
+        ("MPI_Aint", 0) => Kind::Wide("isize"),
+        ("MPI_Count" | "MPI_Offset", 0) => Kind::Wide("i64"),
+        ("MPI_Aint", 1) => Kind::WidePtr("isize"),
+        ("MPI_Count" | "MPI_Offset", 1) => Kind::WidePtr("i64"),
+        ("MPI_Status", 1) => Kind::Status,
+        ("void", 1) if BUFFERS.contains(&name) => Kind::Buffer,
+        ("char", 1) if constant => Kind::StrIn,
+        ("char", 1) => Kind::StrOut,
+        (t, n) => match HANDLES.iter().find(|(h, _)| *h == t) {
+            Some((_, conv)) if n == 0 => Kind::Handle(conv),
+            Some((_, conv)) if n == 1 && !array => Kind::HandlePtr(conv),
+            Some((_, conv)) if n == 1 => Kind::HandleArray(conv, constant),
+            _ => {
+                return Err(format!(
+                    "parameter `{}` has no mechanical mapping",
+                    p.trim()
+                ));
+            }
+        },
+    };
+    Ok(Param {
+        name: name.to_string(),
+        kind,
+    })
+}
+
+/// Whether `f` gets Fortran wrappers at all (implemented, not a large-count `_c` variant nor
+/// a handle conversion).
+pub fn wrapped(f: &Function) -> bool {
+    f.implemented
+        && !f.name.ends_with("_c")
+        && !f.name.ends_with("_toint")
+        && !f.name.ends_with("_fromint")
+        && !f.name.contains("f2c")
+        && !f.name.contains("c2f")
+        && !f.name.contains("f08")
+}
+
+/// The Fortran result type of a wrapped function that is a Fortran function, `None` for a
+/// subroutine.
+pub fn function_result(f: &Function) -> Option<&'static str> {
+    match f.ret.as_str() {
+        "double" => Some("DOUBLE PRECISION"),
+        "MPI_Aint" => Some("INTEGER(KIND=MPI_ADDRESS_KIND)"),
+        _ => None,
+    }
+}
+
+/// The parsed parameters of `f`, or why it is skipped.
+fn params(f: &Function) -> Result<Vec<Param>, String> {
+    if !matches!(f.ret.as_str(), "int" | "double" | "MPI_Aint") {
+        return Err(format!("returns {}", f.ret));
+    }
+    let list = f.params.trim();
+    if list == "void" || list.is_empty() {
+        return Ok(Vec::new());
+    }
+    list.split(',').map(|p| classify(f, p)).collect()
+}
+
+/// A Rust-safe identifier for a C parameter name.
+fn ident(name: &str) -> String {
+    match name {
+        "type" | "ref" | "in" | "fn" | "match" | "loop" | "move" | "use" | "mod" | "self" => {
+            format!("{name}_")
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// The generated code of one function.
+struct Code {
+    /// Rust parameters of the entry point.
+    fparams: Vec<String>,
+    /// Hidden CHARACTER lengths (after all other parameters).
+    lens: Vec<String>,
+    /// C parameters of the extern declaration.
+    cparams: Vec<String>,
+    /// Statements before the call.
+    pre: Vec<String>,
+    /// C call arguments.
+    args: Vec<String>,
+    /// Statements after the call (`rc` holds its result).
+    post: Vec<String>,
+}
+
+fn render_fn(f: &Function, ps: &[Param], out: &mut String) -> Result<(), String> {
+    let mut c = Code {
+        fparams: Vec::new(),
+        lens: Vec::new(),
+        cparams: Vec::new(),
+        pre: Vec::new(),
+        args: Vec::new(),
+        post: Vec::new(),
+    };
+    let count_of = |i: usize| -> Result<String, String> {
+        ps[..i]
+            .iter()
+            .rev()
+            .find(|p| p.kind == Kind::Int && COUNTS.contains(&p.name.as_str()))
+            .map(|p| ident(&p.name))
+            .ok_or_else(|| format!("no count for array `{}`", ps[i].name))
+    };
+    let function = function_result(f).is_some();
+    for (i, p) in ps.iter().enumerate() {
+        let n = ident(&p.name);
+        let fp = |c: &mut Code, t: &str| c.fparams.push(format!("{n}: {t}"));
+        match &p.kind {
+            Kind::Int => {
+                fp(&mut c, "*const c_int");
+                c.cparams.push(format!("{n}: c_int"));
+                c.args.push(format!("fs::get({n})"));
+            }
+            Kind::LogicalIn => {
+                fp(&mut c, "*const c_int");
+                c.cparams.push(format!("{n}: c_int"));
+                c.args.push(format!("fs::logical_to_c(fs::get({n}))"));
+            }
+            Kind::LogicalOut => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_int"));
+                c.pre.push(format!("let mut l_{n}: c_int = 0;"));
+                c.args.push(format!("&mut l_{n}"));
+                c.post.push(format!(
+                    "if rc == 0 {{ fs::set({n}, fs::logical_from_c(l_{n})); }}"
+                ));
+            }
+            Kind::IntPtr => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_int"));
+                c.args.push(n.clone());
+            }
+            Kind::Index => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_int"));
+                c.args.push(n.clone());
+                c.post.push(format!(
+                    "if rc == 0 {{ fs::set({n}, fs::index_from_c(fs::get({n}))); }}"
+                ));
+            }
+            Kind::Indices => {
+                let outcount = ps
+                    .iter()
+                    .find(|p| p.name == "outcount")
+                    .ok_or_else(|| "array_of_indices without outcount".to_string())?;
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_int"));
+                c.args.push(n.clone());
+                c.post.push(format!(
+                    "if rc == 0 && !{n}.is_null() {{ for i in 0..fs::get({o}).max(0) as usize \
+                     {{ let q = {n}.add(i); q.write(fs::index_from_c(q.read())); }} }}",
+                    o = ident(&outcount.name)
+                ));
+            }
+            Kind::SpecialIntArray => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_int"));
+                c.args.push(format!("fs::int_array({n})"));
+            }
+            Kind::Wide(t) => {
+                fp(&mut c, "*const i64");
+                c.cparams.push(format!("{n}: {t}"));
+                c.args.push(format!("fs::get({n}) as {t}"));
+            }
+            Kind::WidePtr(t) => {
+                fp(&mut c, "*mut i64");
+                c.cparams.push(format!("{n}: *mut {t}"));
+                c.args.push(format!("{n}.cast()"));
+            }
+            Kind::Handle(h) => {
+                fp(&mut c, "*const c_int");
+                c.cparams.push(format!("{n}: usize"));
+                c.args.push(format!("PMPI_{h}_fromint(fs::get({n}))"));
+            }
+            Kind::HandlePtr(h) => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut usize"));
+                c.pre
+                    .push(format!("let mut h_{n} = PMPI_{h}_fromint(fs::get({n}));"));
+                c.args.push(format!("&mut h_{n}"));
+                c.post.push(format!("fs::set({n}, PMPI_{h}_toint(h_{n}));"));
+            }
+            Kind::HandleArray(h, constant) => {
+                let len = count_of(i)?;
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut usize"));
+                c.pre.push(format!(
+                    "let mut v_{n}: Vec<usize> = (0..fs::get({len}).max(0) as usize)\
+                     .map(|i| PMPI_{h}_fromint({n}.add(i).read())).collect();"
+                ));
+                c.args.push(format!("v_{n}.as_mut_ptr()"));
+                if !constant {
+                    c.post.push(format!(
+                        "for (i, h) in v_{n}.iter().enumerate() {{ \
+                         {n}.add(i).write(PMPI_{h}_toint(*h)); }}"
+                    ));
+                }
+            }
+            Kind::Status => {
+                fp(&mut c, "*mut c_int");
+                c.cparams.push(format!("{n}: *mut c_void"));
+                c.args.push(format!("fs::status({n})"));
+            }
+            Kind::Buffer => {
+                fp(&mut c, "*const c_void");
+                c.cparams.push(format!("{n}: *mut c_void"));
+                c.args.push(format!("fs::buffer({n})"));
+            }
+            Kind::StrIn => {
+                fp(&mut c, "*const u8");
+                c.lens.push(format!("{n}_len: usize"));
+                c.cparams.push(format!("{n}: *const c_char"));
+                c.pre
+                    .push(format!("let s_{n} = fs::string_in({n}, {n}_len);"));
+                c.args.push(format!("s_{n}.as_ptr()"));
+            }
+            Kind::StrOut => {
+                fp(&mut c, "*mut u8");
+                c.lens.push(format!("{n}_len: usize"));
+                c.cparams.push(format!("{n}: *mut c_char"));
+                c.pre
+                    .push(format!("let mut s_{n} = fs::string_buffer({n}_len);"));
+                c.args.push(format!("s_{n}.as_mut_ptr().cast()"));
+                c.post.push(format!(
+                    "if rc == 0 {{ fs::string_out({n}, {n}_len, &s_{n}); }}"
+                ));
+            }
+            Kind::Absent => {
+                c.cparams.push(format!("{n}: *mut c_void"));
+                c.args.push("std::ptr::null_mut()".into());
+            }
+        }
+    }
+    if array_needs_vec(ps) && function {
+        return Err("a function with a handle array".into());
+    }
+    let (ret, cret) = match f.ret.as_str() {
+        "double" => ("f64", "f64"),
+        "MPI_Aint" => ("i64", "isize"),
+        _ => ("()", "c_int"),
+    };
+    if !function {
+        c.fparams.push("ierror: *mut c_int".into());
+    }
+    c.fparams.extend(c.lens.iter().cloned());
+    let lower = f.name.to_ascii_lowercase();
+    let _ = writeln!(
+        out,
+        "unsafe extern \"C\" {{\n    fn {n}({p}) -> {cret};\n    fn P{n}({p}) -> {cret};\n}}",
+        n = f.name,
+        p = c.cparams.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "fortran_fn! {{\n    /// Fortran binding of `{n}`.\n    \
+         {lower}_ / p{lower}_ => {n} / P{n},\n    |c| ({fp}) -> {ret} {{",
+        n = f.name,
+        fp = c.fparams.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.\n        unsafe {{"
+    );
+    for s in &c.pre {
+        let _ = writeln!(out, "            {s}");
+    }
+    let call = format!("c({})", c.args.join(", "));
+    if function {
+        let conv = if ret == "i64" { " as i64" } else { "" };
+        let _ = writeln!(out, "            {call}{conv}");
+    } else {
+        let _ = writeln!(out, "            let rc = {call};");
+        for s in &c.post {
+            let _ = writeln!(out, "            {s}");
+        }
+        let _ = writeln!(out, "            fs::set(ierror, rc);");
+    }
+    let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    Ok(())
+}
+
+fn array_needs_vec(ps: &[Param]) -> bool {
+    ps.iter().any(|p| matches!(p.kind, Kind::HandleArray(..)))
+}
+
+/// The text of `mpi/src/generated/fortran.rs` and the entry point names it defines.
+pub fn render(spec: &Spec) -> (String, Vec<String>) {
+    let mut body = String::new();
+    let mut skipped = Vec::new();
+    let mut symbols = Vec::new();
+    for f in spec.functions.iter().filter(|f| wrapped(f)) {
+        let mut code = String::new();
+        match params(f).and_then(|ps| render_fn(f, &ps, &mut code)) {
+            Ok(()) => {
+                body.push_str(&code);
+                let lower = f.name.to_ascii_lowercase();
+                symbols.push(format!("{lower}_"));
+                symbols.push(format!("p{lower}_"));
+            }
+            Err(why) => skipped.push(format!("//! * `{}`: {why}", f.name)),
+        }
+    }
+    let mut out = String::from(
+        "//! gfortran entry points (`mpi_x_`, `pmpi_x_`) of the implemented MPI functions for\n\
+         //! `mpif.h` and `use mpi` programs: arguments by reference, `ierror` last, CHARACTER\n\
+         //! lengths hidden after it. Generated from mpi/spec by `cargo xtask gen`; do not edit.\n\
+         //!\n\
+         //! Implemented functions without a Fortran binding (no mechanical mapping):\n",
+    );
+    if skipped.is_empty() {
+        out.push_str("//! * none\n");
+    }
+    for s in &skipped {
+        out.push_str(s);
+        out.push('\n');
+    }
+    out.push_str(
+        "\n#![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]\n\n\
+         use crate::fortran_support::{self as fs, fortran_fn};\n\
+         use crate::handles::*;\n\
+         use std::ffi::{c_char, c_int, c_void};\n\n",
+    );
+    out.push_str(&body);
+    (out, symbols)
+}
