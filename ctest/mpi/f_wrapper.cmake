@@ -1,4 +1,4 @@
-# ctest test_mpi_f_wrapper: builds Fortran MPI programs with the installed compiler wrappers
+# ctest mpi.fortran_wrapper: builds Fortran MPI programs with the installed compiler wrappers
 # (mpifort for f_wrapper.f90 with `use mpi`, mpif77 for the fixed-form f_legacy.f with
 # mpif.h) and runs them with the installed mpiexec on 2 ranks (1 without the launcher),
 # checking their reports.
