@@ -146,39 +146,39 @@ fn functions(spec: &Spec, out: &mut String) {
     }
 }
 
-/// The shared body: constants, COMMON blocks, function declarations.
-fn body(spec: &Spec) -> String {
+/// The shared body: constants, COMMON blocks, function declarations. Fails on a line that
+/// fixed form would cut (longer than 72 columns).
+fn body(spec: &Spec) -> Result<String, String> {
     let mut out = String::new();
     status_indices(spec, &mut out);
     constants(spec, &mut out);
     specials(&mut out);
     functions(spec, &mut out);
-    for (i, line) in out.lines().enumerate() {
-        assert!(
-            line.len() <= 72,
+    match out.lines().enumerate().find(|(_, l)| l.len() > 72) {
+        Some((i, line)) => Err(format!(
             "mpif.h line {} is longer than 72 columns: {line}",
             i + 1
-        );
+        )),
+        None => Ok(out),
     }
-    out
 }
 
 const NOTE: &str = "! Generated from mpi/spec by `cargo xtask gen`; do not edit.\n";
 
 /// The text of `include/mpif.h`.
-pub fn mpif_h(spec: &Spec) -> String {
-    format!(
+pub fn mpif_h(spec: &Spec) -> Result<String, String> {
+    Ok(format!(
         "! mpif.h: the MPI constants for Fortran programs of nexar's MPI library\n\
          ! (libmpi_abi; `include 'mpif.h'`, fixed or free form).\n\
          ! Handles are default INTEGERs; MPI_STATUS_SIZE INTEGERs make a status.\n\
          {NOTE}{}",
-        body(spec)
-    )
+        body(spec)?
+    ))
 }
 
 /// The text of `fortran/mpi.f90`, the `use mpi` module (no code: constants, COMMON blocks,
 /// implicit interfaces for the routines).
-pub fn mpi_module(spec: &Spec) -> String {
+pub fn mpi_module(spec: &Spec) -> Result<String, String> {
     let mut out = format!(
         "! mpi.f90: the `use mpi` module of nexar's MPI library (libmpi_abi).\n\
          ! Constants and special addresses as in mpif.h; the routines have implicit\n\
@@ -186,7 +186,7 @@ pub fn mpi_module(spec: &Spec) -> String {
          {NOTE}\
          module mpi\n      implicit none\n      public\n"
     );
-    out.push_str(&body(spec));
+    out.push_str(&body(spec)?);
     out.push_str("end module mpi\n");
-    out
+    Ok(out)
 }

@@ -80,6 +80,8 @@ const BUFFERS: &[&str] = &[
     "origin_addr",
     "result_addr",
     "compare_addr",
+    "location",
+    "base",
 ];
 
 /// Names of `int` parameters that are LOGICALs in Fortran.
@@ -93,7 +95,7 @@ const LOGICALS: &[&str] = &[
 ];
 
 /// Count parameters that give the length of a handle array.
-const COUNTS: &[&str] = &["count", "incount", "n", "nc"];
+const COUNTS: &[&str] = &["count", "incount", "n", "nc", "max_datatypes"];
 
 /// Splits a C parameter into (type words, stars, array suffix, name).
 fn split_param(p: &str) -> Option<(Vec<&str>, usize, bool, &str)> {
@@ -160,11 +162,12 @@ fn classify(f: &Function, p: &str) -> Result<Param, String> {
     })
 }
 
-/// Whether `f` gets Fortran wrappers at all (implemented, not a large-count `_c` variant nor
-/// a handle conversion).
+/// Whether `f` gets Fortran wrappers at all: implemented, and not a large-count `_c` variant,
+/// a handle conversion or an MPI_T function (the F08 binding and tools use those from C).
 pub fn wrapped(f: &Function) -> bool {
     f.implemented
         && !f.name.ends_with("_c")
+        && !f.name.starts_with("MPI_T_")
         && !f.name.ends_with("_toint")
         && !f.name.ends_with("_fromint")
         && !f.name.contains("f2c")
@@ -186,6 +189,10 @@ pub fn function_result(f: &Function) -> Option<&'static str> {
 fn params(f: &Function) -> Result<Vec<Param>, String> {
     if !matches!(f.ret.as_str(), "int" | "double" | "MPI_Aint") {
         return Err(format!("returns {}", f.ret));
+    }
+    if f.name.contains("_idup") {
+        // The new handle is written when the request completes, after the wrapper returned.
+        return Err("writes its output handle when the request completes".into());
     }
     let list = f.params.trim();
     if list == "void" || list.is_empty() {
@@ -296,7 +303,11 @@ fn render_fn(f: &Function, ps: &[Param], out: &mut String) -> Result<(), String>
             Kind::Wide(t) => {
                 fp(&mut c, "*const i64");
                 c.cparams.push(format!("{n}: {t}"));
-                c.args.push(format!("fs::get({n}) as {t}"));
+                // Fortran passes INTEGER(KIND=8); MPI_Aint is pointer-sized.
+                c.args.push(match *t {
+                    "i64" => format!("fs::get({n})"),
+                    _ => format!("fs::get({n}) as {t}"),
+                });
             }
             Kind::WidePtr(t) => {
                 fp(&mut c, "*mut i64");
@@ -458,4 +469,83 @@ pub fn render(spec: &Spec) -> (String, Vec<String>) {
     );
     out.push_str(&body);
     (out, symbols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The real spec with every function marked implemented: what the generator meets once
+    /// every function is flipped to `yes`.
+    fn all_yes() -> Spec {
+        let mut spec = Spec::load(&crate::root().join("mpi/spec")).expect("mpi/spec parses");
+        for f in &mut spec.functions {
+            f.implemented = true;
+        }
+        spec
+    }
+
+    #[test]
+    fn every_function_maps_or_is_listed() {
+        let spec = all_yes();
+        let (text, symbols) = render(&spec);
+        if let Ok(path) = std::env::var("NEXAR_DUMP_FORTRAN") {
+            std::fs::write(path, &text).expect("dump");
+        }
+        for name in [
+            "mpi_send_",
+            "pmpi_send_",
+            "mpi_info_set_",
+            "mpi_type_create_struct_",
+            "mpi_cart_create_",
+            "mpi_waitall_",
+            "mpi_wtime_",
+        ] {
+            assert!(symbols.iter().any(|s| s == name), "{name} not generated");
+        }
+        for name in [
+            "mpi_send_c_",
+            "mpi_comm_toint_",
+            "mpi_t_init_thread_",
+            "mpi_comm_idup_",
+        ] {
+            assert!(!symbols.iter().any(|s| s == name), "{name} generated");
+        }
+        assert!(text.contains("//! * `MPI_Comm_idup`: writes its output handle"));
+        assert!(text.contains("//! * `MPI_Op_create`: parameter `MPI_User_function"));
+        assert_eq!(symbols.len() % 2, 0);
+    }
+
+    #[test]
+    fn strings_logicals_and_indices_are_converted() {
+        let spec = all_yes();
+        let (text, _) = render(&spec);
+        let body = |name: &str| {
+            let start = text
+                .find(&format!("Fortran binding of `{name}`."))
+                .unwrap_or_else(|| panic!("{name} missing"));
+            let end = text[start..]
+                .find("\n}\n")
+                .map_or(text.len(), |e| start + e);
+            text[start..end].to_string()
+        };
+        let info_set = body("MPI_Info_set");
+        assert!(info_set.contains("ierror: *mut c_int, key_len: usize, value_len: usize"));
+        assert!(info_set.contains("fs::string_in(key, key_len)"));
+        let get_name = body("MPI_Comm_get_name");
+        assert!(get_name.contains("fs::string_out(comm_name, comm_name_len, &s_comm_name)"));
+        let test = body("MPI_Test");
+        assert!(test.contains("fs::logical_from_c(l_flag)"));
+        assert!(test.contains("fs::status(status)"));
+        let waitany = body("MPI_Waitany");
+        assert!(waitany.contains("fs::index_from_c(fs::get(indx))"));
+        let waitall = body("MPI_Waitall");
+        assert!(waitall.contains("PMPI_Request_fromint") && waitall.contains("PMPI_Request_toint"));
+        let cart = body("MPI_Cart_create");
+        assert!(cart.contains("fs::logical_to_c(fs::get(reorder))"));
+        let allreduce = body("MPI_Allreduce");
+        assert!(allreduce.contains("fs::buffer(sendbuf)"));
+        let init = body("MPI_Init");
+        assert!(init.contains("|c| (ierror: *mut c_int) -> ()"));
+    }
 }

@@ -42,11 +42,11 @@ fn generated() -> Result<Vec<(PathBuf, String)>, String> {
         ),
         (
             PathBuf::from("include/mpif.h"),
-            fortran_consts::mpif_h(&mpi),
+            fortran_consts::mpif_h(&mpi)?,
         ),
         (
             PathBuf::from("fortran/mpi.f90"),
-            fortran_consts::mpi_module(&mpi),
+            fortran_consts::mpi_module(&mpi)?,
         ),
         (
             PathBuf::from("mpi/src/generated/fortran.rs"),
