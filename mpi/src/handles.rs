@@ -194,9 +194,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Message` (predefined messages).
     Message: MPI_Message_toint / PMPI_Message_toint, MPI_Message_fromint / PMPI_Message_fromint,
         predefined_in(0x128, 0x12a), MPI_MESSAGE_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Info` (predefined infos).
+    /// Handle / Fortran integer conversion of `MPI_Info` (predefined and live user infos).
     Info: MPI_Info_toint / PMPI_Info_toint, MPI_Info_fromint / PMPI_Info_fromint,
-        predefined_in(0x130, 0x132), MPI_INFO_NULL;
+        crate::info::info_valid, MPI_INFO_NULL;
     /// Handle / Fortran integer conversion of `MPI_Request` (live requests and the NULL one).
     Request: MPI_Request_toint / PMPI_Request_toint, MPI_Request_fromint / PMPI_Request_fromint,
         |h| h == MPI_REQUEST_NULL || crate::request::is_live(h), MPI_REQUEST_NULL;
