@@ -175,7 +175,10 @@ pub fn balanced(m: u64, k: usize) -> Option<Vec<u64>> {
         if k == 0 {
             return m == 1;
         }
-        for &f in divisors.iter().filter(|&&f| f <= cap && m.is_multiple_of(f)) {
+        for &f in divisors
+            .iter()
+            .filter(|&&f| f <= cap && m.is_multiple_of(f))
+        {
             // The largest remaining factor is at least the k-th root of what remains.
             if f.checked_pow(k as u32).is_some_and(|p| p < m) {
                 continue;
