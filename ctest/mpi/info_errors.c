@@ -1,7 +1,8 @@
 /* Info objects (set / get_string / get / valuelen / delete / dup / nkeys / nthkey order /
  * free, MPI_INFO_ENV, Info_create_env, Abi_get_info, Comm_set_info / get_info, and their
  * errors), user error classes, codes and strings (with Error_string / Error_class and the
- * MPI_LASTUSEDCODE attribute), Comm_call_errhandler, and Alloc_mem / Free_mem. */
+ * MPI_LASTUSEDCODE attribute), user error handlers with Comm_call_errhandler, and Alloc_mem /
+ * Free_mem. */
 #include "mpi_check.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -172,19 +173,33 @@ static void error_codes(void)
     EXPECT_CLASS(MPI_Add_error_string(MPI_ERR_RANK, "no"), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Add_error_code(cls + 1000, &got), MPI_ERR_ARG);
 
-    /* Comm_call_errhandler: under MPI_ERRORS_RETURN the call returns; with a user handler
-     * (where MPI_Comm_create_errhandler is available) the handler receives the code. */
+    /* Comm_call_errhandler: under MPI_ERRORS_RETURN the call returns; a user handler receives
+     * the added code, and the codes of failing calls on its communicator. */
     CHECK_OK(MPI_Comm_call_errhandler(MPI_COMM_WORLD, code));
-    MPI_Errhandler eh;
-    if (MPI_Comm_create_errhandler(handler, &eh) == MPI_SUCCESS) {
-        MPI_Comm c;
-        CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
-        CHECK_OK(MPI_Comm_set_errhandler(c, eh));
-        CHECK_OK(MPI_Comm_call_errhandler(c, code));
-        CHECK(handler_calls == 1 && handler_code == code);
-        CHECK_OK(MPI_Errhandler_free(&eh));
-        CHECK_OK(MPI_Comm_free(&c));
-    }
+    MPI_Errhandler eh, got_eh;
+    CHECK_OK(MPI_Comm_create_errhandler(handler, &eh));
+    MPI_Comm c;
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    CHECK_OK(MPI_Comm_set_errhandler(c, eh));
+    CHECK_OK(MPI_Comm_get_errhandler(c, &got_eh));
+    CHECK(got_eh == eh);
+    CHECK_OK(MPI_Errhandler_free(&got_eh));
+    CHECK(got_eh == MPI_ERRHANDLER_NULL);
+    CHECK_OK(MPI_Comm_call_errhandler(c, code));
+    CHECK(handler_calls == 1 && handler_code == code);
+    int x = 0, size;
+    CHECK_OK(MPI_Comm_size(c, &size));
+    int rc = MPI_Send(&x, 1, MPI_INT, size, 0, c);
+    CHECK(handler_calls == 2 && handler_code == rc);
+    EXPECT_CLASS(rc, MPI_ERR_RANK);
+    CHECK_OK(MPI_Errhandler_free(&eh));
+    /* Freed, but still in use by c; a new dup inherits it. */
+    MPI_Comm c2;
+    CHECK_OK(MPI_Comm_dup(c, &c2));
+    CHECK_OK(MPI_Comm_call_errhandler(c2, cls));
+    CHECK(handler_calls == 3 && handler_code == cls);
+    CHECK_OK(MPI_Comm_free(&c2));
+    CHECK_OK(MPI_Comm_free(&c));
     EXPECT_CLASS(MPI_Comm_call_errhandler(MPI_COMM_NULL, code), MPI_ERR_COMM);
 
     /* Removal: a class with codes stays; strings and codes go first. */

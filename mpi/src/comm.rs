@@ -191,8 +191,8 @@ mpi_fn! {
         })
     }
 
-    /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN` or
-    /// `MPI_ERRORS_ABORT`.
+    /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN`,
+    /// `MPI_ERRORS_ABORT` or one made by `MPI_Comm_create_errhandler`.
     fn MPI_Comm_set_errhandler(comm_h: MPI_Comm, errhandler: MPI_Errhandler) -> c_int
         => PMPI_Comm_set_errhandler
     {
@@ -206,8 +206,11 @@ mpi_fn! {
         call("MPI_Comm_get_errhandler", comm_h, || {
             non_null(errhandler, "errhandler")?;
             comm(comm_h)?;
+            let h = errhandler_of(comm_h);
+            // The caller owns a reference to a user handler (freed with MPI_Errhandler_free).
+            crate::errcodes::retain_errhandler(h);
             // SAFETY: checked for NULL.
-            unsafe { errhandler.write(errhandler_of(comm_h)) };
+            unsafe { errhandler.write(h) };
             Ok(())
         })
     }

@@ -35,7 +35,8 @@
 //! The shim's own checks add `MPI_ERR_BUFFER` (NULL buffer with a positive count) and
 //! `MPI_ERR_UNSUPPORTED_OPERATION` (the generated stubs).
 //!
-//! Error handlers: `MPI_ERRORS_RETURN` returns the code; `MPI_ERRORS_ARE_FATAL` (the default)
+//! Error handlers: a user handler ([`crate::errcodes`]) is called, then the code is returned;
+//! `MPI_ERRORS_RETURN` returns the code; `MPI_ERRORS_ARE_FATAL` (the default)
 //! and `MPI_ERRORS_ABORT` print `nexar MPI: <message>` to stderr and end the process with the
 //! error class as exit status (the launcher then ends the job).
 
@@ -153,6 +154,12 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     LAST.with(|l| *l.borrow_mut() = Some(MpiError::new(class, message.clone())));
     match errhandler_of(comm) {
         MPI_ERRORS_RETURN => class,
+        h if let Some(f) = crate::errcodes::user_errhandler(h) => {
+            let (mut c, mut code) = (comm, class);
+            // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
+            unsafe { f(&raw mut c, &raw mut code) };
+            class
+        }
         h => {
             let what = if h == MPI_ERRORS_ABORT {
                 "MPI_ERRORS_ABORT"

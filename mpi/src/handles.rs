@@ -175,10 +175,11 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Op` (predefined operations).
     Op: MPI_Op_toint / PMPI_Op_toint, MPI_Op_fromint / PMPI_Op_fromint,
         predefined_in(0x20, 0x40), MPI_OP_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined handlers).
+    /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined and user handlers).
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,
-        predefined_in(0x140, 0x144), MPI_ERRHANDLER_NULL;
+        |h| (0x140..0x144).contains(&h) || crate::errcodes::user_errhandler(h).is_some(),
+        MPI_ERRHANDLER_NULL;
     /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,
         crate::group::group_valid, MPI_GROUP_NULL;

@@ -404,3 +404,48 @@ mpi_fn! {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_match_the_spec() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/constants.txt"))
+                .expect("spec/constants.txt");
+        let value = |name: &str| -> i64 {
+            let v = text
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .unwrap_or_else(|| panic!("{name} not in the spec"));
+            match v.strip_prefix("0x") {
+                Some(h) => i64::from_str_radix(h, 16).expect("hex"),
+                None => v.parse().expect("int"),
+            }
+        };
+        for (name, v) in [
+            ("MPI_INFO_ENV", MPI_INFO_ENV as i64),
+            ("MPI_MAX_INFO_KEY", MPI_MAX_INFO_KEY as i64),
+            ("MPI_MAX_INFO_VAL", MPI_MAX_INFO_VAL as i64),
+            ("MPI_ERR_INFO_KEY", MPI_ERR_INFO_KEY.into()),
+            ("MPI_ERR_INFO_NOKEY", MPI_ERR_INFO_NOKEY.into()),
+            ("MPI_ERR_INFO_VALUE", MPI_ERR_INFO_VALUE.into()),
+            ("MPI_ERR_INFO", MPI_ERR_INFO.into()),
+            ("MPI_ERR_BASE", crate::mem::MPI_ERR_BASE.into()),
+            ("MPI_CART", crate::topo::MPI_CART.into()),
+        ] {
+            assert_eq!(value(name), v, "{name}");
+        }
+    }
+
+    #[test]
+    fn set_replaces_in_place_and_keeps_order() {
+        let mut p = Vec::new();
+        set(&mut p, "b", "1");
+        set(&mut p, "a", "2");
+        set(&mut p, "b", "3");
+        assert_eq!(p, vec![("b".into(), "3".into()), ("a".into(), "2".into())]);
+    }
+}
