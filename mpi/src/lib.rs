@@ -87,3 +87,4 @@ pub mod state;
 pub mod status;
 pub mod table;
 pub mod topo;
+pub mod topo_graph;

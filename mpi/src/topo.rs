@@ -1,4 +1,5 @@
-//! Cartesian process topologies (`MPI_Cart_*`, `MPI_Dims_create`, `MPI_Topo_test`).
+//! Cartesian process topologies (`MPI_Cart_*`, `MPI_Dims_create`, `MPI_Topo_test`) and the
+//! topology store shared with the graph topologies ([`crate::topo_graph`]).
 //!
 //! A topology is kept with its communicator handle (carried over by `MPI_Comm_dup`, dropped by
 //! `MPI_Comm_free`). Ranks are laid out in row-major order (the last dimension varies fastest)
@@ -65,7 +66,29 @@ impl Cart {
     }
 }
 
-static TOPOLOGIES: Mutex<BTreeMap<MPI_Comm, Cart>> = Mutex::new(BTreeMap::new());
+/// The topology of a communicator.
+#[derive(Clone, Debug)]
+pub enum Topology {
+    /// A Cartesian grid.
+    Cart(Cart),
+    /// A graph (`MPI_Graph_create`), as given: `index` and `edges`.
+    Graph {
+        /// Cumulative degrees: node i's neighbours are `edges[index[i-1]..index[i]]`.
+        index: Vec<c_int>,
+        /// The neighbours of every node, in node order.
+        edges: Vec<c_int>,
+    },
+    /// A distributed graph: this process's in- and out-neighbours.
+    Dist(crate::topo_graph::DistGraph),
+}
+
+static TOPOLOGIES: Mutex<BTreeMap<MPI_Comm, Topology>> = Mutex::new(BTreeMap::new());
+
+/// The topology of `h`, if it has one (a valid communicator is checked).
+pub fn topology_of(h: MPI_Comm) -> Result<Option<Topology>> {
+    comm(h)?;
+    Ok(TOPOLOGIES.lock().get(&h).cloned())
+}
 
 /// Carries `from`'s topology to `to` (`MPI_Comm_dup`).
 pub fn copy_topology(from: MPI_Comm, to: MPI_Comm) {
@@ -82,17 +105,17 @@ pub fn drop_topology(c: MPI_Comm) {
 
 /// The Cartesian topology of a valid communicator, or `MPI_ERR_TOPOLOGY`.
 fn cart_of(h: MPI_Comm) -> Result<Cart> {
-    comm(h)?;
-    TOPOLOGIES.lock().get(&h).cloned().ok_or_else(|| {
-        MpiError::new(
+    match topology_of(h)? {
+        Some(Topology::Cart(c)) => Ok(c),
+        _ => Err(MpiError::new(
             MPI_ERR_TOPOLOGY,
             format!("communicator {h:#x} has no Cartesian topology"),
-        )
-    })
+        )),
+    }
 }
 
 /// `n` ints from a C array (empty when `n == 0`, where the pointer may be anything).
-fn ints(p: *const c_int, n: usize, name: &str) -> Result<Vec<c_int>> {
+pub fn ints(p: *const c_int, n: usize, name: &str) -> Result<Vec<c_int>> {
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -102,7 +125,7 @@ fn ints(p: *const c_int, n: usize, name: &str) -> Result<Vec<c_int>> {
 }
 
 /// Writes `v` to the C array `p` (non-NULL unless `v` is empty).
-fn put(p: *mut c_int, v: &[c_int], name: &str) -> Result<()> {
+pub fn put(p: *mut c_int, v: &[c_int], name: &str) -> Result<()> {
     if v.is_empty() {
         return Ok(());
     }
@@ -143,26 +166,34 @@ fn grid(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Result<Cart>
     Ok(cart)
 }
 
-/// Makes the communicator of parent ranks `ranks` with topology `cart` (member-only) and
+/// Makes the communicator of parent ranks `ranks` with topology `topo` (member-only) and
 /// writes its handle, or `MPI_COMM_NULL` for a non-member, to `out`.
-fn store_cart(
+pub fn store_topo(
     parent: MPI_Comm,
     ranks: &[u32],
     tag: u64,
-    cart: Cart,
+    topo: Topology,
     out: *mut MPI_Comm,
 ) -> Result<()> {
-    let h = match comm(parent)?.create_subset(ranks, tag)? {
-        Some(c) => {
-            let h = insert_comm(c, errhandler_of(parent))?;
-            TOPOLOGIES.lock().insert(h, cart);
-            h
-        }
+    let new = if ranks.is_empty() {
+        None
+    } else {
+        comm(parent)?.create_subset(ranks, tag)?
+    };
+    let h = match new {
+        Some(c) => register(c, parent, topo)?,
         None => MPI_COMM_NULL,
     };
     // SAFETY: checked for NULL by the caller.
     unsafe { out.write(h) };
     Ok(())
+}
+
+/// Registers `c` (made from `parent`, whose error handler it inherits) with topology `topo`.
+pub fn register(c: nexar::Comm, parent: MPI_Comm, topo: Topology) -> Result<MPI_Comm> {
+    let h = insert_comm(c, errhandler_of(parent))?;
+    TOPOLOGIES.lock().insert(h, topo);
+    Ok(h)
 }
 
 /// The balanced factorisation of `m` into `k` factors, non-increasing: the one whose largest
@@ -229,7 +260,7 @@ mpi_fn! {
                 ));
             }
             let ranks: Vec<u32> = (0..n as u32).collect();
-            store_cart(comm_old, &ranks, CART_TAG, cart, comm_cart)
+            store_topo(comm_old, &ranks, CART_TAG, Topology::Cart(cart), comm_cart)
         })
     }
 
@@ -369,16 +400,21 @@ mpi_fn! {
                 dims: pick(&cart.dims),
                 periods: cart.periods.iter().zip(&keep).filter(|(_, k)| **k).map(|(p, _)| *p).collect(),
             };
-            store_cart(comm_h, &ranks, CART_SUB_TAG, sub, newcomm)
+            store_topo(comm_h, &ranks, CART_SUB_TAG, Topology::Cart(sub), newcomm)
         })
     }
 
-    /// `MPI_CART` for a communicator with a Cartesian topology, `MPI_UNDEFINED` otherwise.
+    /// `MPI_CART`, `MPI_GRAPH` or `MPI_DIST_GRAPH` after the communicator's topology,
+    /// `MPI_UNDEFINED` when it has none.
     fn MPI_Topo_test(comm_h: MPI_Comm, status: *mut c_int) -> c_int => PMPI_Topo_test {
         call("MPI_Topo_test", comm_h, || {
             non_null(status, "status")?;
-            comm(comm_h)?;
-            let t = if TOPOLOGIES.lock().contains_key(&comm_h) { MPI_CART } else { MPI_UNDEFINED };
+            let t = match topology_of(comm_h)? {
+                Some(Topology::Cart(_)) => MPI_CART,
+                Some(Topology::Graph { .. }) => crate::topo_graph::MPI_GRAPH,
+                Some(Topology::Dist(_)) => crate::topo_graph::MPI_DIST_GRAPH,
+                None => MPI_UNDEFINED,
+            };
             put(status, &[t], "status")
         })
     }
