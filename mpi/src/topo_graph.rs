@@ -256,11 +256,21 @@ mpi_fn! {
             check_ranks(&destinations, size, "destinations")?;
             let sw = weights(sourceweights, ni, "sourceweights")?;
             let dw = weights(destweights, no, "destweights")?;
-            if sw.is_some() != dw.is_some() {
-                return Err(arg("sourceweights and destweights must both be MPI_UNWEIGHTED or neither".into()));
-            }
+            // A side of degree 0 may pass any pointer: only a weighted list with entries
+            // against MPI_UNWEIGHTED on the other side is a contradiction.
+            let weighted = match (&sw, &dw) {
+                (Some(_), Some(_)) => true,
+                (None, None) => false,
+                (Some(w), None) | (None, Some(w)) if w.is_empty() => false,
+                _ => {
+                    return Err(arg(
+                        "sourceweights and destweights must both be MPI_UNWEIGHTED or neither"
+                            .into(),
+                    ));
+                }
+            };
             let d = DistGraph {
-                weighted: sw.is_some(),
+                weighted,
                 source_weights: sw.unwrap_or_else(|| vec![0; ni]),
                 dest_weights: dw.unwrap_or_else(|| vec![0; no]),
                 sources,
@@ -308,8 +318,10 @@ mpi_fn! {
             let counts: Vec<usize> = counts.iter().map(|&x| x as usize).collect();
             let mut all = vec![0i32; counts.iter().sum()];
             c.allgatherv_blocking(&mine, &mut all, &counts, None)?;
-            // Weighted unless every process passed MPI_UNWEIGHTED: agree on it too.
-            let mut flag = [i32::from(w.is_some())];
+            // Weighted when some process gave weights for edges (or MPI_WEIGHTS_EMPTY); a
+            // process naming no edges may pass any pointer. Everyone agrees on it.
+            let gave = w.is_some() && (total > 0 || weights_p as usize == WEIGHTS_EMPTY);
+            let mut flag = [i32::from(gave)];
             c.allreduce_blocking(&mut flag, nexar::ReduceOp::Max)?;
             let me = c.rank() as c_int;
             let mut d = DistGraph {
