@@ -4,7 +4,8 @@
 //! and the index of the creating call on the parent (dup and split are collective over the
 //! parent, so all members agree on that index). Unlike "allreduce the next free id", this cannot
 //! give two communicators created concurrently by different threads the same id. World is 0,
-//! self is 1.
+//! self is 1. Communicators on a subset of the parent, made by their members only, derive
+//! theirs from the member list and a tag instead (see `comm_subset.rs`).
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
@@ -57,6 +58,8 @@ pub(crate) struct CommInner {
     pub members: Members,
     coll_seq: AtomicU64,
     children: AtomicU64,
+    /// Creations on a subset so far, by (tag, member world ranks): see `comm_subset.rs`.
+    pub(crate) subsets: parking_lot::Mutex<HashMap<(u64, Vec<u32>), u64>>,
 }
 
 impl CommInner {
@@ -143,6 +146,7 @@ impl Comm {
                 members,
                 coll_seq: AtomicU64::new(0),
                 children: AtomicU64::new(0),
+                subsets: parking_lot::Mutex::new(HashMap::new()),
             }),
         }
     }

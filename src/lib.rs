@@ -19,6 +19,7 @@
 
 pub mod bootstrap;
 mod comm;
+mod comm_subset;
 pub mod config;
 mod context;
 mod driver;

@@ -56,6 +56,9 @@ expect_file("${CMAKEDIR}/nexarConfigVersion.cmake")
 expect_file("${CMAKEDIR}/nexarTargets.cmake")
 expect_file("${CMAKEDIR}/NexarTesting.cmake")
 expect_file("${PCDIR}/nexar.pc")
+foreach(_mpi_pc mpi-c mpi-cxx mpi-fort)
+  expect_file("${PCDIR}/${_mpi_pc}.pc")
+endforeach()
 if(HAS_FORTRAN)
   expect_file("${INCLUDEDIR}/nexar.mod")
   expect_file("${INCLUDEDIR}/mpi.mod")
@@ -89,7 +92,8 @@ endif()
 
 # Nothing installed may mention the build or source tree, or the prefix itself.
 foreach(text_file "${CMAKEDIR}/nexarConfig.cmake" "${CMAKEDIR}/nexarTargets.cmake"
-                  "${PCDIR}/nexar.pc")
+                  "${PCDIR}/nexar.pc" "${PCDIR}/mpi-c.pc" "${PCDIR}/mpi-cxx.pc"
+                  "${PCDIR}/mpi-fort.pc")
   if(EXISTS "${root}/${text_file}")
     file(READ "${root}/${text_file}" content)
     foreach(forbidden "${BUILD_DIR}" "${PREFIX}")

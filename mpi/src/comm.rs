@@ -1,19 +1,27 @@
-//! Communicator functions: rank, size, dup, split, create, compare, names, free, and error
-//! handlers. There are no intercommunicators.
+//! Communicator functions: rank, size, dup (blocking and non-blocking), split, create, compare,
+//! names, free, and error handlers. There are no intercommunicators.
+//!
+//! `MPI_Comm_create` and `MPI_Comm_create_group` use the engine's member-only creation
+//! ([`nexar::Comm::create_subset`]): the members derive the new context id from the parent, a
+//! tag and the member list, so non-members take no part. `MPI_Comm_create` uses a tag above
+//! every user tag. Dup carries the info hints ([`crate::info`]) and the topology
+//! ([`crate::topo`]) to the new communicator.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
-use crate::group::{
-    MPI_CONGRUENT, MPI_GROUP_EMPTY, MPI_Group, MPI_IDENT, comm_members, compare, members,
-    my_world_rank, rank_in,
-};
+use crate::group::{MPI_CONGRUENT, MPI_Group, MPI_IDENT, comm_members, compare, members};
+use crate::request::{MPI_Request, store_request};
 use crate::state::{comm, errhandler_of, insert_comm, remove_comm, set_errhandler};
 use parking_lot::Mutex;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int};
 
-/// `MPI_Info` handle (only `MPI_INFO_NULL` exists yet; info arguments are ignored).
+/// `MPI_Info` handle (see [`crate::info`]).
 pub type MPI_Info = usize;
+
+/// Tag of `MPI_Comm_create`'s communicators in the engine (user tags of
+/// `MPI_Comm_create_group` are `int`s, below it).
+const CREATE_TAG: u64 = 1 << 32;
 
 /// `MPI_MAX_OBJECT_NAME`: room for a communicator name and its NUL.
 pub const MPI_MAX_OBJECT_NAME: usize = 128;
@@ -68,9 +76,56 @@ fn dup_into(parent: MPI_Comm, newcomm: *mut MPI_Comm) -> Result<()> {
         let _ = remove_comm(h);
         return Err(e);
     }
+    crate::info::copy_comm_hints(parent, h);
+    crate::topo::copy_topology(parent, h);
     // SAFETY: the caller checked `newcomm` for NULL.
     unsafe { newcomm.write(h) };
     Ok(())
+}
+
+/// [`dup_into`], then the hints of `info` (checked first) replace the copied ones.
+fn dup_with_info(parent: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) -> Result<()> {
+    crate::info::pairs_or_empty(info)?;
+    dup_into(parent, newcomm)?;
+    // SAFETY: written by dup_into.
+    crate::info::set_comm_hints(unsafe { newcomm.read() }, info)
+}
+
+/// The ranks in `c` of the world ranks `g` (in `g`'s order); `MPI_ERR_GROUP` for one that is
+/// not in `c`.
+fn ranks_in_comm(c: &nexar::Comm, g: &[u32]) -> Result<Vec<u32>> {
+    let index: HashMap<u32, u32> = comm_members(c)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| (w, i as u32))
+        .collect();
+    g.iter()
+        .map(|w| {
+            index.get(w).copied().ok_or_else(|| {
+                MpiError::new(
+                    MPI_ERR_GROUP,
+                    format!("group member (world rank {w}) is not in the communicator"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The member-only communicator of `ranks` (of `c`, handle `h`) into `*newcomm`;
+/// `MPI_COMM_NULL` for an empty group or a non-member.
+fn create_on(
+    h: MPI_Comm,
+    c: &nexar::Comm,
+    ranks: &[u32],
+    tag: u64,
+    newcomm: *mut MPI_Comm,
+) -> Result<()> {
+    let new = if ranks.is_empty() {
+        None
+    } else {
+        c.create_subset(ranks, tag)?
+    };
+    store_new(h, newcomm, new)
 }
 
 mpi_fn! {
@@ -128,14 +183,16 @@ mpi_fn! {
             }
             remove_comm(h)?;
             NAMES.lock().remove(&h);
+            crate::info::drop_comm_hints(h);
+            crate::topo::drop_topology(h);
             // SAFETY: checked for NULL.
             unsafe { comm_p.write(MPI_COMM_NULL) };
             Ok(())
         })
     }
 
-    /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN` or
-    /// `MPI_ERRORS_ABORT`.
+    /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN`,
+    /// `MPI_ERRORS_ABORT` or one made by `MPI_Comm_create_errhandler`.
     fn MPI_Comm_set_errhandler(comm_h: MPI_Comm, errhandler: MPI_Errhandler) -> c_int
         => PMPI_Comm_set_errhandler
     {
@@ -149,8 +206,11 @@ mpi_fn! {
         call("MPI_Comm_get_errhandler", comm_h, || {
             non_null(errhandler, "errhandler")?;
             comm(comm_h)?;
+            let h = errhandler_of(comm_h);
+            // The caller owns a reference to a user handler (freed with MPI_Errhandler_free).
+            crate::errcodes::retain_errhandler(h);
             // SAFETY: checked for NULL.
-            unsafe { errhandler.write(errhandler_of(comm_h)) };
+            unsafe { errhandler.write(h) };
             Ok(())
         })
     }
@@ -207,34 +267,23 @@ mpi_fn! {
     }
 
     /// A communicator of the members of `group` (a subgroup of `comm`, the same on every rank),
-    /// ranked as in `group`; `MPI_COMM_NULL` on the other ranks. Collective over `comm`: a split
-    /// with color 0 for members (key: rank in `group`) and `MPI_UNDEFINED` for the others.
+    /// ranked as in `group`; `MPI_COMM_NULL` on the other ranks. Called by every rank of
+    /// `comm`; the members create it among themselves, with no message exchanged.
     fn MPI_Comm_create(comm_h: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int
         => PMPI_Comm_create
     {
         call("MPI_Comm_create", comm_h, || {
             non_null(newcomm, "newcomm")?;
             let c = comm(comm_h)?;
-            let g = members(group)?;
-            let parent: HashSet<u32> = comm_members(&c)?.into_iter().collect();
-            if let Some(w) = g.iter().find(|w| !parent.contains(w)) {
-                return Err(MpiError::new(
-                    MPI_ERR_GROUP,
-                    format!("group member (world rank {w}) is not in the communicator"),
-                ));
-            }
-            let key = rank_in(&g, c.world_rank_of(c.rank())?);
-            let color = key.map(|_| 0);
-            let key = key.map_or(0, |k| k as c_int);
-            store_new(comm_h, newcomm, c.split_blocking(color, key)?)
+            let ranks = ranks_in_comm(&c, &members(group)?)?;
+            create_on(comm_h, &c, &ranks, CREATE_TAG, newcomm)
         })
     }
 
-    /// Like [`MPI_Comm_create`] but collective over `group` only. The engine makes
-    /// communicators only collectively over the parent, so this supports a `group` with
-    /// exactly the members of `comm` (any order; a split over `comm`). A process not in
-    /// `group` (or given `MPI_GROUP_EMPTY`) gets `MPI_COMM_NULL` without communicating; the
-    /// members of a smaller group get `MPI_ERR_UNSUPPORTED_OPERATION`. `tag` is not needed.
+    /// A communicator of the members of `group` (a subgroup of `comm`), ranked as in `group`,
+    /// created by the members alone (collective over `group` only). Creations that may run at
+    /// once on `comm` must use distinct `tag`s; sequential ones may reuse one. A process not in
+    /// `group` gets `MPI_COMM_NULL`.
     fn MPI_Comm_create_group(comm_h: MPI_Comm, group: MPI_Group, tag: c_int,
         newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_create_group
     {
@@ -245,22 +294,33 @@ mpi_fn! {
             if tag < 0 {
                 return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
             }
-            if group == MPI_GROUP_EMPTY {
-                return store_new(comm_h, newcomm, None);
-            }
-            let Some(key) = rank_in(&g, my_world_rank()?) else {
-                // Not a member: no part in the creation (as MPICH and Open MPI do).
-                return store_new(comm_h, newcomm, None);
-            };
-            let parent = comm_members(&c)?;
-            if compare(&g, &parent) == crate::group::MPI_UNEQUAL {
-                return Err(MpiError::new(
-                    MPI_ERR_UNSUPPORTED_OPERATION,
-                    "only a group with all the members of comm is supported (the engine creates \
-                     communicators collectively over the parent); use MPI_Comm_create",
-                ));
-            }
-            store_new(comm_h, newcomm, c.split_blocking(Some(0), key as c_int)?)
+            let ranks = ranks_in_comm(&c, &g)?;
+            create_on(comm_h, &c, &ranks, tag as u64, newcomm)
+        })
+    }
+
+    /// Starts a dup of `comm`: the new communicator is made at once (a dup exchanges no
+    /// messages), so the request is complete; `*newcomm` is valid right away.
+    fn MPI_Comm_idup(comm_h: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request)
+        -> c_int => PMPI_Comm_idup
+    {
+        call("MPI_Comm_idup", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            non_null(request, "request")?;
+            dup_into(comm_h, newcomm)?;
+            store_request(request, comm_h, nexar::Request::ready(Ok(None)))
+        })
+    }
+
+    /// [`MPI_Comm_idup`] with the hints of `info` instead of `comm`'s.
+    fn MPI_Comm_idup_with_info(comm_h: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm,
+        request: *mut MPI_Request) -> c_int => PMPI_Comm_idup_with_info
+    {
+        call("MPI_Comm_idup_with_info", comm_h, || {
+            non_null(newcomm, "newcomm")?;
+            non_null(request, "request")?;
+            dup_with_info(comm_h, info, newcomm)?;
+            store_request(request, comm_h, nexar::Request::ready(Ok(None)))
         })
     }
 
@@ -288,14 +348,13 @@ mpi_fn! {
         })
     }
 
-    /// [`MPI_Comm_dup`]; `info` is ignored.
+    /// [`MPI_Comm_dup`] with the hints of `info` instead of `comm`'s.
     fn MPI_Comm_dup_with_info(comm_h: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) -> c_int
         => PMPI_Comm_dup_with_info
     {
-        let _ = info;
         call("MPI_Comm_dup_with_info", comm_h, || {
             non_null(newcomm, "newcomm")?;
-            dup_into(comm_h, newcomm)
+            dup_with_info(comm_h, info, newcomm)
         })
     }
 

@@ -1,9 +1,10 @@
 //! Errors: the MPI error classes, how nexar's [`ErrorKind`]s map onto them, the error-handler
 //! path every function reports through, and `MPI_Error_string` / `MPI_Error_class`.
 //!
-//! Error codes are error classes (no library-specific codes yet). The message of the last error
-//! raised on a thread is kept, and `MPI_Error_string` of that code returns it (so it names the
-//! function); other codes give the class description.
+//! Predefined error codes are error classes. The message of the last error raised on a thread
+//! is kept, and `MPI_Error_string` of that code returns it (so it names the function); other
+//! codes give the class description. Codes and classes added by the user (above
+//! `MPI_ERR_LASTCODE`) are in [`crate::errcodes`].
 //!
 //! | nexar `ErrorKind`   | MPI error class                 |
 //! |---------------------|---------------------------------|
@@ -34,7 +35,8 @@
 //! The shim's own checks add `MPI_ERR_BUFFER` (NULL buffer with a positive count) and
 //! `MPI_ERR_UNSUPPORTED_OPERATION` (the generated stubs).
 //!
-//! Error handlers: `MPI_ERRORS_RETURN` returns the code; `MPI_ERRORS_ARE_FATAL` (the default)
+//! Error handlers: a user handler ([`crate::errcodes`]) is called, then the code is returned;
+//! `MPI_ERRORS_RETURN` returns the code; `MPI_ERRORS_ARE_FATAL` (the default)
 //! and `MPI_ERRORS_ABORT` print `nexar MPI: <message>` to stderr and end the process with the
 //! error class as exit status (the launcher then ends the job).
 
@@ -152,6 +154,12 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     LAST.with(|l| *l.borrow_mut() = Some(MpiError::new(class, message.clone())));
     match errhandler_of(comm) {
         MPI_ERRORS_RETURN => class,
+        h if let Some(f) = crate::errcodes::user_errhandler(h) => {
+            let (mut c, mut code) = (comm, class);
+            // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
+            unsafe { f(&raw mut c, &raw mut code) };
+            class
+        }
         h => {
             let what = if h == MPI_ERRORS_ABORT {
                 "MPI_ERRORS_ABORT"
@@ -236,6 +244,10 @@ mpi_fn! {
         => PMPI_Error_string
     {
         call("MPI_Error_string", MPI_COMM_WORLD, || {
+            if let Some(s) = crate::errcodes::string_of_added(errorcode) {
+                // SAFETY: checked inside; the buffer size is the standard's.
+                return unsafe { write_string(&s, string, MPI_MAX_ERROR_STRING, resultlen) };
+            }
             if !(0..=MPI_ERR_LASTCODE).contains(&errorcode) {
                 return Err(MpiError::new(MPI_ERR_ARG, format!("invalid error code {errorcode}")));
             }
@@ -249,10 +261,16 @@ mpi_fn! {
         })
     }
 
-    /// Writes the class of `errorcode` (codes are classes) to `errorclass`.
+    /// Writes the class of `errorcode` (predefined codes are classes; added codes have the
+    /// class they were added to) to `errorclass`.
     fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int => PMPI_Error_class {
         call("MPI_Error_class", MPI_COMM_WORLD, || {
             non_null(errorclass, "errorclass")?;
+            if let Some(c) = crate::errcodes::class_of_added(errorcode) {
+                // SAFETY: checked for NULL.
+                unsafe { errorclass.write(c) };
+                return Ok(());
+            }
             if !(0..=MPI_ERR_LASTCODE).contains(&errorcode) {
                 return Err(MpiError::new(MPI_ERR_ARG, format!("invalid error code {errorcode}")));
             }

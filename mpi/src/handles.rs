@@ -175,10 +175,11 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Op` (predefined operations).
     Op: MPI_Op_toint / PMPI_Op_toint, MPI_Op_fromint / PMPI_Op_fromint,
         predefined_in(0x20, 0x40), MPI_OP_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined handlers).
+    /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined and user handlers).
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,
-        predefined_in(0x140, 0x144), MPI_ERRHANDLER_NULL;
+        |h| (0x140..0x144).contains(&h) || crate::errcodes::user_errhandler(h).is_some(),
+        MPI_ERRHANDLER_NULL;
     /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,
         crate::group::group_valid, MPI_GROUP_NULL;
@@ -194,9 +195,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Message` (predefined messages).
     Message: MPI_Message_toint / PMPI_Message_toint, MPI_Message_fromint / PMPI_Message_fromint,
         predefined_in(0x128, 0x12a), MPI_MESSAGE_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Info` (predefined infos).
+    /// Handle / Fortran integer conversion of `MPI_Info` (predefined and live user infos).
     Info: MPI_Info_toint / PMPI_Info_toint, MPI_Info_fromint / PMPI_Info_fromint,
-        predefined_in(0x130, 0x132), MPI_INFO_NULL;
+        crate::info::info_valid, MPI_INFO_NULL;
     /// Handle / Fortran integer conversion of `MPI_Request` (live requests and the NULL one).
     Request: MPI_Request_toint / PMPI_Request_toint, MPI_Request_fromint / PMPI_Request_fromint,
         |h| h == MPI_REQUEST_NULL || crate::request::is_live(h), MPI_REQUEST_NULL;

@@ -132,7 +132,8 @@ pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
     if !matches!(
         e,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) {
+    ) && !crate::errcodes::errhandler_live(e)
+    {
         return Err(MpiError::new(
             MPI_ERR_ERRHANDLER,
             format!("invalid error handler {e:#x}"),
