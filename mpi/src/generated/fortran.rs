@@ -3,11 +3,16 @@
 //! lengths hidden after it. Generated from mpi/spec by `cargo xtask gen`; do not edit.
 //!
 //! Implemented functions without a Fortran binding (no mechanical mapping):
+//! * `MPI_Alloc_mem`: parameter `void *baseptr` has no mechanical mapping
 //! * `MPI_Attr_get`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Attr_put`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
 //! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Comm_get_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Comm_idup`: writes its output handle when the request completes
+//! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
 
@@ -16,6 +21,24 @@
 use crate::fortran_support::{self as fs, fortran_fn};
 use crate::handles::*;
 use std::ffi::{c_char, c_int, c_void};
+
+unsafe extern "C" {
+    fn MPI_Abi_get_info(info: *mut usize) -> c_int;
+    fn PMPI_Abi_get_info(info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Abi_get_info`.
+    mpi_abi_get_info_ / pmpi_abi_get_info_ => MPI_Abi_get_info / PMPI_Abi_get_info,
+    |c| (info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info = PMPI_Info_fromint(fs::get(info));
+            let rc = c(&mut h_info);
+            fs::set(info, PMPI_Info_toint(h_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
 
 unsafe extern "C" {
     fn MPI_Abi_get_version(abi_major: *mut c_int, abi_minor: *mut c_int) -> c_int;
@@ -44,6 +67,55 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Add_error_class(errorclass: *mut c_int) -> c_int;
+    fn PMPI_Add_error_class(errorclass: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Add_error_class`.
+    mpi_add_error_class_ / pmpi_add_error_class_ => MPI_Add_error_class / PMPI_Add_error_class,
+    |c| (errorclass: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(errorclass);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int;
+    fn PMPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Add_error_code`.
+    mpi_add_error_code_ / pmpi_add_error_code_ => MPI_Add_error_code / PMPI_Add_error_code,
+    |c| (errorclass: *const c_int, errorcode: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(errorclass), errorcode);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int;
+    fn PMPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Add_error_string`.
+    mpi_add_error_string_ / pmpi_add_error_string_ => MPI_Add_error_string / PMPI_Add_error_string,
+    |c| (errorcode: *const c_int, string: *const u8, ierror: *mut c_int, string_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_string = fs::string_in(string, string_len);
+            let rc = c(fs::get(errorcode), s_string.as_ptr());
             fs::set(ierror, rc);
         }
     }
@@ -172,6 +244,154 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buffer), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_coords(comm: usize, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
+    fn PMPI_Cart_coords(comm: usize, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_coords`.
+    mpi_cart_coords_ / pmpi_cart_coords_ => MPI_Cart_coords / PMPI_Cart_coords,
+    |c| (comm: *const c_int, rank: *const c_int, maxdims: *const c_int, coords: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(rank), fs::get(maxdims), coords);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_create(comm_old: usize, ndims: c_int, dims: *mut c_int, periods: *mut c_int, reorder: c_int, comm_cart: *mut usize) -> c_int;
+    fn PMPI_Cart_create(comm_old: usize, ndims: c_int, dims: *mut c_int, periods: *mut c_int, reorder: c_int, comm_cart: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_create`.
+    mpi_cart_create_ / pmpi_cart_create_ => MPI_Cart_create / PMPI_Cart_create,
+    |c| (comm_old: *const c_int, ndims: *const c_int, dims: *mut c_int, periods: *mut c_int, reorder: *const c_int, comm_cart: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_comm_cart = PMPI_Comm_fromint(fs::get(comm_cart));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm_old)), fs::get(ndims), dims, periods, fs::logical_to_c(fs::get(reorder)), &mut h_comm_cart);
+            fs::set(comm_cart, PMPI_Comm_toint(h_comm_cart));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_get(comm: usize, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) -> c_int;
+    fn PMPI_Cart_get(comm: usize, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_get`.
+    mpi_cart_get_ / pmpi_cart_get_ => MPI_Cart_get / PMPI_Cart_get,
+    |c| (comm: *const c_int, maxdims: *const c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(maxdims), dims, periods, coords);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_map(comm: usize, ndims: c_int, dims: *mut c_int, periods: *mut c_int, newrank: *mut c_int) -> c_int;
+    fn PMPI_Cart_map(comm: usize, ndims: c_int, dims: *mut c_int, periods: *mut c_int, newrank: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_map`.
+    mpi_cart_map_ / pmpi_cart_map_ => MPI_Cart_map / PMPI_Cart_map,
+    |c| (comm: *const c_int, ndims: *const c_int, dims: *mut c_int, periods: *mut c_int, newrank: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(ndims), dims, periods, newrank);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_rank(comm: usize, coords: *mut c_int, rank: *mut c_int) -> c_int;
+    fn PMPI_Cart_rank(comm: usize, coords: *mut c_int, rank: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_rank`.
+    mpi_cart_rank_ / pmpi_cart_rank_ => MPI_Cart_rank / PMPI_Cart_rank,
+    |c| (comm: *const c_int, coords: *mut c_int, rank: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), coords, rank);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_shift(comm: usize, direction: c_int, disp: c_int, rank_source: *mut c_int, rank_dest: *mut c_int) -> c_int;
+    fn PMPI_Cart_shift(comm: usize, direction: c_int, disp: c_int, rank_source: *mut c_int, rank_dest: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_shift`.
+    mpi_cart_shift_ / pmpi_cart_shift_ => MPI_Cart_shift / PMPI_Cart_shift,
+    |c| (comm: *const c_int, direction: *const c_int, disp: *const c_int, rank_source: *mut c_int, rank_dest: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(direction), fs::get(disp), rank_source, rank_dest);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cart_sub(comm: usize, remain_dims: *mut c_int, newcomm: *mut usize) -> c_int;
+    fn PMPI_Cart_sub(comm: usize, remain_dims: *mut c_int, newcomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cart_sub`.
+    mpi_cart_sub_ / pmpi_cart_sub_ => MPI_Cart_sub / PMPI_Cart_sub,
+    |c| (comm: *const c_int, remain_dims: *mut c_int, newcomm: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newcomm = PMPI_Comm_fromint(fs::get(newcomm));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), remain_dims, &mut h_newcomm);
+            fs::set(newcomm, PMPI_Comm_toint(h_newcomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cartdim_get(comm: usize, ndims: *mut c_int) -> c_int;
+    fn PMPI_Cartdim_get(comm: usize, ndims: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cartdim_get`.
+    mpi_cartdim_get_ / pmpi_cartdim_get_ => MPI_Cartdim_get / PMPI_Cartdim_get,
+    |c| (comm: *const c_int, ndims: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), ndims);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
+    fn PMPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_call_errhandler`.
+    mpi_comm_call_errhandler_ / pmpi_comm_call_errhandler_ => MPI_Comm_call_errhandler / PMPI_Comm_call_errhandler,
+    |c| (comm: *const c_int, errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(errorcode));
             fs::set(ierror, rc);
         }
     }
@@ -334,6 +554,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_get_info(comm: usize, info_used: *mut usize) -> c_int;
+    fn PMPI_Comm_get_info(comm: usize, info_used: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_get_info`.
+    mpi_comm_get_info_ / pmpi_comm_get_info_ => MPI_Comm_get_info / PMPI_Comm_get_info,
+    |c| (comm: *const c_int, info_used: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info_used = PMPI_Info_fromint(fs::get(info_used));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_info_used);
+            fs::set(info_used, PMPI_Info_toint(h_info_used));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_get_name(comm: usize, comm_name: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Comm_get_name(comm: usize, comm_name: *mut c_char, resultlen: *mut c_int) -> c_int;
 }
@@ -436,6 +674,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_set_info(comm: usize, info: usize) -> c_int;
+    fn PMPI_Comm_set_info(comm: usize, info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_set_info`.
+    mpi_comm_set_info_ / pmpi_comm_set_info_ => MPI_Comm_set_info / PMPI_Comm_set_info,
+    |c| (comm: *const c_int, info: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_set_name(comm: usize, comm_name: *const c_char) -> c_int;
     fn PMPI_Comm_set_name(comm: usize, comm_name: *const c_char) -> c_int;
 }
@@ -523,6 +777,110 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int;
+    fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Dims_create`.
+    mpi_dims_create_ / pmpi_dims_create_ => MPI_Dims_create / PMPI_Dims_create,
+    |c| (nnodes: *const c_int, ndims: *const c_int, dims: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(nnodes), fs::get(ndims), dims);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Dist_graph_create(comm_old: usize, n: c_int, sources: *mut c_int, degrees: *mut c_int, destinations: *mut c_int, weights: *mut c_int, info: usize, reorder: c_int, comm_dist_graph: *mut usize) -> c_int;
+    fn PMPI_Dist_graph_create(comm_old: usize, n: c_int, sources: *mut c_int, degrees: *mut c_int, destinations: *mut c_int, weights: *mut c_int, info: usize, reorder: c_int, comm_dist_graph: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Dist_graph_create`.
+    mpi_dist_graph_create_ / pmpi_dist_graph_create_ => MPI_Dist_graph_create / PMPI_Dist_graph_create,
+    |c| (comm_old: *const c_int, n: *const c_int, sources: *mut c_int, degrees: *mut c_int, destinations: *mut c_int, weights: *mut c_int, info: *const c_int, reorder: *const c_int, comm_dist_graph: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_comm_dist_graph = PMPI_Comm_fromint(fs::get(comm_dist_graph));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm_old)), fs::get(n), sources, degrees, destinations, fs::int_array(weights), PMPI_Info_fromint(fs::get(info)), fs::logical_to_c(fs::get(reorder)), &mut h_comm_dist_graph);
+            fs::set(comm_dist_graph, PMPI_Comm_toint(h_comm_dist_graph));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Dist_graph_create_adjacent(comm_old: usize, indegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, outdegree: c_int, destinations: *mut c_int, destweights: *mut c_int, info: usize, reorder: c_int, comm_dist_graph: *mut usize) -> c_int;
+    fn PMPI_Dist_graph_create_adjacent(comm_old: usize, indegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, outdegree: c_int, destinations: *mut c_int, destweights: *mut c_int, info: usize, reorder: c_int, comm_dist_graph: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Dist_graph_create_adjacent`.
+    mpi_dist_graph_create_adjacent_ / pmpi_dist_graph_create_adjacent_ => MPI_Dist_graph_create_adjacent / PMPI_Dist_graph_create_adjacent,
+    |c| (comm_old: *const c_int, indegree: *const c_int, sources: *mut c_int, sourceweights: *mut c_int, outdegree: *const c_int, destinations: *mut c_int, destweights: *mut c_int, info: *const c_int, reorder: *const c_int, comm_dist_graph: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_comm_dist_graph = PMPI_Comm_fromint(fs::get(comm_dist_graph));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm_old)), fs::get(indegree), sources, fs::int_array(sourceweights), fs::get(outdegree), destinations, fs::int_array(destweights), PMPI_Info_fromint(fs::get(info)), fs::logical_to_c(fs::get(reorder)), &mut h_comm_dist_graph);
+            fs::set(comm_dist_graph, PMPI_Comm_toint(h_comm_dist_graph));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Dist_graph_neighbors(comm: usize, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) -> c_int;
+    fn PMPI_Dist_graph_neighbors(comm: usize, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Dist_graph_neighbors`.
+    mpi_dist_graph_neighbors_ / pmpi_dist_graph_neighbors_ => MPI_Dist_graph_neighbors / PMPI_Dist_graph_neighbors,
+    |c| (comm: *const c_int, maxindegree: *const c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: *const c_int, destinations: *mut c_int, destweights: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(maxindegree), sources, fs::int_array(sourceweights), fs::get(maxoutdegree), destinations, fs::int_array(destweights));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Dist_graph_neighbors_count(comm: usize, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int;
+    fn PMPI_Dist_graph_neighbors_count(comm: usize, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Dist_graph_neighbors_count`.
+    mpi_dist_graph_neighbors_count_ / pmpi_dist_graph_neighbors_count_ => MPI_Dist_graph_neighbors_count / PMPI_Dist_graph_neighbors_count,
+    |c| (comm: *const c_int, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_weighted: c_int = 0;
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), indegree, outdegree, &mut l_weighted);
+            if rc == 0 { fs::set(weighted, fs::logical_from_c(l_weighted)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Errhandler_free(errhandler: *mut usize) -> c_int;
+    fn PMPI_Errhandler_free(errhandler: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Errhandler_free`.
+    mpi_errhandler_free_ / pmpi_errhandler_free_ => MPI_Errhandler_free / PMPI_Errhandler_free,
+    |c| (errhandler: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_errhandler = PMPI_Errhandler_fromint(fs::get(errhandler));
+            let rc = c(&mut h_errhandler);
+            fs::set(errhandler, PMPI_Errhandler_toint(h_errhandler));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
     fn PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int;
 }
@@ -601,6 +959,22 @@ fortran_fn! {
             let mut l_flag: c_int = 0;
             let rc = c(&mut l_flag);
             if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Free_mem(base: *mut c_void) -> c_int;
+    fn PMPI_Free_mem(base: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Free_mem`.
+    mpi_free_mem_ / pmpi_free_mem_ => MPI_Free_mem / PMPI_Free_mem,
+    |c| (base: *const c_void, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(base));
             fs::set(ierror, rc);
         }
     }
@@ -701,6 +1075,107 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(version, subversion);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graph_create(comm_old: usize, nnodes: c_int, indx: *mut c_int, edges: *mut c_int, reorder: c_int, comm_graph: *mut usize) -> c_int;
+    fn PMPI_Graph_create(comm_old: usize, nnodes: c_int, indx: *mut c_int, edges: *mut c_int, reorder: c_int, comm_graph: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graph_create`.
+    mpi_graph_create_ / pmpi_graph_create_ => MPI_Graph_create / PMPI_Graph_create,
+    |c| (comm_old: *const c_int, nnodes: *const c_int, indx: *mut c_int, edges: *mut c_int, reorder: *const c_int, comm_graph: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_comm_graph = PMPI_Comm_fromint(fs::get(comm_graph));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm_old)), fs::get(nnodes), indx, edges, fs::logical_to_c(fs::get(reorder)), &mut h_comm_graph);
+            if rc == 0 { fs::set(indx, fs::index_from_c(fs::get(indx))); }
+            fs::set(comm_graph, PMPI_Comm_toint(h_comm_graph));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graph_get(comm: usize, maxindex: c_int, maxedges: c_int, indx: *mut c_int, edges: *mut c_int) -> c_int;
+    fn PMPI_Graph_get(comm: usize, maxindex: c_int, maxedges: c_int, indx: *mut c_int, edges: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graph_get`.
+    mpi_graph_get_ / pmpi_graph_get_ => MPI_Graph_get / PMPI_Graph_get,
+    |c| (comm: *const c_int, maxindex: *const c_int, maxedges: *const c_int, indx: *mut c_int, edges: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(maxindex), fs::get(maxedges), indx, edges);
+            if rc == 0 { fs::set(indx, fs::index_from_c(fs::get(indx))); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graph_map(comm: usize, nnodes: c_int, indx: *mut c_int, edges: *mut c_int, newrank: *mut c_int) -> c_int;
+    fn PMPI_Graph_map(comm: usize, nnodes: c_int, indx: *mut c_int, edges: *mut c_int, newrank: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graph_map`.
+    mpi_graph_map_ / pmpi_graph_map_ => MPI_Graph_map / PMPI_Graph_map,
+    |c| (comm: *const c_int, nnodes: *const c_int, indx: *mut c_int, edges: *mut c_int, newrank: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(nnodes), indx, edges, newrank);
+            if rc == 0 { fs::set(indx, fs::index_from_c(fs::get(indx))); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graph_neighbors(comm: usize, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int;
+    fn PMPI_Graph_neighbors(comm: usize, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graph_neighbors`.
+    mpi_graph_neighbors_ / pmpi_graph_neighbors_ => MPI_Graph_neighbors / PMPI_Graph_neighbors,
+    |c| (comm: *const c_int, rank: *const c_int, maxneighbors: *const c_int, neighbors: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(rank), fs::get(maxneighbors), neighbors);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graph_neighbors_count(comm: usize, rank: c_int, nneighbors: *mut c_int) -> c_int;
+    fn PMPI_Graph_neighbors_count(comm: usize, rank: c_int, nneighbors: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graph_neighbors_count`.
+    mpi_graph_neighbors_count_ / pmpi_graph_neighbors_count_ => MPI_Graph_neighbors_count / PMPI_Graph_neighbors_count,
+    |c| (comm: *const c_int, rank: *const c_int, nneighbors: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(rank), nneighbors);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Graphdims_get(comm: usize, nnodes: *mut c_int, nedges: *mut c_int) -> c_int;
+    fn PMPI_Graphdims_get(comm: usize, nnodes: *mut c_int, nedges: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Graphdims_get`.
+    mpi_graphdims_get_ / pmpi_graphdims_get_ => MPI_Graphdims_get / PMPI_Graphdims_get,
+    |c| (comm: *const c_int, nnodes: *mut c_int, nedges: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), nnodes, nedges);
             fs::set(ierror, rc);
         }
     }
@@ -1095,6 +1570,190 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Info_create(info: *mut usize) -> c_int;
+    fn PMPI_Info_create(info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_create`.
+    mpi_info_create_ / pmpi_info_create_ => MPI_Info_create / PMPI_Info_create,
+    |c| (info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info = PMPI_Info_fromint(fs::get(info));
+            let rc = c(&mut h_info);
+            fs::set(info, PMPI_Info_toint(h_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_delete(info: usize, key: *const c_char) -> c_int;
+    fn PMPI_Info_delete(info: usize, key: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_delete`.
+    mpi_info_delete_ / pmpi_info_delete_ => MPI_Info_delete / PMPI_Info_delete,
+    |c| (info: *const c_int, key: *const u8, ierror: *mut c_int, key_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_key = fs::string_in(key, key_len);
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_key.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_dup(info: usize, newinfo: *mut usize) -> c_int;
+    fn PMPI_Info_dup(info: usize, newinfo: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_dup`.
+    mpi_info_dup_ / pmpi_info_dup_ => MPI_Info_dup / PMPI_Info_dup,
+    |c| (info: *const c_int, newinfo: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newinfo = PMPI_Info_fromint(fs::get(newinfo));
+            let rc = c(PMPI_Info_fromint(fs::get(info)), &mut h_newinfo);
+            fs::set(newinfo, PMPI_Info_toint(h_newinfo));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_free(info: *mut usize) -> c_int;
+    fn PMPI_Info_free(info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_free`.
+    mpi_info_free_ / pmpi_info_free_ => MPI_Info_free / PMPI_Info_free,
+    |c| (info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info = PMPI_Info_fromint(fs::get(info));
+            let rc = c(&mut h_info);
+            fs::set(info, PMPI_Info_toint(h_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_get(info: usize, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
+    fn PMPI_Info_get(info: usize, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_get`.
+    mpi_info_get_ / pmpi_info_get_ => MPI_Info_get / PMPI_Info_get,
+    |c| (info: *const c_int, key: *const u8, valuelen: *const c_int, value: *mut u8, flag: *mut c_int, ierror: *mut c_int, key_len: usize, value_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_key = fs::string_in(key, key_len);
+            let mut s_value = fs::string_buffer(value_len);
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_key.as_ptr(), fs::get(valuelen), s_value.as_mut_ptr().cast(), &mut l_flag);
+            if rc == 0 { fs::string_out(value, value_len, &s_value); }
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_get_nkeys(info: usize, nkeys: *mut c_int) -> c_int;
+    fn PMPI_Info_get_nkeys(info: usize, nkeys: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_get_nkeys`.
+    mpi_info_get_nkeys_ / pmpi_info_get_nkeys_ => MPI_Info_get_nkeys / PMPI_Info_get_nkeys,
+    |c| (info: *const c_int, nkeys: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Info_fromint(fs::get(info)), nkeys);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_get_nthkey(info: usize, n: c_int, key: *mut c_char) -> c_int;
+    fn PMPI_Info_get_nthkey(info: usize, n: c_int, key: *mut c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_get_nthkey`.
+    mpi_info_get_nthkey_ / pmpi_info_get_nthkey_ => MPI_Info_get_nthkey / PMPI_Info_get_nthkey,
+    |c| (info: *const c_int, n: *const c_int, key: *mut u8, ierror: *mut c_int, key_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_key = fs::string_buffer(key_len);
+            let rc = c(PMPI_Info_fromint(fs::get(info)), fs::get(n), s_key.as_mut_ptr().cast());
+            if rc == 0 { fs::string_out(key, key_len, &s_key); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_get_string(info: usize, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
+    fn PMPI_Info_get_string(info: usize, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_get_string`.
+    mpi_info_get_string_ / pmpi_info_get_string_ => MPI_Info_get_string / PMPI_Info_get_string,
+    |c| (info: *const c_int, key: *const u8, buflen: *mut c_int, value: *mut u8, flag: *mut c_int, ierror: *mut c_int, key_len: usize, value_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_key = fs::string_in(key, key_len);
+            let mut s_value = fs::string_buffer(value_len);
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_key.as_ptr(), buflen, s_value.as_mut_ptr().cast(), &mut l_flag);
+            if rc == 0 { fs::string_out(value, value_len, &s_value); }
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_get_valuelen(info: usize, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int) -> c_int;
+    fn PMPI_Info_get_valuelen(info: usize, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_get_valuelen`.
+    mpi_info_get_valuelen_ / pmpi_info_get_valuelen_ => MPI_Info_get_valuelen / PMPI_Info_get_valuelen,
+    |c| (info: *const c_int, key: *const u8, valuelen: *mut c_int, flag: *mut c_int, ierror: *mut c_int, key_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_key = fs::string_in(key, key_len);
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_key.as_ptr(), valuelen, &mut l_flag);
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Info_set(info: usize, key: *const c_char, value: *const c_char) -> c_int;
+    fn PMPI_Info_set(info: usize, key: *const c_char, value: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Info_set`.
+    mpi_info_set_ / pmpi_info_set_ => MPI_Info_set / PMPI_Info_set,
+    |c| (info: *const c_int, key: *const u8, value: *const u8, ierror: *mut c_int, key_len: usize, value_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_key = fs::string_in(key, key_len);
+            let s_value = fs::string_in(value, value_len);
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_key.as_ptr(), s_value.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Init(argc: *mut c_void, argv: *mut c_void) -> c_int;
     fn PMPI_Init(argc: *mut c_void, argv: *mut c_void) -> c_int;
 }
@@ -1473,6 +2132,54 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Remove_error_class(errorclass: c_int) -> c_int;
+    fn PMPI_Remove_error_class(errorclass: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Remove_error_class`.
+    mpi_remove_error_class_ / pmpi_remove_error_class_ => MPI_Remove_error_class / PMPI_Remove_error_class,
+    |c| (errorclass: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(errorclass));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Remove_error_code(errorcode: c_int) -> c_int;
+    fn PMPI_Remove_error_code(errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Remove_error_code`.
+    mpi_remove_error_code_ / pmpi_remove_error_code_ => MPI_Remove_error_code / PMPI_Remove_error_code,
+    |c| (errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Remove_error_string(errorcode: c_int) -> c_int;
+    fn PMPI_Remove_error_string(errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Remove_error_string`.
+    mpi_remove_error_string_ / pmpi_remove_error_string_ => MPI_Remove_error_string / PMPI_Remove_error_string,
+    |c| (errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Request_free(request: *mut usize) -> c_int;
     fn PMPI_Request_free(request: *mut usize) -> c_int;
 }
@@ -1738,6 +2445,22 @@ fortran_fn! {
             let rc = c(fs::get(incount), v_array_of_requests.as_mut_ptr(), outcount, array_of_indices, fs::status(array_of_statuses));
             for (i, h) in v_array_of_requests.iter().enumerate() { array_of_requests.add(i).write(PMPI_Request_toint(*h)); }
             if rc == 0 && !array_of_indices.is_null() { for i in 0..fs::get(outcount).max(0) as usize { let q = array_of_indices.add(i); q.write(fs::index_from_c(q.read())); } }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Topo_test(comm: usize, status: *mut c_int) -> c_int;
+    fn PMPI_Topo_test(comm: usize, status: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Topo_test`.
+    mpi_topo_test_ / pmpi_topo_test_ => MPI_Topo_test / PMPI_Topo_test,
+    |c| (comm: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), status);
             fs::set(ierror, rc);
         }
     }
