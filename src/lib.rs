@@ -38,6 +38,8 @@ pub use context::Context;
 pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
 pub use error::{Error, ErrorKind, Result};
 pub use nexar_proto::{Datatype, ReduceOp};
+pub use nexar_proto::{CustomOp, Order, Reducer};
+pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::collectives::PendingCollective;
 pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};

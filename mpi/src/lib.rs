@@ -76,6 +76,7 @@ pub mod group;
 pub mod handles;
 pub mod init;
 pub mod nonblocking;
+pub mod op;
 pub mod p2p;
 pub mod p2p_nonblocking;
 pub mod request;

@@ -17,11 +17,10 @@
 //! the rank-ordered reduction for every predefined (commutative) operator up to rounding.
 
 use crate::algo::sched::{Driven, Recv, Steps};
-use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::op::ReduceOp;
+use crate::reducer::Reducer;
 use crate::partition::block_bytes;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
@@ -30,8 +29,7 @@ use std::ops::Range;
 #[derive(Debug)]
 struct Ring {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     count: usize,
     acc: Vec<u8>,
 }
@@ -48,7 +46,7 @@ impl Ring {
     }
 
     fn block(&self, b: u32) -> Range<usize> {
-        block_bytes(self.count, self.n() as usize, b as usize, self.dtype.size())
+        block_bytes(self.count, self.n() as usize, b as usize, self.red.elem_size())
     }
 
     fn next(&self) -> Rank {
@@ -104,7 +102,7 @@ impl Steps for Ring {
             } else {
                 Order::IncFirst
             };
-            reduce_into(self.op, self.dtype, &mut self.acc[range], &payload, order)?;
+            self.red.reduce_into(&mut self.acc[range], &payload, order)?;
             if s + 1 < n - 1 {
                 self.send_block(b, s + 1, out);
             } else {
@@ -129,12 +127,11 @@ impl Steps for Ring {
 }
 
 /// Builds the machine; arguments already checked by [`super::check_reduction`].
-pub(crate) fn build(g: Group, dtype: Datatype, op: ReduceOp, data: Vec<u8>) -> Box<dyn Collective> {
-    let count = data.len() / dtype.size();
+pub(crate) fn build(g: Group, red: Reducer, data: Vec<u8>) -> Box<dyn Collective> {
+    let count = data.len() / red.elem_size();
     let m = Ring {
         g,
-        dtype,
-        op,
+        red,
         count,
         acc: data,
     };
