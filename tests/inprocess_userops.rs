@@ -30,7 +30,9 @@ fn to_bytes(ms: &[M]) -> Vec<u8> {
 
 fn from_bytes(b: &[u8]) -> Vec<M> {
     b.chunks_exact(16)
-        .map(|c| std::array::from_fn(|i| u32::from_ne_bytes(c[i * 4..i * 4 + 4].try_into().unwrap())))
+        .map(|c| {
+            std::array::from_fn(|i| u32::from_ne_bytes(c[i * 4..i * 4 + 4].try_into().unwrap()))
+        })
         .collect()
 }
 
@@ -70,7 +72,11 @@ fn input(r: u32, count: usize) -> Vec<M> {
 fn ordered(lo: u32, hi: u32, count: usize) -> Vec<M> {
     let mut acc = input(lo, count);
     for r in lo + 1..hi {
-        acc = acc.iter().zip(input(r, count)).map(|(&a, b)| mul(a, b)).collect();
+        acc = acc
+            .iter()
+            .zip(input(r, count))
+            .map(|(&a, b)| mul(a, b))
+            .collect();
     }
     acc
 }
@@ -114,7 +120,10 @@ fn non_commutative_reductions_keep_the_rank_order() {
             let send = to_bytes(&input(me, total));
             let mine = counts[me as usize];
             let mut out = vec![0u8; mine * 16];
-            wait(w.start_reduce_scatter_with(&send, &counts, reducer())?, &mut out)?;
+            wait(
+                w.start_reduce_scatter_with(&send, &counts, reducer())?,
+                &mut out,
+            )?;
             let start: usize = counts[..me as usize].iter().sum();
             assert_eq!(
                 from_bytes(&out),

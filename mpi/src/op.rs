@@ -91,7 +91,9 @@ pub fn op(h: MPI_Op) -> Result<OpSpec> {
         MPI_ERR_OP,
         match h {
             MPI_OP_NULL => "operation is MPI_OP_NULL".to_string(),
-            MPI_REPLACE | MPI_NO_OP => format!("operation {h:#x} is for one-sided accumulates only"),
+            MPI_REPLACE | MPI_NO_OP => {
+                format!("operation {h:#x} is for one-sided accumulates only")
+            }
             _ => format!("invalid or freed operation {h:#x}"),
         },
     ))
@@ -365,10 +367,11 @@ mod tests {
         c.combine(&mut acc, &pairs(&g), Order::IncFirst);
         assert_eq!(acc, pairs(&[10, 17]));
         // Misaligned operands are copied to aligned ones first.
-        let mut big = vec![0u8; 17];
+        // A heap buffer (16-aligned), so `big[1..]` is misaligned for the i32 pairs.
+        let mut big: Vec<u8> = std::iter::repeat_n(0, 17).collect();
         big[1..].copy_from_slice(&pairs(&[2, 3, 1, 1]));
         let inc = pairs(&[5, 7, 3, 4]);
         c.combine(&mut big[1..], &inc, Order::AccFirst);
-        assert_eq!(&big[1..], &pairs(&[10, 22, 3, 4])[..]);
+        assert_eq!(&big[1..], &pairs(&[10, 22, 3, 3 + 4])[..]);
     }
 }

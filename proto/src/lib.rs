@@ -29,8 +29,8 @@ pub mod types;
 
 pub use datatype::Datatype;
 pub use error::ProtoError;
-pub use machine::{Collective, Incoming, Outbox, Outgoing};
 pub use kernels::Order;
+pub use machine::{Collective, Incoming, Outbox, Outgoing};
 pub use op::ReduceOp;
 pub use reducer::{CustomOp, Reducer};
 pub use types::{Group, Rank, Tag};

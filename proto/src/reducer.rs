@@ -184,7 +184,10 @@ mod tests {
             .unwrap();
         assert_eq!(acc, [5, 6, 7, 8]);
         assert!(r.reduce_into(&mut acc, &[0; 2], Order::AccFirst).is_err());
-        assert!(r.reduce_into(&mut [0; 3], &[0; 3], Order::AccFirst).is_err());
+        assert!(
+            r.reduce_into(&mut [0; 3], &[0; 3], Order::AccFirst)
+                .is_err()
+        );
         assert_eq!(r.count_of(8).unwrap(), 4);
         assert_eq!(r.bytes_for(3).unwrap(), 6);
     }
@@ -197,6 +200,10 @@ mod tests {
         r.reduce_into(&mut acc, &4i32.to_ne_bytes(), Order::AccFirst)
             .unwrap();
         assert_eq!(acc, 7i32.to_ne_bytes());
-        assert!(Reducer::builtin(ReduceOp::Band, Datatype::F32).check().is_err());
+        assert!(
+            Reducer::builtin(ReduceOp::Band, Datatype::F32)
+                .check()
+                .is_err()
+        );
     }
 }

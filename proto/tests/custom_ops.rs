@@ -17,7 +17,10 @@ use std::sync::Arc;
 struct Affine;
 
 fn affine(l: (u64, u64), r: (u64, u64)) -> (u64, u64) {
-    (l.0.wrapping_mul(r.0), r.0.wrapping_mul(l.1).wrapping_add(r.1))
+    (
+        l.0.wrapping_mul(r.0),
+        r.0.wrapping_mul(l.1).wrapping_add(r.1),
+    )
 }
 
 fn get(b: &[u8], i: usize) -> u64 {
@@ -70,7 +73,10 @@ impl CustomOp for Sum3 {
 }
 
 fn reducers() -> [Reducer; 2] {
-    [Reducer::custom(Arc::new(Affine)), Reducer::custom(Arc::new(Sum3))]
+    [
+        Reducer::custom(Arc::new(Affine)),
+        Reducer::custom(Arc::new(Sum3)),
+    ]
 }
 
 fn input(red: &Reducer, rank: u32, count: usize, seed: u64) -> Vec<u8> {
@@ -107,8 +113,10 @@ fn run(
     build: impl Fn(Group, Vec<u8>) -> Result<Box<dyn nexar_proto::Collective>, ProtoError>,
 ) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let inputs: Vec<_> = (0..n).map(|r| input(red, r, count, seed)).collect();
-    let rep = sim::run(n, seed, |r| build(Group::new(r, n)?, inputs[r as usize].clone()))
-        .unwrap_or_else(|e| panic!("{red:?} n={n} count={count}: {e}"));
+    let rep = sim::run(n, seed, |r| {
+        build(Group::new(r, n)?, inputs[r as usize].clone())
+    })
+    .unwrap_or_else(|e| panic!("{red:?} n={n} count={count}: {e}"));
     (inputs, rep.outputs)
 }
 
@@ -186,7 +194,9 @@ fn reduce_scatter_keeps_the_rank_order() {
                 }
                 for algo in runs {
                     let (inputs, outs) = run(&red, n, total, seed, |g, d| match algo {
-                        Some(a) => reduce_scatter::reducer_with_algo(a, g, red.clone(), d, rc.clone()),
+                        Some(a) => {
+                            reduce_scatter::reducer_with_algo(a, g, red.clone(), d, rc.clone())
+                        }
                         None => reduce_scatter::reducer_machine(g, red.clone(), d, rc.clone()),
                     });
                     let full = fold(&red, &inputs);

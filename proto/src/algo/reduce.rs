@@ -15,8 +15,8 @@
 //!   every participant sends its block straight to the root; for large vectors. See
 //!   [`crate::algo::allreduce::rabenseifner`] for the schedule and its formulas.
 
-use crate::algo::allreduce::{check_order, check_reduction};
 use crate::algo::allreduce::rabenseifner::{self, Finish};
+use crate::algo::allreduce::{check_order, check_reduction};
 use crate::algo::ceil_log2;
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;

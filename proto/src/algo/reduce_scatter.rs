@@ -423,7 +423,8 @@ impl Halving {
             for j in self.kept(r, k) {
                 let range = self.l.range(j);
                 let len = range.len();
-                self.l.reduce(&mut self.buf[range], &inc[at..at + len], order)?;
+                self.l
+                    .reduce(&mut self.buf[range], &inc[at..at + len], order)?;
                 at += len;
             }
             self.step += 1;

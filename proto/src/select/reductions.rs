@@ -177,6 +177,9 @@ mod tests {
                 assert_eq!(allreduce_for(size, bytes, true), allreduce(size, bytes));
             }
         }
-        assert_eq!(allreduce_for(12, 16 << 20, false), AllreduceAlgo::Rabenseifner);
+        assert_eq!(
+            allreduce_for(12, 16 << 20, false),
+            AllreduceAlgo::Rabenseifner
+        );
     }
 }

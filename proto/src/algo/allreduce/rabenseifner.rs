@@ -21,8 +21,8 @@ use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
 use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::reducer::Reducer;
 use crate::partition::block_bytes;
+use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
 use std::ops::Range;
@@ -275,12 +275,7 @@ impl Steps for Rabenseifner {
 }
 
 /// Builds the machine; arguments (and the root, for [`Finish::GatherTo`]) already checked.
-pub(crate) fn build(
-    g: Group,
-    red: Reducer,
-    data: Vec<u8>,
-    finish: Finish,
-) -> Box<dyn Collective> {
+pub(crate) fn build(g: Group, red: Reducer, data: Vec<u8>, finish: Finish) -> Box<dyn Collective> {
     let fold = Fold::new(g.size);
     let m = Rabenseifner {
         g,

@@ -20,8 +20,8 @@ use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
 use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::reducer::Reducer;
 use crate::partition::block_bytes;
+use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
 use std::ops::Range;
@@ -46,7 +46,12 @@ impl Ring {
     }
 
     fn block(&self, b: u32) -> Range<usize> {
-        block_bytes(self.count, self.n() as usize, b as usize, self.red.elem_size())
+        block_bytes(
+            self.count,
+            self.n() as usize,
+            b as usize,
+            self.red.elem_size(),
+        )
     }
 
     fn next(&self) -> Rank {
@@ -102,7 +107,8 @@ impl Steps for Ring {
             } else {
                 Order::IncFirst
             };
-            self.red.reduce_into(&mut self.acc[range], &payload, order)?;
+            self.red
+                .reduce_into(&mut self.acc[range], &payload, order)?;
             if s + 1 < n - 1 {
                 self.send_block(b, s + 1, out);
             } else {
