@@ -3,7 +3,7 @@
 //! into an [`OpSpec`] that the reduction collectives turn into an engine [`Reducer`].
 //!
 //! User ops live in a handle table of their own ([`crate::table::Table`]). The engine combines
-//! with a [`UserCombiner`], which calls the C function as the standard says: `invec` is the
+//! with a `UserCombiner`, which calls the C function as the standard says: `invec` is the
 //! operand that comes first in rank order, `inoutvec` the second, and the function leaves
 //! `invec ⊕ inoutvec` in `inoutvec`; `*len` is the number of elements of the caller's datatype
 //! and `*datatype` that datatype's handle. A non-commutative op is always combined in rank order

@@ -11,6 +11,7 @@
 //!   `r - s - 2` it receives from `r - 1`. Block `j` starts at rank `j + 1` and ends at `j`, so
 //!   it is the left fold over the rotated rank order `j+1, …, n-1, 0, …, j` (the plain left fold
 //!   for block `n - 1`). `n(n-1)` messages, `n - 1` rounds.
+//!   Not order-preserving, so never used for a non-commutative custom op.
 //! * [`ReduceScatterAlgo::Pairwise`]: rank `r` sends its raw block `r + s` to rank `r + s` at
 //!   step `s` (`1..n`), all at once, and folds the contributions to its block in rank order: the
 //!   sequential left fold, bitwise. `n(n-1)` messages, 1 round, up to `n - 1` blocks buffered.

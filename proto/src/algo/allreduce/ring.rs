@@ -15,6 +15,8 @@
 //! except rank 0, whose incoming partial covers only higher ranks: block `b` is
 //! `((x[0] ⊕ (x[b+1] ⊕ ... ⊕ x[n-1])) ⊕ x[1]) ⊕ ... ⊕ x[b]`, one fixed bracketing that equals
 //! the rank-ordered reduction for every predefined (commutative) operator up to rounding.
+//! It is not the rank-ordered product for a non-commutative custom op, so it is never selected
+//! for one (and refused when forced: [`crate::select::reductions::AllreduceAlgo::preserves_order`]).
 
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
