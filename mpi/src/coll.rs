@@ -8,7 +8,7 @@
 use crate::args::{Buf, count, in_place, root_rank};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call};
-use crate::handles::op;
+use crate::op::op;
 use crate::request::{MPI_Request, RawOut, store_request};
 use crate::state::comm;
 use nexar::{Comm, PendingCollective};
@@ -168,8 +168,8 @@ pub fn reduce(
     let send = reduce_input(sbuf, rb.as_ref(), n, dt)?;
     let dtype = crate::handles::datatype(dt)?;
     let p = match root {
-        Some(r) => c.start_reduce(&send, dtype, op, r)?,
-        None => c.start_allreduce(&send, dtype, op)?,
+        Some(r) => c.start_reduce_with(&send, op.reducer(dtype, dt), r)?,
+        None => c.start_allreduce_with(&send, op.reducer(dtype, dt))?,
     };
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }

@@ -12,7 +12,7 @@ use crate::args::{Buf, count, in_place, root_rank};
 use crate::coll::{Started, same_len};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
-use crate::handles::op;
+use crate::op::op;
 use crate::request::{MPI_Request, RawOut};
 use crate::state::comm;
 use nexar::{Comm, Datatype};
@@ -242,7 +242,7 @@ fn reduce_scatter(
         let data = unsafe { sb.bytes() }.to_vec();
         (data, Buf::new(rbuf, mine, dt, "receive")?)
     };
-    let p = c.start_reduce_scatter(&data, &rc, rb.dtype, op)?;
+    let p = c.start_reduce_scatter_with(&data, &rc, op.reducer(rb.dtype, dt))?;
     Ok(Started::user(c, p, RawOut::of(&rb)))
 }
 
@@ -264,7 +264,7 @@ fn scan(
         // SAFETY: as above.
         unsafe { Buf::new(sbuf, n, dt, "send")?.bytes() }.to_vec()
     };
-    let p = c.start_scan(&data, rb.dtype, op, exclusive)?;
+    let p = c.start_scan_with(&data, op.reducer(rb.dtype, dt), exclusive)?;
     Ok(Started::user(c, p, RawOut::of(&rb)))
 }
 

@@ -172,9 +172,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Datatype` (predefined types).
     Datatype: MPI_Type_toint / PMPI_Type_toint, MPI_Type_fromint / PMPI_Type_fromint,
         predefined_in(0x200, PREDEFINED_END), MPI_DATATYPE_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Op` (predefined operations).
+    /// Handle / Fortran integer conversion of `MPI_Op` (predefined and live user operations).
     Op: MPI_Op_toint / PMPI_Op_toint, MPI_Op_fromint / PMPI_Op_fromint,
-        predefined_in(0x20, 0x40), MPI_OP_NULL;
+        crate::op::op_valid, MPI_OP_NULL;
     /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined and user handlers).
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,

@@ -80,6 +80,7 @@ pub mod info;
 pub mod init;
 pub mod mem;
 pub mod nonblocking;
+pub mod op;
 pub mod p2p;
 pub mod p2p_nonblocking;
 pub mod request;

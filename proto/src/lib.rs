@@ -7,6 +7,7 @@
 //! * [`types`]: ranks, tags and the [`types::Group`] a machine runs in.
 //! * [`datatype`] and [`op`]: the element types and reduction operators.
 //! * [`kernels`]: reduction kernels for every valid (datatype, op) pair.
+//! * [`reducer`]: what a reduction combines with: a predefined (op, datatype) or a custom op.
 //! * [`machine`]: the [`machine::Collective`] trait, the outbox and the reorder inbox.
 //! * [`algo`]: one module per collective algorithm.
 //! * [`select`]: which algorithm to use for (ranks, bytes).
@@ -19,6 +20,7 @@ pub mod kernels;
 pub mod machine;
 pub mod op;
 pub mod partition;
+pub mod reducer;
 pub mod select;
 pub mod sim;
 #[doc(hidden)]
@@ -27,6 +29,8 @@ pub mod types;
 
 pub use datatype::Datatype;
 pub use error::ProtoError;
+pub use kernels::Order;
 pub use machine::{Collective, Incoming, Outbox, Outgoing};
 pub use op::ReduceOp;
+pub use reducer::{CustomOp, Reducer};
 pub use types::{Group, Rank, Tag};

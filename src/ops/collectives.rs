@@ -6,13 +6,18 @@
 //! when non-blocking) and sends the first messages. The returned [`PendingCollective`] finishes
 //! the work and writes the result into the receive buffer. Counts and displacements are in
 //! elements of `dtype`; buffers are bytes.
+//!
+//! The reductions come in two forms: `start_reduce(.., dtype, op, ..)` with a predefined
+//! operator, and `start_reduce_with(.., reducer, ..)` with any [`Reducer`], a user-defined
+//! [`nexar_proto::CustomOp`] included (counts are then in the reducer's elements). A
+//! non-commutative custom op is combined in rank order (`x0 ⊕ x1 ⊕ ... ⊕ x(n-1)`).
 
 use super::layout::{Unpack, expect_len, lens, pack, ranges};
 use crate::comm::Comm;
 use crate::driver::CollectiveRun;
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::algo;
-use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp};
+use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp, Reducer};
 
 /// A collective that has started on this rank; finish it to get the result.
 pub struct PendingCollective {
@@ -69,6 +74,12 @@ impl Comm {
         op.check(dtype).map_err(Error::from)
     }
 
+    fn check_reducer(red: &Reducer, len: usize) -> Result<()> {
+        red.check()?;
+        red.count_of(len)?;
+        Ok(())
+    }
+
     fn launch(
         &self,
         machine: std::result::Result<Box<dyn Collective>, ProtoError>,
@@ -105,7 +116,19 @@ impl Comm {
     ) -> Result<PendingCollective> {
         self.check_root(root)?;
         Self::check_reduction(dtype, op)?;
-        let m = algo::reduce::machine(self.inner.group(), root, dtype, op, send.to_vec());
+        self.start_reduce_with(send, Reducer::builtin(op, dtype), root)
+    }
+
+    /// [`Comm::start_reduce`] with any [`Reducer`] (a custom, possibly non-commutative op).
+    pub fn start_reduce_with(
+        &self,
+        send: &[u8],
+        reducer: Reducer,
+        root: u32,
+    ) -> Result<PendingCollective> {
+        self.check_root(root)?;
+        Self::check_reducer(&reducer, send.len())?;
+        let m = algo::reduce::reducer_machine(self.inner.group(), root, reducer, send.to_vec());
         let unpack = if self.rank() == root {
             whole(send.len())
         } else {
@@ -122,7 +145,13 @@ impl Comm {
         op: ReduceOp,
     ) -> Result<PendingCollective> {
         Self::check_reduction(dtype, op)?;
-        let m = algo::allreduce::machine(self.inner.group(), dtype, op, send.to_vec());
+        self.start_allreduce_with(send, Reducer::builtin(op, dtype))
+    }
+
+    /// [`Comm::start_allreduce`] with any [`Reducer`] (a custom, possibly non-commutative op).
+    pub fn start_allreduce_with(&self, send: &[u8], reducer: Reducer) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, send.len())?;
+        let m = algo::allreduce::reducer_machine(self.inner.group(), reducer, send.to_vec());
         self.launch(m, whole(send.len()))
     }
 
@@ -364,21 +393,31 @@ impl Comm {
         op: ReduceOp,
     ) -> Result<PendingCollective> {
         Self::check_reduction(dtype, op)?;
+        self.start_reduce_scatter_with(send, counts, Reducer::builtin(op, dtype))
+    }
+
+    /// [`Comm::start_reduce_scatter`] with any [`Reducer`]; `counts` are in its elements.
+    pub fn start_reduce_scatter_with(
+        &self,
+        send: &[u8],
+        counts: &[usize],
+        reducer: Reducer,
+    ) -> Result<PendingCollective> {
+        reducer.check()?;
         let r = ranges(
             "reduce_scatter",
             counts,
             None,
-            dtype.size(),
+            reducer.elem_size(),
             send.len(),
             self.size(),
         )?;
         let total = r.last().map_or(0, |r| r.end);
         expect_len("reduce_scatter send buffer", send.len(), total)?;
         let mine = r[self.rank() as usize].len();
-        let m = algo::reduce_scatter::machine(
+        let m = algo::reduce_scatter::reducer_machine(
             self.inner.group(),
-            dtype,
-            op,
+            reducer,
             send.to_vec(),
             counts.to_vec(),
         );
@@ -394,12 +433,23 @@ impl Comm {
         exclusive: bool,
     ) -> Result<PendingCollective> {
         Self::check_reduction(dtype, op)?;
-        dtype.count_of(send.len())?;
-        let m = algo::scan::machine(self.inner.group(), dtype, op, send.to_vec(), exclusive);
+        self.start_scan_with(send, Reducer::builtin(op, dtype), exclusive)
+    }
+
+    /// [`Comm::start_scan`] with any [`Reducer`] (a custom, possibly non-commutative op).
+    pub fn start_scan_with(
+        &self,
+        send: &[u8],
+        reducer: Reducer,
+        exclusive: bool,
+    ) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, send.len())?;
+        let len = send.len();
+        let m = algo::scan::reducer_machine(self.inner.group(), reducer, send.to_vec(), exclusive);
         let unpack = if exclusive && self.rank() == 0 {
-            (Unpack::Nothing, Some(send.len()))
+            (Unpack::Nothing, Some(len))
         } else {
-            whole(send.len())
+            whole(len)
         };
         self.launch(m, unpack)
     }

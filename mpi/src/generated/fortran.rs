@@ -14,6 +14,7 @@
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
+//! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
 
 #![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]
@@ -2036,6 +2037,40 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Op_commutative(op: usize, commute: *mut c_int) -> c_int;
+    fn PMPI_Op_commutative(op: usize, commute: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Op_commutative`.
+    mpi_op_commutative_ / pmpi_op_commutative_ => MPI_Op_commutative / PMPI_Op_commutative,
+    |c| (op: *const c_int, commute: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Op_fromint(fs::get(op)), commute);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Op_free(op: *mut usize) -> c_int;
+    fn PMPI_Op_free(op: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Op_free`.
+    mpi_op_free_ / pmpi_op_free_ => MPI_Op_free / PMPI_Op_free,
+    |c| (op: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_op = PMPI_Op_fromint(fs::get(op));
+            let rc = c(&mut h_op);
+            fs::set(op, PMPI_Op_toint(h_op));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
 }
@@ -2094,6 +2129,22 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Reduce_local(inbuf: *mut c_void, inoutbuf: *mut c_void, count: c_int, datatype: usize, op: usize) -> c_int;
+    fn PMPI_Reduce_local(inbuf: *mut c_void, inoutbuf: *mut c_void, count: c_int, datatype: usize, op: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Reduce_local`.
+    mpi_reduce_local_ / pmpi_reduce_local_ => MPI_Reduce_local / PMPI_Reduce_local,
+    |c| (inbuf: *const c_void, inoutbuf: *const c_void, count: *const c_int, datatype: *const c_int, op: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(inbuf), fs::buffer(inoutbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)));
             fs::set(ierror, rc);
         }
     }

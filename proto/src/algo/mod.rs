@@ -6,6 +6,8 @@
 //! * inputs and outputs are raw bytes, the caller owns element typing;
 //! * whenever data is combined, the lower-ranked partial result is the left operand, so results
 //!   are bitwise reproducible and identical on every rank that receives them;
+//! * reductions combine through a [`crate::Reducer`]; for a non-commutative custom op only
+//!   algorithms whose partials cover contiguous rank ranges (`preserves_order`) are used;
 //! * a message of the wrong length or from an unexpected (peer, step) is an error, never a hang.
 
 pub mod allgather;

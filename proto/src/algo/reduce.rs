@@ -15,15 +15,16 @@
 //!   every participant sends its block straight to the root; for large vectors. See
 //!   [`crate::algo::allreduce::rabenseifner`] for the schedule and its formulas.
 
-use crate::algo::allreduce::check_reduction;
 use crate::algo::allreduce::rabenseifner::{self, Finish};
+use crate::algo::allreduce::{check_order, check_reduction};
 use crate::algo::ceil_log2;
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
 use crate::op::ReduceOp;
+use crate::reducer::Reducer;
 use crate::select::reductions::{self as select, ReduceAlgo};
 use crate::types::{Group, Rank};
 use bytes::Bytes;
@@ -37,8 +38,7 @@ pub fn machine(
     op: ReduceOp,
     data: Vec<u8>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    let algo = select::reduce(g.size, data.len());
-    machine_with(g, root, dtype, op, data, algo)
+    reducer_machine(g, root, Reducer::builtin(op, dtype), data)
 }
 
 /// Like [`machine`], with the algorithm forced. Every rank must pass the same `algo`.
@@ -50,8 +50,32 @@ pub fn machine_with(
     data: Vec<u8>,
     algo: ReduceAlgo,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    let (g, _) = check_reduction(g, dtype, op, &data)?;
+    reducer_machine_with(g, root, Reducer::builtin(op, dtype), data, algo)
+}
+
+/// A reduce with any [`Reducer`] (custom, possibly non-commutative, included), using the
+/// algorithm [`select::reduce_for`] picks.
+pub fn reducer_machine(
+    g: Group,
+    root: Rank,
+    red: Reducer,
+    data: Vec<u8>,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let algo = select::reduce_for(g.size, data.len(), red.commutative());
+    reducer_machine_with(g, root, red, data, algo)
+}
+
+/// Like [`reducer_machine`], with the algorithm forced (every rank must pass the same `algo`).
+pub fn reducer_machine_with(
+    g: Group,
+    root: Rank,
+    red: Reducer,
+    data: Vec<u8>,
+    algo: ReduceAlgo,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let (g, _) = check_reduction(g, &red, &data)?;
     g.check_root(root)?;
+    check_order(&red, algo.preserves_order(), "reduce", &algo)?;
     Ok(match algo {
         ReduceAlgo::Binomial => {
             let tree = Tree::new(g.size, root, g.rank);
@@ -68,8 +92,7 @@ pub fn machine_with(
             let m = Binomial {
                 g,
                 root,
-                dtype,
-                op,
+                red,
                 tree,
                 steps,
                 acc: data,
@@ -77,7 +100,7 @@ pub fn machine_with(
             Driven::boxed(m, recvs)
         }
         ReduceAlgo::ReduceScatterGather => {
-            rabenseifner::build(g, dtype, op, data, Finish::GatherTo(root))
+            rabenseifner::build(g, red, data, Finish::GatherTo(root))
         }
     })
 }
@@ -143,8 +166,7 @@ impl Tree {
 struct Binomial {
     g: Group,
     root: Rank,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     tree: Tree,
     /// Number of distinct steps, `ceil(log2 n)`.
     steps: u32,
@@ -190,7 +212,7 @@ impl Steps for Binomial {
         } else {
             Order::AccFirst
         };
-        reduce_into(self.op, self.dtype, &mut self.acc, &payload, order)?;
+        self.red.reduce_into(&mut self.acc, &payload, order)?;
         if idx + 1 == self.tree.children.len() {
             self.send_up(out);
         }

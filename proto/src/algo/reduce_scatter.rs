@@ -11,6 +11,7 @@
 //!   `r - s - 2` it receives from `r - 1`. Block `j` starts at rank `j + 1` and ends at `j`, so
 //!   it is the left fold over the rotated rank order `j+1, …, n-1, 0, …, j` (the plain left fold
 //!   for block `n - 1`). `n(n-1)` messages, `n - 1` rounds.
+//!   Not order-preserving, so never used for a non-commutative custom op.
 //! * [`ReduceScatterAlgo::Pairwise`]: rank `r` sends its raw block `r + s` to rank `r + s` at
 //!   step `s` (`1..n`), all at once, and folds the contributions to its block in rank order: the
 //!   sequential left fold, bitwise. `n(n-1)` messages, 1 round, up to `n - 1` blocks buffered.
@@ -22,10 +23,11 @@
 
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
 use crate::op::ReduceOp;
 use crate::partition;
+use crate::reducer::Reducer;
 use crate::select::movement::{self, ReduceScatterAlgo};
 use crate::types::Group;
 use bytes::Bytes;
@@ -41,9 +43,7 @@ pub fn machine(
     data: Vec<u8>,
     recv_counts: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    let layout = Layout::new(g, dtype, op, data.len(), &recv_counts)?;
-    let algo = movement::reduce_scatter(g.size, layout.total());
-    build(algo, layout, data)
+    reducer_machine(g, Reducer::builtin(op, dtype), data, recv_counts)
 }
 
 /// Reduce-scatter-block: [`machine`] with `count` elements for every rank.
@@ -68,11 +68,40 @@ pub fn with_algo(
     data: Vec<u8>,
     recv_counts: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    build(
-        algo,
-        Layout::new(g, dtype, op, data.len(), &recv_counts)?,
-        data,
-    )
+    reducer_with_algo(algo, g, Reducer::builtin(op, dtype), data, recv_counts)
+}
+
+/// [`machine`] with any [`Reducer`]: the algorithm is [`movement::reduce_scatter_for`]'s
+/// choice, which keeps the rank order for a non-commutative reducer.
+pub fn reducer_machine(
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+    recv_counts: Vec<usize>,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let commutative = red.commutative();
+    let layout = Layout::new(g, red, data.len(), &recv_counts)?;
+    let algo = movement::reduce_scatter_for(g.size, layout.total(), commutative);
+    build(algo, layout, data)
+}
+
+/// [`with_algo`] with any [`Reducer`]; an algorithm that reorders operands
+/// ([`ReduceScatterAlgo::preserves_order`]) is refused for a non-commutative one.
+pub fn reducer_with_algo(
+    algo: ReduceScatterAlgo,
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+    recv_counts: Vec<usize>,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let layout = Layout::new(g, red, data.len(), &recv_counts)?;
+    crate::algo::allreduce::check_order(
+        &layout.red,
+        algo.preserves_order(),
+        "reduce_scatter",
+        &algo,
+    )?;
+    build(algo, layout, data)
 }
 
 fn build(
@@ -91,8 +120,7 @@ fn build(
 #[derive(Debug)]
 struct Layout {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     /// Byte offset of every block, plus the total at the end (`n + 1` entries).
     offs: Vec<usize>,
 }
@@ -100,13 +128,12 @@ struct Layout {
 impl Layout {
     fn new(
         g: Group,
-        dtype: Datatype,
-        op: ReduceOp,
+        red: Reducer,
         data_len: usize,
         recv_counts: &[usize],
     ) -> Result<Self, ProtoError> {
         let g = Group::new(g.rank, g.size)?;
-        op.check(dtype)?;
+        red.check()?;
         if recv_counts.len() != g.size as usize {
             return Err(ProtoError::InvalidArgument(format!(
                 "reduce_scatter: {} receive counts for a group of {}",
@@ -116,7 +143,7 @@ impl Layout {
         }
         let lens = recv_counts
             .iter()
-            .map(|&c| dtype.bytes_for(c))
+            .map(|&c| red.bytes_for(c))
             .collect::<Result<Vec<_>, _>>()?;
         let offs = partition::offsets(&lens).ok_or_else(|| {
             ProtoError::InvalidArgument("reduce_scatter: total count overflows".into())
@@ -127,7 +154,7 @@ impl Layout {
                 "reduce_scatter: {data_len} bytes of data, the counts need {total}"
             )));
         }
-        Ok(Self { g, dtype, op, offs })
+        Ok(Self { g, red, offs })
     }
 
     fn total(&self) -> usize {
@@ -146,7 +173,7 @@ impl Layout {
     }
 
     fn reduce(&self, acc: &mut [u8], inc: &[u8], order: Order) -> Result<(), ProtoError> {
-        reduce_into(self.op, self.dtype, acc, inc, order)
+        self.red.reduce_into(acc, inc, order)
     }
 }
 
@@ -397,13 +424,8 @@ impl Halving {
             for j in self.kept(r, k) {
                 let range = self.l.range(j);
                 let len = range.len();
-                reduce_into(
-                    self.l.op,
-                    self.l.dtype,
-                    &mut self.buf[range],
-                    &inc[at..at + len],
-                    order,
-                )?;
+                self.l
+                    .reduce(&mut self.buf[range], &inc[at..at + len], order)?;
                 at += len;
             }
             self.step += 1;

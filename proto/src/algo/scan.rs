@@ -20,9 +20,10 @@
 use crate::algo::ceil_log2;
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
 use crate::op::ReduceOp;
+use crate::reducer::Reducer;
 use crate::select::movement::{self, ScanAlgo};
 use crate::types::Group;
 use bytes::Bytes;
@@ -51,15 +52,33 @@ pub fn with_algo(
     data: Vec<u8>,
     exclusive: bool,
 ) -> Result<Box<dyn Collective>, ProtoError> {
+    reducer_with_algo(algo, g, Reducer::builtin(op, dtype), data, exclusive)
+}
+
+/// [`machine`] with any [`Reducer`] (custom, possibly non-commutative: both scan algorithms
+/// keep the rank order).
+pub fn reducer_machine(
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+    exclusive: bool,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let algo = movement::scan(g.size, data.len());
+    reducer_with_algo(algo, g, red, data, exclusive)
+}
+
+/// [`with_algo`] with any [`Reducer`].
+pub fn reducer_with_algo(
+    algo: ScanAlgo,
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+    exclusive: bool,
+) -> Result<Box<dyn Collective>, ProtoError> {
     let g = Group::new(g.rank, g.size)?;
-    op.check(dtype)?;
-    let count = dtype.count_of(data.len())?;
-    let spec = Spec {
-        g,
-        dtype,
-        op,
-        exclusive,
-    };
+    red.check()?;
+    let count = red.count_of(data.len())?;
+    let spec = Spec { g, red, exclusive };
     Ok(match algo {
         ScanAlgo::Doubling => Box::new(Doubling::new(spec, data)),
         ScanAlgo::Pipeline { segment_bytes } => {
@@ -69,11 +88,10 @@ pub fn with_algo(
 }
 
 /// What every scan machine needs to know besides its data.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Spec {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     exclusive: bool,
 }
 
@@ -81,7 +99,7 @@ impl Spec {
     /// `left ⊕ right` into a fresh buffer.
     fn combine(&self, left: &[u8], right: &[u8]) -> Result<Vec<u8>, ProtoError> {
         let mut acc = left.to_vec();
-        reduce_into(self.op, self.dtype, &mut acc, right, Order::AccFirst)?;
+        self.red.reduce_into(&mut acc, right, Order::AccFirst)?;
         Ok(acc)
     }
 }
@@ -107,9 +125,9 @@ struct Doubling {
 impl Doubling {
     fn new(s: Spec, data: Vec<u8>) -> Self {
         Self {
-            s,
             len: data.len(),
             steps: ceil_log2(s.g.size),
+            s,
             step: 0,
             sent: false,
             partial: Bytes::from(data),
@@ -222,7 +240,7 @@ struct Pipeline {
 
 impl Pipeline {
     fn new(s: Spec, data: Vec<u8>, count: usize, segment_bytes: usize) -> Self {
-        let elem = s.dtype.size();
+        let elem = s.red.elem_size();
         // At least one element per segment, and few enough segments for [`Pipeline::step`].
         let seg_elems = (segment_bytes / elem)
             .max(1)

@@ -40,6 +40,28 @@ pub fn reduce_scatter(size: u32, total_bytes: usize) -> ReduceScatterAlgo {
     }
 }
 
+impl ReduceScatterAlgo {
+    /// Whether every block is combined in rank order (some bracketing), as a non-commutative
+    /// operator needs. The ring is not: block `j` is folded over the rotated order
+    /// `j+1, ..., n-1, 0, ..., j`.
+    pub const fn preserves_order(self) -> bool {
+        match self {
+            Self::Pairwise | Self::Halving => true,
+            Self::Ring => false,
+        }
+    }
+}
+
+/// [`reduce_scatter`] for a reducer that is `commutative` or not: a non-commutative one gets
+/// recursive halving on powers of two and the pairwise exchange otherwise, never the ring.
+pub fn reduce_scatter_for(size: u32, total_bytes: usize, commutative: bool) -> ReduceScatterAlgo {
+    match reduce_scatter(size, total_bytes) {
+        a if commutative || a.preserves_order() => a,
+        _ if size.is_power_of_two() => ReduceScatterAlgo::Halving,
+        _ => ReduceScatterAlgo::Pairwise,
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // scan / exscan
 // ---------------------------------------------------------------------------------------------
@@ -92,6 +114,27 @@ mod tests {
         assert_eq!(reduce_scatter(6, 1 << 20), ReduceScatterAlgo::Ring);
         assert_eq!(reduce_scatter(8, 16 << 20), ReduceScatterAlgo::Ring);
         assert_eq!(reduce_scatter(1, 0), ReduceScatterAlgo::Halving);
+    }
+
+    #[test]
+    fn non_commutative_reduce_scatter_keeps_the_rank_order() {
+        for size in 1..=20 {
+            for bytes in [0, 1024, 1 << 20, 16 << 20] {
+                assert!(reduce_scatter_for(size, bytes, false).preserves_order());
+                assert_eq!(
+                    reduce_scatter_for(size, bytes, true),
+                    reduce_scatter(size, bytes)
+                );
+            }
+        }
+        assert_eq!(
+            reduce_scatter_for(8, 16 << 20, false),
+            ReduceScatterAlgo::Halving
+        );
+        assert_eq!(
+            reduce_scatter_for(6, 16 << 20, false),
+            ReduceScatterAlgo::Pairwise
+        );
     }
 
     #[test]

@@ -50,6 +50,14 @@ pub enum ReduceAlgo {
 impl ReduceAlgo {
     /// Every variant.
     pub const ALL: [ReduceAlgo; 2] = [Self::Binomial, Self::ReduceScatterGather];
+
+    /// Whether every element is combined as `x0 ⊕ x1 ⊕ ... ⊕ x(n-1)` in rank order (some
+    /// bracketing), as a non-commutative operator needs. Both reduce algorithms do.
+    pub const fn preserves_order(self) -> bool {
+        match self {
+            Self::Binomial | Self::ReduceScatterGather => true,
+        }
+    }
 }
 
 /// The allreduce algorithms.
@@ -67,6 +75,15 @@ pub enum AllreduceAlgo {
 impl AllreduceAlgo {
     /// Every variant.
     pub const ALL: [AllreduceAlgo; 3] = [Self::RecursiveDoubling, Self::Ring, Self::Rabenseifner];
+
+    /// Whether every element is combined in rank order (some bracketing), as a non-commutative
+    /// operator needs. The ring is not: rank 0 puts the higher ranks' partial on its right.
+    pub const fn preserves_order(self) -> bool {
+        match self {
+            Self::RecursiveDoubling | Self::Rabenseifner => true,
+            Self::Ring => false,
+        }
+    }
 }
 
 /// True when a vector of `bytes` on `size` ranks is latency-bound.
@@ -103,6 +120,24 @@ pub fn allreduce(size: u32, bytes: usize) -> AllreduceAlgo {
     }
 }
 
+/// The reduce algorithm for a reducer that may be non-commutative: [`reduce`] (both
+/// algorithms keep the rank order).
+pub fn reduce_for(size: u32, bytes: usize, commutative: bool) -> ReduceAlgo {
+    let algo = reduce(size, bytes);
+    debug_assert!(commutative || algo.preserves_order());
+    algo
+}
+
+/// The allreduce algorithm for a reducer that is `commutative` or not: [`allreduce`], with
+/// Rabenseifner (order-preserving, also bandwidth optimal) instead of the ring for a
+/// non-commutative one.
+pub fn allreduce_for(size: u32, bytes: usize, commutative: bool) -> AllreduceAlgo {
+    match allreduce(size, bytes) {
+        a if commutative || a.preserves_order() => a,
+        _ => AllreduceAlgo::Rabenseifner,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +166,20 @@ mod tests {
         assert_eq!(allreduce(12, big), AllreduceAlgo::Ring);
         assert_eq!(allreduce(12, 256 * 1024), AllreduceAlgo::Rabenseifner);
         assert_eq!(allreduce(2, big), AllreduceAlgo::RecursiveDoubling);
+    }
+
+    #[test]
+    fn non_commutative_choices_keep_the_rank_order() {
+        for size in 1..=40 {
+            for bytes in [0, 1000, 256 * 1024, 16 << 20] {
+                assert!(allreduce_for(size, bytes, false).preserves_order());
+                assert!(reduce_for(size, bytes, false).preserves_order());
+                assert_eq!(allreduce_for(size, bytes, true), allreduce(size, bytes));
+            }
+        }
+        assert_eq!(
+            allreduce_for(12, 16 << 20, false),
+            AllreduceAlgo::Rabenseifner
+        );
     }
 }

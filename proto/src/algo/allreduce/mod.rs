@@ -22,6 +22,7 @@ use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::machine::Collective;
 use crate::op::ReduceOp;
+use crate::reducer::Reducer;
 use crate::select::reductions::{self as select, AllreduceAlgo};
 use crate::types::Group;
 
@@ -33,8 +34,7 @@ pub fn machine(
     op: ReduceOp,
     data: Vec<u8>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    let algo = select::allreduce(g.size, data.len());
-    machine_with(g, dtype, op, data, algo)
+    reducer_machine(g, Reducer::builtin(op, dtype), data)
 }
 
 /// Like [`machine`], with the algorithm forced. Every rank must pass the same `algo`.
@@ -45,26 +45,68 @@ pub fn machine_with(
     data: Vec<u8>,
     algo: AllreduceAlgo,
 ) -> Result<Box<dyn Collective>, ProtoError> {
-    let (g, _) = check_reduction(g, dtype, op, &data)?;
+    reducer_machine_with(g, Reducer::builtin(op, dtype), data, algo)
+}
+
+/// An allreduce of `data` (a whole number of elements, the same count on every rank) with any
+/// [`Reducer`], using the algorithm [`select::allreduce_for`] picks (an order-preserving one
+/// for a non-commutative reducer).
+pub fn reducer_machine(
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let algo = select::allreduce_for(g.size, data.len(), red.commutative());
+    reducer_machine_with(g, red, data, algo)
+}
+
+/// Like [`reducer_machine`], with the algorithm forced (every rank must pass the same `algo`).
+/// An algorithm that does not keep the rank order is refused for a non-commutative reducer.
+pub fn reducer_machine_with(
+    g: Group,
+    red: Reducer,
+    data: Vec<u8>,
+    algo: AllreduceAlgo,
+) -> Result<Box<dyn Collective>, ProtoError> {
+    let (g, _) = check_reduction(g, &red, &data)?;
+    check_order(&red, algo.preserves_order(), "allreduce", &algo)?;
     Ok(match algo {
-        AllreduceAlgo::RecursiveDoubling => recursive_doubling::build(g, dtype, op, data),
-        AllreduceAlgo::Ring => ring::build(g, dtype, op, data),
+        AllreduceAlgo::RecursiveDoubling => recursive_doubling::build(g, red, data),
+        AllreduceAlgo::Ring => ring::build(g, red, data),
         AllreduceAlgo::Rabenseifner => {
-            rabenseifner::build(g, dtype, op, data, rabenseifner::Finish::Allgather)
+            rabenseifner::build(g, red, data, rabenseifner::Finish::Allgather)
         }
     })
 }
 
-/// Validates the arguments every reduction shares: a well-formed group, an operator defined on
-/// the datatype, and a whole number of elements. Returns the group and the element count.
+/// Validates the arguments every reduction shares: a well-formed group, a usable reducer (an
+/// operator defined on the datatype), and a whole number of elements. Returns the group and
+/// the element count.
 pub(crate) fn check_reduction(
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: &Reducer,
     data: &[u8],
 ) -> Result<(Group, usize), ProtoError> {
     let g = Group::new(g.rank, g.size)?;
-    op.check(dtype)?;
-    let count = dtype.count_of(data.len())?;
+    red.check()?;
+    let count = red.count_of(data.len())?;
     Ok((g, count))
+}
+
+/// Refuses an algorithm that does not keep the rank order (`preserves` false) for a
+/// non-commutative reducer.
+pub(crate) fn check_order(
+    red: &Reducer,
+    preserves: bool,
+    what: &str,
+    algo: &dyn std::fmt::Debug,
+) -> Result<(), ProtoError> {
+    if preserves || red.commutative() {
+        Ok(())
+    } else {
+        Err(ProtoError::InvalidArgument(format!(
+            "{what} algorithm {algo:?} reorders operands, which a non-commutative {} forbids",
+            red.name()
+        )))
+    }
 }

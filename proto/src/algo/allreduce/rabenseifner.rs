@@ -18,12 +18,11 @@
 
 use super::recursive_doubling::{Fold, Role, order};
 use crate::algo::sched::{Driven, Recv, Steps};
-use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::op::ReduceOp;
 use crate::partition::block_bytes;
+use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
 use std::ops::Range;
@@ -40,8 +39,7 @@ pub(crate) enum Finish {
 #[derive(Debug)]
 struct Rabenseifner {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     count: usize,
     fold: Fold,
     role: Role,
@@ -72,7 +70,7 @@ impl Rabenseifner {
 
     /// Byte range of a block range.
     fn bytes(&self, blocks: Range<u32>) -> Range<usize> {
-        let (p2, elem) = (self.fold.p2 as usize, self.dtype.size());
+        let (p2, elem) = (self.fold.p2 as usize, self.red.elem_size());
         let start = block_bytes(self.count, p2, blocks.start as usize, elem).start;
         let end = block_bytes(self.count, p2, blocks.end as usize - 1, elem).end;
         start..end
@@ -245,19 +243,14 @@ impl Steps for Rabenseifner {
             Role::Absorber { nr } | Role::Plain { nr } => nr,
         };
         if recv.step == FOLD_STEP {
-            reduce_into(
-                self.op,
-                self.dtype,
-                &mut self.acc,
-                &payload,
-                Order::IncFirst,
-            )?;
+            self.red
+                .reduce_into(&mut self.acc, &payload, Order::IncFirst)?;
             self.after_rs_round(nr, 0, out);
         } else if recv.step <= l {
             let k = recv.step - 1;
             let range = self.region_bytes(nr, k + 1);
             let ord = order(nr, nr ^ (1 << k));
-            reduce_into(self.op, self.dtype, &mut self.acc[range], &payload, ord)?;
+            self.red.reduce_into(&mut self.acc[range], &payload, ord)?;
             self.after_rs_round(nr, k + 1, out);
         } else if self.finish == Finish::Allgather {
             let j = recv.step - 1 - l;
@@ -282,19 +275,12 @@ impl Steps for Rabenseifner {
 }
 
 /// Builds the machine; arguments (and the root, for [`Finish::GatherTo`]) already checked.
-pub(crate) fn build(
-    g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
-    data: Vec<u8>,
-    finish: Finish,
-) -> Box<dyn Collective> {
+pub(crate) fn build(g: Group, red: Reducer, data: Vec<u8>, finish: Finish) -> Box<dyn Collective> {
     let fold = Fold::new(g.size);
     let m = Rabenseifner {
         g,
-        dtype,
-        op,
-        count: data.len() / dtype.size(),
+        count: data.len() / red.elem_size(),
+        red,
         fold,
         role: fold.role(g.rank),
         finish,

@@ -16,11 +16,10 @@
 
 use crate::algo::floor_pow2;
 use crate::algo::sched::{Driven, Recv, Steps};
-use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::op::ReduceOp;
+use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
 
@@ -98,8 +97,7 @@ pub(crate) fn order(mine: u32, theirs: u32) -> Order {
 #[derive(Debug)]
 struct RecursiveDoubling {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     fold: Fold,
     role: Role,
     acc: Vec<u8>,
@@ -184,18 +182,13 @@ impl Steps for RecursiveDoubling {
             Role::Donor => self.acc = Vec::from(payload),
             Role::Absorber { nr } | Role::Plain { nr } => {
                 if recv.step == FOLD_STEP {
-                    reduce_into(
-                        self.op,
-                        self.dtype,
-                        &mut self.acc,
-                        &payload,
-                        Order::IncFirst,
-                    )?;
+                    self.red
+                        .reduce_into(&mut self.acc, &payload, Order::IncFirst)?;
                     self.send_round(nr, 0, out);
                 } else {
                     let k = recv.step - 1;
                     let ord = order(nr, nr ^ (1 << k));
-                    reduce_into(self.op, self.dtype, &mut self.acc, &payload, ord)?;
+                    self.red.reduce_into(&mut self.acc, &payload, ord)?;
                     self.send_round(nr, k + 1, out);
                 }
             }
@@ -209,12 +202,11 @@ impl Steps for RecursiveDoubling {
 }
 
 /// Builds the machine; arguments already checked by [`super::check_reduction`].
-pub(crate) fn build(g: Group, dtype: Datatype, op: ReduceOp, data: Vec<u8>) -> Box<dyn Collective> {
+pub(crate) fn build(g: Group, red: Reducer, data: Vec<u8>) -> Box<dyn Collective> {
     let fold = Fold::new(g.size);
     let m = RecursiveDoubling {
         g,
-        dtype,
-        op,
+        red,
         fold,
         role: fold.role(g.rank),
         acc: data,

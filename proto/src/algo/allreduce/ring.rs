@@ -15,14 +15,15 @@
 //! except rank 0, whose incoming partial covers only higher ranks: block `b` is
 //! `((x[0] ⊕ (x[b+1] ⊕ ... ⊕ x[n-1])) ⊕ x[1]) ⊕ ... ⊕ x[b]`, one fixed bracketing that equals
 //! the rank-ordered reduction for every predefined (commutative) operator up to rounding.
+//! It is not the rank-ordered product for a non-commutative custom op, so it is never selected
+//! for one (and refused when forced: [`crate::select::reductions::AllreduceAlgo::preserves_order`]).
 
 use crate::algo::sched::{Driven, Recv, Steps};
-use crate::datatype::Datatype;
 use crate::error::ProtoError;
-use crate::kernels::{Order, reduce_into};
+use crate::kernels::Order;
 use crate::machine::{Collective, Outbox};
-use crate::op::ReduceOp;
 use crate::partition::block_bytes;
+use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
 use std::ops::Range;
@@ -30,8 +31,7 @@ use std::ops::Range;
 #[derive(Debug)]
 struct Ring {
     g: Group,
-    dtype: Datatype,
-    op: ReduceOp,
+    red: Reducer,
     count: usize,
     acc: Vec<u8>,
 }
@@ -48,7 +48,12 @@ impl Ring {
     }
 
     fn block(&self, b: u32) -> Range<usize> {
-        block_bytes(self.count, self.n() as usize, b as usize, self.dtype.size())
+        block_bytes(
+            self.count,
+            self.n() as usize,
+            b as usize,
+            self.red.elem_size(),
+        )
     }
 
     fn next(&self) -> Rank {
@@ -104,7 +109,8 @@ impl Steps for Ring {
             } else {
                 Order::IncFirst
             };
-            reduce_into(self.op, self.dtype, &mut self.acc[range], &payload, order)?;
+            self.red
+                .reduce_into(&mut self.acc[range], &payload, order)?;
             if s + 1 < n - 1 {
                 self.send_block(b, s + 1, out);
             } else {
@@ -129,12 +135,11 @@ impl Steps for Ring {
 }
 
 /// Builds the machine; arguments already checked by [`super::check_reduction`].
-pub(crate) fn build(g: Group, dtype: Datatype, op: ReduceOp, data: Vec<u8>) -> Box<dyn Collective> {
-    let count = data.len() / dtype.size();
+pub(crate) fn build(g: Group, red: Reducer, data: Vec<u8>) -> Box<dyn Collective> {
+    let count = data.len() / red.elem_size();
     let m = Ring {
         g,
-        dtype,
-        op,
+        red,
         count,
         acc: data,
     };
