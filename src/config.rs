@@ -9,6 +9,7 @@
 //! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
+//! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 
 use crate::error::{Error, ErrorKind, Result};
 use std::net::IpAddr;
@@ -40,6 +41,8 @@ pub struct Config {
     pub max_unexpected: u64,
     /// Address the QUIC endpoint binds.
     pub bind_addr: IpAddr,
+    /// Shared memory may copy large messages directly out of the sender (`process_vm_readv`).
+    pub shm_cma: bool,
 }
 
 impl Default for Config {
@@ -52,6 +55,7 @@ impl Default for Config {
             max_message: 4 << 30,
             max_unexpected: 1 << 30,
             bind_addr: IpAddr::from([127, 0, 0, 1]),
+            shm_cma: true,
         }
     }
 }
@@ -102,6 +106,9 @@ impl Config {
         }
         if let Some(a) = parse::<IpAddr>("NEXAR_BIND_ADDR")? {
             c.bind_addr = a;
+        }
+        if let Some(v) = parse::<u8>("NEXAR_SHM_CMA")? {
+            c.shm_cma = v != 0;
         }
         Ok(c)
     }

@@ -77,7 +77,8 @@ impl Context {
             runtime.handle().clone(),
         );
         let sink = engine.clone();
-        let join = runtime.spawn(async move { bootstrap::establish(&launch, &cfg, sink).await });
+        let join =
+            runtime.spawn(async move { bootstrap::establish_auto(&launch, &cfg, sink).await });
         let world = pollster::block_on(join).map_err(|e| {
             Error::new(ErrorKind::Internal, format!("bootstrap task failed: {e}"))
         })??;
@@ -169,9 +170,15 @@ impl Context {
         self.finalized.load(Ordering::SeqCst)
     }
 
-    /// Name of the transport to other ranks (`"quic"`, `"mem"`, `"self"`).
+    /// Name of the transport to other ranks (`"quic"`, `"shm"`, `"shm+quic"`, `"mem"`, `"self"`).
     pub fn transport_name(&self) -> &'static str {
         self.engine.transport().name()
+    }
+
+    /// Traffic counters of the transports in use (shared memory: frames and bytes each way,
+    /// and how many payloads were copied directly); empty for transports without counters.
+    pub fn transport_stats(&self) -> Vec<(&'static str, crate::transport::TransportStats)> {
+        self.engine.transport().stats()
     }
 
     /// For tests of failure handling: makes this in-process rank vanish as if it crashed;

@@ -27,7 +27,9 @@ fn example(name: &str) -> PathBuf {
 fn run(n: u32, prog: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(nexarrun());
     cmd.args(["-n", &n.to_string(), "--timeout", "240", "--"])
-        .arg(example(prog));
+        .arg(example(prog))
+        // These runs are about QUIC; tests/shm_transport.rs covers shared memory.
+        .env("NEXAR_TRANSPORT", "quic");
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -22,10 +22,12 @@
 mod env;
 pub mod rendezvous;
 
-use crate::config::Config;
+use crate::config::{Config, TransportChoice};
 use crate::error::{Error, ErrorKind, Result};
 use crate::security::JobSecret;
 use crate::transport::quic::QuicTransport;
+use crate::transport::routed::Routed;
+use crate::transport::shm;
 use crate::transport::{FrameSink, Transport};
 use rendezvous::{Hello, RendezvousLink, RendezvousServer};
 use std::net::SocketAddr;
@@ -123,6 +125,25 @@ async fn resolve(hostport: &str, bind: std::net::IpAddr) -> Result<SocketAddr> {
 /// rendezvous (hosting it first when asked to), and returns the world. Must run inside the
 /// tokio runtime that will drive the transport. Bounded by `cfg.connect_timeout`.
 pub async fn establish(launch: &Launch, cfg: &Config, sink: Arc<dyn FrameSink>) -> Result<World> {
+    connect_world(launch, cfg, sink, false).await
+}
+
+/// Like [`establish`], and when `cfg.transport` is [`TransportChoice::Auto`] ranks on the same
+/// host talk through shared memory (see [`crate::transport::shm`]); QUIC carries the rest.
+pub async fn establish_auto(
+    launch: &Launch,
+    cfg: &Config,
+    sink: Arc<dyn FrameSink>,
+) -> Result<World> {
+    connect_world(launch, cfg, sink, cfg.transport == TransportChoice::Auto).await
+}
+
+async fn connect_world(
+    launch: &Launch,
+    cfg: &Config,
+    sink: Arc<dyn FrameSink>,
+    use_shm: bool,
+) -> Result<World> {
     if launch.size == 0 || launch.rank >= launch.size {
         return Err(Error::new(
             ErrorKind::Bootstrap,
@@ -161,7 +182,13 @@ pub async fn establish(launch: &Launch, cfg: &Config, sink: Arc<dyn FrameSink>) 
     } else {
         None
     };
-    let transport = QuicTransport::bind(launch.rank, launch.size, secret, cfg, sink)?;
+    // The inbox must exist before this rank joins the rendezvous: once it completes, peers map it.
+    let inbox = if use_shm {
+        shm::prepare(&secret.job_id(), launch.rank, launch.size)
+    } else {
+        None
+    };
+    let transport = QuicTransport::bind(launch.rank, launch.size, secret, cfg, sink.clone())?;
     let host = hostname();
     let hello = Hello {
         rank: launch.rank,
@@ -180,8 +207,14 @@ pub async fn establish(launch: &Launch, cfg: &Config, sink: Arc<dyn FrameSink>) 
     let (addrs, hosts): (Vec<SocketAddr>, Vec<String>) = table.into_iter().unzip();
     transport.set_peer_addrs(addrs)?;
     tracing::debug!(rank = launch.rank, size = launch.size, "world established");
+    let net: Arc<dyn Transport> = Arc::new(transport);
+    let transport =
+        match inbox.and_then(|i| shm::connect(i, &hosts, sink, cfg.max_message, cfg.shm_cma)) {
+            Some(local) => Arc::new(Routed::new(local, net, launch.rank, launch.size)),
+            None => net,
+        };
     Ok(World {
-        transport: Arc::new(transport),
+        transport,
         hosts,
         rendezvous: Some(link),
         rendezvous_server: server,

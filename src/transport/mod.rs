@@ -8,6 +8,8 @@
 
 pub mod mem;
 pub mod quic;
+pub mod routed;
+pub mod shm;
 
 use crate::error::Result;
 use crate::wire::Frame;
@@ -39,6 +41,26 @@ pub trait Transport: Send + Sync + 'static {
 
     /// A short name for diagnostics (`"quic"`, `"mem"`).
     fn name(&self) -> &'static str;
+
+    /// Traffic counters, one entry per underlying transport that keeps them (none by default).
+    fn stats(&self) -> Vec<(&'static str, TransportStats)> {
+        Vec::new()
+    }
+}
+
+/// Traffic counters of one transport since it started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TransportStats {
+    /// Frames handed to the transport for sending.
+    pub frames_sent: u64,
+    /// Payload bytes of those frames.
+    pub bytes_sent: u64,
+    /// Frames delivered to the sink.
+    pub frames_received: u64,
+    /// Payload bytes of those frames.
+    pub bytes_received: u64,
+    /// Frames sent whose payload the receiver copied directly (shared memory only).
+    pub one_copy_frames: u64,
 }
 
 /// The transport of a world of one: there is nobody to send to.

@@ -1,0 +1,55 @@
+//! A transport that routes each frame by destination: local peers reached through shared memory
+//! go over [`ShmTransport`], every other rank over the network transport (QUIC).
+
+use super::shm::ShmTransport;
+use super::{BoxFuture, Transport, TransportStats};
+use crate::error::Result;
+use crate::wire::Frame;
+use std::sync::Arc;
+
+/// Shared memory for local peers, the network for the rest.
+pub struct Routed {
+    shm: ShmTransport,
+    net: Arc<dyn Transport>,
+    name: &'static str,
+}
+
+impl Routed {
+    /// Combines `shm` (for the ranks it reaches) with `net` (for all others) in a world of
+    /// `size` ranks where this is rank `rank`.
+    pub fn new(shm: ShmTransport, net: Arc<dyn Transport>, rank: u32, size: u32) -> Self {
+        let all_local = (0..size).all(|r| r == rank || shm.reaches(r));
+        Self {
+            shm,
+            net,
+            name: if all_local { "shm" } else { "shm+quic" },
+        }
+    }
+}
+
+impl Transport for Routed {
+    fn send(&self, to: u32, frame: Frame) -> Result<()> {
+        if self.shm.reaches(to) {
+            self.shm.send(to, frame)
+        } else {
+            self.net.send(to, frame)
+        }
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            self.shm.shutdown().await;
+            self.net.shutdown().await;
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn stats(&self) -> Vec<(&'static str, TransportStats)> {
+        let mut v = self.shm.stats();
+        v.extend(self.net.stats());
+        v
+    }
+}

@@ -1,0 +1,136 @@
+//! A doorbell in shared memory: a futex word plus a "sleeping" flag, so a sender issues the
+//! wake-up system call only when the receiver's progress thread actually sleeps.
+//!
+//! Sleeper: load `seq`, set `sleeping`, re-check for work, then `FUTEX_WAIT` on `seq` (which
+//! returns at once if `seq` moved). Waker: publish work, fence, and only if `sleeping` is set
+//! bump `seq` and `FUTEX_WAKE`. The sequentially consistent fences guarantee that either the
+//! sleeper's re-check sees the work or the waker sees the flag.
+
+use std::sync::atomic::{AtomicU32, Ordering, fence};
+use std::time::Duration;
+
+/// A view of a doorbell (two u32 words, 64 bytes apart) in a shared mapping.
+#[derive(Clone, Copy, Debug)]
+pub struct Doorbell {
+    seq: *const AtomicU32,
+    sleeping: *const AtomicU32,
+}
+
+// SAFETY: the pointers refer to atomics in a shared mapping that outlives the view.
+unsafe impl Send for Doorbell {}
+// SAFETY: as above.
+unsafe impl Sync for Doorbell {}
+
+impl Doorbell {
+    /// The doorbell whose words lie at `base` and `base + 64`.
+    ///
+    /// # Safety
+    /// `base` must be 4-byte aligned and valid for 68 bytes for as long as the view is used.
+    pub unsafe fn from_raw(base: *mut u8) -> Self {
+        Self {
+            seq: base as *const AtomicU32,
+            // SAFETY: inside the region the caller vouches for.
+            sleeping: unsafe { base.add(64) } as *const AtomicU32,
+        }
+    }
+
+    fn seq(&self) -> &AtomicU32 {
+        // SAFETY: see from_raw.
+        unsafe { &*self.seq }
+    }
+
+    fn sleeping(&self) -> &AtomicU32 {
+        // SAFETY: see from_raw.
+        unsafe { &*self.sleeping }
+    }
+
+    /// Sleeper, step 1: announces the intent to sleep and returns the ticket to wait on.
+    /// The caller must re-check for work afterwards and call [`Self::wait`] only if none.
+    pub fn prepare(&self) -> u32 {
+        let ticket = self.seq().load(Ordering::SeqCst);
+        self.sleeping().store(1, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        ticket
+    }
+
+    /// Sleeper, step 2: sleeps until woken, `seq` moved past `ticket`, or `timeout`.
+    pub fn wait(&self, ticket: u32, timeout: Duration) {
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: FUTEX_WAIT on a valid, aligned u32 in a shared mapping (not the private
+        // variant: the waker is another process); the timespec outlives the call.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                self.seq,
+                libc::FUTEX_WAIT,
+                ticket,
+                &ts as *const libc::timespec,
+                std::ptr::null::<u32>(),
+                0u32,
+            );
+        }
+    }
+
+    /// Sleeper, step 3 (also after a re-check found work): no longer sleeping.
+    pub fn done(&self) {
+        self.sleeping().store(0, Ordering::Relaxed);
+    }
+
+    /// Waker: wakes the sleeper if it sleeps (or is about to). Cheap when it does not.
+    pub fn ring(&self) {
+        fence(Ordering::SeqCst);
+        if self.sleeping().load(Ordering::Relaxed) != 0 {
+            self.seq().fetch_add(1, Ordering::SeqCst);
+            // SAFETY: FUTEX_WAKE on a valid, aligned u32 in a shared mapping.
+            unsafe {
+                libc::syscall(libc::SYS_futex, self.seq, libc::FUTEX_WAKE, i32::MAX);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    #[test]
+    fn a_ring_wakes_a_sleeper_and_a_timeout_ends_a_wait() {
+        let mem: Arc<Vec<AtomicU32>> = Arc::new((0..32).map(|_| AtomicU32::new(0)).collect());
+        // SAFETY: 32 words cover both fields; `mem` outlives the views (held by both threads).
+        let bell = unsafe { Doorbell::from_raw(mem.as_ptr() as *mut u8) };
+        let t = Instant::now();
+        let ticket = bell.prepare();
+        bell.wait(ticket, Duration::from_millis(30));
+        bell.done();
+        assert!(
+            t.elapsed() >= Duration::from_millis(25),
+            "timed out, not early"
+        );
+
+        let flag = Arc::new(AtomicBool::new(false));
+        let (f2, m2) = (flag.clone(), mem.clone());
+        let sleeper = std::thread::spawn(move || {
+            let _keep = m2;
+            let t = Instant::now();
+            loop {
+                let ticket = bell.prepare();
+                if f2.load(Ordering::SeqCst) {
+                    bell.done();
+                    return t.elapsed();
+                }
+                bell.wait(ticket, Duration::from_secs(10));
+                bell.done();
+            }
+        });
+        std::thread::sleep(Duration::from_millis(20));
+        flag.store(true, Ordering::SeqCst);
+        bell.ring();
+        assert!(sleeper.join().unwrap() < Duration::from_secs(5));
+    }
+}

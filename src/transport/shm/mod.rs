@@ -1,0 +1,293 @@
+//! Same-host shared-memory transport.
+//!
+//! * **Segments** ([`segment`]): each rank owns an inbox in `/dev/shm`, created before the
+//!   rendezvous and unlinked as soon as every local rank has mapped it, so nothing is left
+//!   behind even after `kill -9`. The inbox holds one ring per possible sender and a doorbell.
+//! * **Rings** ([`ring`]): lock-free single-producer/single-consumer rings of fixed-size slots.
+//!   Small frames travel inline in one slot; larger ones are split across slots and pipelined
+//!   (the producer continues as the consumer frees slots), so any size works.
+//! * **One copy** ([`cma`]): payloads of at least [`CMA_THRESHOLD`] bytes are announced as
+//!   (address, length, token) and the receiver copies them straight out of the sender with
+//!   `process_vm_readv`, then acknowledges. Each receiver probes once whether it may; when it
+//!   may not (ptrace restrictions), or `NEXAR_SHM_CMA=0`, or a read fails at run time, frames
+//!   go through the rings instead.
+//! * **Waiting** ([`doorbell`], [`progress`]): one progress thread per rank reads the inbox;
+//!   it spins briefly, then yields, then sleeps on a futex in the inbox. Senders issue a wake-up
+//!   only when it sleeps. Idle ranks use no CPU.
+//! * **Sending** never blocks: a frame is written straight into the peer's ring from the calling
+//!   thread; what does not fit is queued and written by the progress thread as the peer frees
+//!   slots (the peer wakes it through the producer-waiting flag).
+//! * **Peer death**: the progress thread checks every [`LIVENESS_PERIOD`] whether local peers
+//!   still hold the lock on their inbox; one that exited without `GOODBYE` is reported to
+//!   [`FrameSink::on_peer_lost`].
+//!
+//! The sender of every frame is authenticated by the ring it arrives on (only the owner's user
+//! can open the 0600 inbox, and a ring has one producer): `header.src` must match.
+
+pub mod cma;
+pub mod doorbell;
+pub mod outbound;
+mod progress;
+pub mod ring;
+pub mod segment;
+mod setup;
+
+pub use setup::{ShmInbox, connect, prepare};
+
+use super::{BoxFuture, FrameSink, Transport, TransportStats};
+use crate::error::{Error, ErrorKind, Result};
+use crate::wire::{Frame, encode_header};
+use bytes::Bytes;
+use outbound::{Item, Outbound};
+use parking_lot::Mutex;
+use ring::Ring;
+use segment::Segment;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Slots per ring.
+pub const SLOTS: u32 = 64;
+/// Bytes per slot (including its 8-byte header).
+pub const SLOT_BYTES: u32 = 8192;
+/// Payloads at least this large go by `process_vm_readv` when permitted.
+pub const CMA_THRESHOLD: usize = 64 << 10;
+/// How often the progress thread checks that local peers are alive.
+pub const LIVENESS_PERIOD: Duration = Duration::from_millis(200);
+/// How long `shutdown` waits for queued frames and copies to drain.
+pub const SHUTDOWN_FLUSH_LIMIT: Duration = Duration::from_secs(5);
+
+const LIVE: u8 = 0;
+const GONE: u8 = 1;
+const LOST: u8 = 2;
+
+/// One local peer.
+struct Peer {
+    rank: u32,
+    /// The peer's inbox (we write to `tx` in it and ring its doorbell).
+    seg: Segment,
+    /// Our ring in the peer's inbox.
+    tx: Ring,
+    /// The peer's ring in our inbox.
+    rx: Ring,
+    out: Mutex<Outbound>,
+    pending: AtomicBool,
+    state: AtomicU8,
+    /// A one-copy read failed at run time: stop announcing payloads to this peer.
+    cma_failed: AtomicBool,
+    /// Payloads announced by `CMA` and not yet acknowledged: token -> (header, payload).
+    inflight: Mutex<HashMap<u64, (Vec<u8>, Bytes)>>,
+}
+
+/// Counters of one transport.
+#[derive(Default)]
+struct Counters {
+    frames_sent: AtomicU64,
+    bytes_sent: AtomicU64,
+    frames_received: AtomicU64,
+    bytes_received: AtomicU64,
+    one_copy_frames: AtomicU64,
+}
+
+/// State shared by the handle and the progress thread.
+struct Inner {
+    rank: u32,
+    me: Segment,
+    /// Indexed by world rank; `None` for ranks not reachable through shared memory.
+    peers: Vec<Option<Arc<Peer>>>,
+    local: Vec<Arc<Peer>>,
+    sink: Arc<dyn FrameSink>,
+    max_message: u64,
+    next_token: AtomicU64,
+    stop: AtomicBool,
+    stats: Counters,
+}
+
+/// The shared-memory transport of one rank. Reaches only the local peers it could map; see
+/// the module docs.
+pub struct ShmTransport {
+    inner: Arc<Inner>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Inner {
+    fn peer(&self, to: u32) -> Result<&Arc<Peer>> {
+        match self.peers.get(to as usize) {
+            Some(Some(p)) => Ok(p),
+            _ => Err(Error::new(
+                ErrorKind::InvalidRank,
+                format!("shm transport: rank {to} is not a local peer"),
+            )),
+        }
+    }
+
+    /// Queues `item` for `peer` and writes what fits now.
+    fn enqueue(&self, peer: &Peer, item: Item) {
+        let pumped = {
+            let mut out = peer.out.lock();
+            out.push(item);
+            out.pump(&peer.tx)
+        };
+        if pumped.blocked {
+            peer.pending.store(true, Ordering::Release);
+        }
+        if pumped.wrote {
+            peer.seg.doorbell().ring();
+        }
+    }
+
+    /// Writes queued items of every peer that has some; true if anything was written.
+    fn pump_pending(&self) -> bool {
+        let mut any = false;
+        for p in &self.local {
+            if !p.pending.load(Ordering::Acquire) {
+                continue;
+            }
+            let pumped = {
+                let mut out = p.out.lock();
+                let r = out.pump(&p.tx);
+                if !r.blocked {
+                    p.pending.store(false, Ordering::Release);
+                }
+                r
+            };
+            if pumped.wrote {
+                any = true;
+                p.seg.doorbell().ring();
+            }
+        }
+        any
+    }
+
+    /// Marks `peer` lost (once) and tells the sink.
+    fn lose(&self, peer: &Peer, reason: String) {
+        if peer
+            .state
+            .compare_exchange(LIVE, LOST, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            peer.out.lock().clear();
+            peer.inflight.lock().clear();
+            peer.pending.store(false, Ordering::Release);
+            tracing::debug!(rank = self.rank, peer = peer.rank, "shm: {reason}");
+            self.sink.on_peer_lost(peer.rank, reason);
+        }
+    }
+
+    /// True when nothing is queued or awaiting acknowledgement for live peers.
+    fn drained(&self) -> bool {
+        self.local.iter().all(|p| {
+            p.state.load(Ordering::Acquire) != LIVE
+                || (p.out.lock().is_empty() && p.inflight.lock().is_empty())
+        })
+    }
+}
+
+impl ShmTransport {
+    /// True when frames to world rank `to` go through shared memory.
+    pub fn reaches(&self, to: u32) -> bool {
+        matches!(self.inner.peers.get(to as usize), Some(Some(_)))
+    }
+
+    /// Number of local peers reached.
+    pub fn peer_count(&self) -> usize {
+        self.inner.local.len()
+    }
+
+    fn stop_thread(&self) {
+        self.inner.stop.store(true, Ordering::SeqCst);
+        self.inner.me.doorbell().ring();
+    }
+}
+
+impl Transport for ShmTransport {
+    fn send(&self, to: u32, frame: Frame) -> Result<()> {
+        let inner = &self.inner;
+        let peer = inner.peer(to)?;
+        if peer.state.load(Ordering::Acquire) != LIVE {
+            return Err(Error::proc_failed(to, "local peer has left or failed"));
+        }
+        let len = frame.payload.len();
+        inner.stats.frames_sent.fetch_add(1, Ordering::Relaxed);
+        inner
+            .stats
+            .bytes_sent
+            .fetch_add(len as u64, Ordering::Relaxed);
+        let head = encode_header(&frame.header).to_vec();
+        let item = if len >= CMA_THRESHOLD
+            && peer.tx.cma_ok().load(Ordering::Acquire) != 0
+            && !peer.cma_failed.load(Ordering::Relaxed)
+        {
+            let token = inner.next_token.fetch_add(1, Ordering::Relaxed);
+            let mut body = head.clone();
+            body.extend_from_slice(&(frame.payload.as_ptr() as u64).to_le_bytes());
+            body.extend_from_slice(&token.to_le_bytes());
+            peer.inflight.lock().insert(token, (head, frame.payload));
+            inner.stats.one_copy_frames.fetch_add(1, Ordering::Relaxed);
+            Item::Control {
+                kind: outbound::CMA,
+                body,
+            }
+        } else {
+            Item::frame(head, frame.payload)
+        };
+        inner.enqueue(peer, item);
+        Ok(())
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let inner = &self.inner;
+            let start = std::time::Instant::now();
+            while !inner.drained() && start.elapsed() < SHUTDOWN_FLUSH_LIMIT {
+                tokio::time::sleep(Duration::from_micros(200)).await;
+            }
+            for p in &inner.local {
+                if p.state.load(Ordering::Acquire) == LIVE {
+                    inner.enqueue(
+                        p,
+                        Item::Control {
+                            kind: outbound::GOODBYE,
+                            body: Vec::new(),
+                        },
+                    );
+                }
+            }
+            while !inner.drained() && start.elapsed() < SHUTDOWN_FLUSH_LIMIT {
+                tokio::time::sleep(Duration::from_micros(200)).await;
+            }
+            self.stop_thread();
+            let thread = self.thread.lock().take();
+            if let Some(t) = thread {
+                let _ = tokio::task::spawn_blocking(move || t.join()).await;
+            }
+            inner.me.unlink();
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        "shm"
+    }
+
+    fn stats(&self) -> Vec<(&'static str, TransportStats)> {
+        let c = &self.inner.stats;
+        vec![(
+            "shm",
+            TransportStats {
+                frames_sent: c.frames_sent.load(Ordering::Relaxed),
+                bytes_sent: c.bytes_sent.load(Ordering::Relaxed),
+                frames_received: c.frames_received.load(Ordering::Relaxed),
+                bytes_received: c.bytes_received.load(Ordering::Relaxed),
+                one_copy_frames: c.one_copy_frames.load(Ordering::Relaxed),
+            },
+        )]
+    }
+}
+
+impl Drop for ShmTransport {
+    fn drop(&mut self) {
+        self.stop_thread();
+        self.inner.me.unlink();
+    }
+}

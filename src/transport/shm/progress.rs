@@ -1,0 +1,275 @@
+//! The progress thread: reads every local peer's ring in this rank's inbox, delivers frames,
+//! writes queued outgoing slots, watches peers' liveness, and sleeps on the doorbell when idle.
+
+use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK};
+use super::{GONE, Inner, LIVE, LIVENESS_PERIOD, Peer, cma};
+use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header};
+use bytes::Bytes;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Busy-polling time after the last work before yielding the CPU.
+const SPIN: Duration = Duration::from_micros(30);
+/// Yielding time after spinning, before sleeping on the doorbell.
+const YIELD: Duration = Duration::from_micros(200);
+/// Slots taken from one ring before looking at the others.
+const BATCH: usize = 64;
+
+/// A frame being assembled from slots.
+struct Assembly {
+    header: FrameHeader,
+    buf: Vec<u8>,
+}
+
+/// What one slot asks for after it has been released.
+enum Action {
+    Nothing,
+    Deliver(Frame),
+    Copy(FrameHeader, u64, u64),
+    Violation(String),
+}
+
+/// Per-peer receive state, owned by the progress thread.
+struct RxState {
+    peer: Arc<Peer>,
+    asm: Option<Assembly>,
+}
+
+/// Runs until `inner.stop` is set.
+pub(super) fn run(inner: Arc<Inner>) {
+    let mut rx: Vec<RxState> = inner
+        .local
+        .iter()
+        .map(|p| RxState {
+            peer: p.clone(),
+            asm: None,
+        })
+        .collect();
+    let bell = inner.me.doorbell();
+    let mut last_work = Instant::now();
+    let mut last_check = Instant::now();
+    while !inner.stop.load(Ordering::Acquire) {
+        if poll(&inner, &mut rx) {
+            last_work = Instant::now();
+            continue;
+        }
+        let now = Instant::now();
+        if now.duration_since(last_check) >= LIVENESS_PERIOD {
+            last_check = now;
+            check_liveness(&inner, &mut rx);
+        }
+        let idle = now.duration_since(last_work);
+        if idle < SPIN {
+            std::hint::spin_loop();
+            continue;
+        }
+        if idle < SPIN + YIELD {
+            std::thread::yield_now();
+            continue;
+        }
+        let ticket = bell.prepare();
+        if inner.stop.load(Ordering::Acquire) || poll(&inner, &mut rx) {
+            bell.done();
+            last_work = Instant::now();
+            continue;
+        }
+        bell.wait(ticket, LIVENESS_PERIOD);
+        bell.done();
+        last_work = Instant::now() - SPIN;
+    }
+}
+
+/// One pass over every ring and every pending queue; true if anything happened.
+fn poll(inner: &Inner, rx: &mut [RxState]) -> bool {
+    let mut any = inner.pump_pending();
+    for st in rx.iter_mut() {
+        any |= drain(inner, st);
+    }
+    any
+}
+
+/// Consumes up to [`BATCH`] slots of one peer's ring; true if any.
+fn drain(inner: &Inner, st: &mut RxState) -> bool {
+    let peer = st.peer.clone();
+    if peer.state.load(Ordering::Acquire) != LIVE {
+        return false;
+    }
+    let mut n = 0;
+    while n < BATCH {
+        let Some(action) = peer.rx.pop(|kind, data| on_slot(inner, st, kind, data)) else {
+            break;
+        };
+        n += 1;
+        if peer.rx.take_producer_waiting() {
+            peer.seg.doorbell().ring();
+        }
+        match action {
+            Action::Nothing => {}
+            Action::Deliver(f) => deliver(inner, f),
+            Action::Copy(header, addr, token) => copy_in(inner, &peer, header, addr, token),
+            Action::Violation(why) => {
+                inner.lose(&peer, format!("shared-memory protocol violation: {why}"));
+                return true;
+            }
+        }
+    }
+    n > 0
+}
+
+fn deliver(inner: &Inner, f: Frame) {
+    inner.stats.frames_received.fetch_add(1, Ordering::Relaxed);
+    inner
+        .stats
+        .bytes_received
+        .fetch_add(f.payload.len() as u64, Ordering::Relaxed);
+    inner.sink.on_frame(f);
+}
+
+/// A validated header from the start of a slot; its sender must be the ring's producer.
+fn header_of(inner: &Inner, peer: &Peer, data: &[u8]) -> Result<FrameHeader, String> {
+    if data.len() < HEADER_LEN {
+        return Err(format!("a {}-byte first slot", data.len()));
+    }
+    let h = decode_header(&data[..HEADER_LEN], inner.max_message).map_err(|e| e.to_string())?;
+    if h.src != peer.rank {
+        return Err(format!(
+            "rank {} sent a frame claiming to be from rank {}",
+            peer.rank, h.src
+        ));
+    }
+    if matches!(h.frame_kind(), Some(FrameKind::Hello | FrameKind::Goodbye)) {
+        return Err("a transport-level frame kind on a ring".into());
+    }
+    Ok(h)
+}
+
+fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
+    let peer = &st.peer;
+    match kind {
+        FRAME => {
+            if st.asm.is_some() {
+                return Action::Violation("a frame started inside another".into());
+            }
+            let h = match header_of(inner, peer, data) {
+                Ok(h) => h,
+                Err(e) => return Action::Violation(e),
+            };
+            let body = &data[HEADER_LEN..];
+            let len = h.len as usize;
+            if body.len() > len {
+                return Action::Violation("a slot longer than its frame".into());
+            }
+            if body.len() == len {
+                return Action::Deliver(Frame {
+                    header: h,
+                    payload: Bytes::copy_from_slice(body),
+                });
+            }
+            let mut buf = Vec::with_capacity(len);
+            buf.extend_from_slice(body);
+            st.asm = Some(Assembly { header: h, buf });
+            Action::Nothing
+        }
+        CONT => {
+            let Some(a) = st.asm.as_mut() else {
+                return Action::Violation("a continuation slot outside a frame".into());
+            };
+            if a.buf.len() + data.len() > a.header.len as usize {
+                return Action::Violation("a frame longer than its header says".into());
+            }
+            a.buf.extend_from_slice(data);
+            if a.buf.len() == a.header.len as usize {
+                let a = st.asm.take().expect("checked above");
+                return Action::Deliver(Frame {
+                    header: a.header,
+                    payload: a.buf.into(),
+                });
+            }
+            Action::Nothing
+        }
+        CMA => {
+            if data.len() != HEADER_LEN + 16 {
+                return Action::Violation("a malformed one-copy announcement".into());
+            }
+            let h = match header_of(inner, peer, data) {
+                Ok(h) => h,
+                Err(e) => return Action::Violation(e),
+            };
+            let addr = u64::from_le_bytes(data[HEADER_LEN..HEADER_LEN + 8].try_into().unwrap());
+            let token = u64::from_le_bytes(data[HEADER_LEN + 8..].try_into().unwrap());
+            Action::Copy(h, addr, token)
+        }
+        ACK | NACK => {
+            let Ok(t) = <[u8; 8]>::try_from(data) else {
+                return Action::Violation("a malformed acknowledgement".into());
+            };
+            let entry = peer.inflight.lock().remove(&u64::from_le_bytes(t));
+            if kind == NACK
+                && let Some((head, payload)) = entry
+            {
+                peer.cma_failed.store(true, Ordering::Relaxed);
+                inner.enqueue(peer, Item::frame(head, payload));
+            }
+            Action::Nothing
+        }
+        GOODBYE => {
+            peer.state.store(GONE, Ordering::Release);
+            Action::Nothing
+        }
+        other => Action::Violation(format!("unknown slot kind {other}")),
+    }
+}
+
+/// Copies an announced payload out of the peer and acknowledges it (or asks for slots).
+fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u64) {
+    match cma::read_vec(peer.seg.pid(), addr, header.len as usize) {
+        Ok(v) => {
+            inner.enqueue(
+                peer,
+                Item::Control {
+                    kind: ACK,
+                    body: token.to_le_bytes().to_vec(),
+                },
+            );
+            deliver(
+                inner,
+                Frame {
+                    header,
+                    payload: v.into(),
+                },
+            );
+        }
+        Err(e) => {
+            tracing::debug!(
+                peer = peer.rank,
+                "process_vm_readv failed ({e}); using slots"
+            );
+            inner.enqueue(
+                peer,
+                Item::Control {
+                    kind: NACK,
+                    body: token.to_le_bytes().to_vec(),
+                },
+            );
+        }
+    }
+}
+
+/// Reports live peers whose process has exited (after reading what they left in the ring,
+/// which may include their goodbye).
+fn check_liveness(inner: &Inner, rx: &mut [RxState]) {
+    for st in rx.iter_mut() {
+        let peer = st.peer.clone();
+        if peer.state.load(Ordering::Acquire) != LIVE || peer.seg.owner_alive() {
+            continue;
+        }
+        while drain(inner, st) {}
+        if peer.state.load(Ordering::Acquire) == LIVE {
+            inner.lose(
+                &peer,
+                format!("local rank {} exited without saying goodbye", peer.rank),
+            );
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! One rank's inbox: a file in `/dev/shm` holding a doorbell and one ring per possible sender.
+//!
+//! Each rank creates its own inbox (`/dev/shm/nexar-<job id>-<rank>`, mode 0600, exclusive)
+//! *before* joining the rendezvous, so once the rendezvous completes every local peer's inbox
+//! exists. Every local peer then maps it and counts itself in `mapped`; whoever brings the count
+//! to the number of local ranks unlinks the name. From then on only the mappings keep the memory
+//! alive and the kernel frees it when the last process exits, `kill -9` included. The owner also
+//! unlinks at shutdown (in case a peer never mapped it).
+//!
+//! Liveness: the owner holds a shared `flock` on the inbox for its whole life. A peer that can
+//! take an exclusive lock on its own descriptor of the same file knows the owner has exited.
+//!
+//! Header (first [`DATA_OFFSET`] bytes): magic, owner pid, ring count, slot geometry, the
+//! address of the owner's CMA probe cell, the `mapped` counter, and the doorbell.
+
+use super::doorbell::Doorbell;
+use super::ring::{Ring, ring_bytes};
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+const MAGIC: u64 = u64::from_le_bytes(*b"NXRSHM01");
+/// Offset of the first ring.
+pub const DATA_OFFSET: usize = 4096;
+const OFF_PID: usize = 8;
+const OFF_RINGS: usize = 12;
+const OFF_SLOTS: usize = 16;
+const OFF_SLOT_BYTES: usize = 20;
+const OFF_PROBE: usize = 24;
+const OFF_MAPPED: usize = 32;
+const OFF_BELL: usize = 128;
+
+/// What a peer reads from this process's memory to check that `process_vm_readv` works.
+pub static CMA_PROBE: [u8; 16] = *b"nexar-cma-probe!";
+
+/// Where rank `rank` of job `job_id` keeps its inbox.
+pub fn inbox_path(job_id: &str, rank: u32) -> PathBuf {
+    PathBuf::from(format!("/dev/shm/nexar-{job_id}-{rank}"))
+}
+
+/// A mapped inbox (this rank's own, or a peer's).
+pub struct Segment {
+    file: File,
+    base: *mut u8,
+    len: usize,
+    path: PathBuf,
+    slots: u32,
+    slot_bytes: u32,
+    rings: u32,
+}
+
+// SAFETY: the mapping is shared memory accessed only through atomics and the ring protocol.
+unsafe impl Send for Segment {}
+// SAFETY: as above.
+unsafe impl Sync for Segment {}
+
+fn map(file: &File, len: usize) -> io::Result<*mut u8> {
+    // SAFETY: a fresh shared mapping of `len` bytes of an open file; checked for failure.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(p.cast())
+}
+
+impl Segment {
+    /// Creates and maps this rank's inbox with `rings` rings of `slots` x `slot_bytes`, takes
+    /// the liveness lock and counts itself as mapped. A stale file of the same name (a crashed
+    /// earlier job with the same secret) is replaced.
+    pub fn create(path: &Path, rings: u32, slots: u32, slot_bytes: u32) -> io::Result<Self> {
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_CLOEXEC)
+                .open(path)
+        };
+        let file = match open() {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(path)?;
+                open()?
+            }
+            r => r?,
+        };
+        let len = DATA_OFFSET + rings as usize * ring_bytes(slots, slot_bytes);
+        if let Err(e) = file.set_len(len as u64) {
+            let _ = std::fs::remove_file(path);
+            return Err(e);
+        }
+        let base = match map(&file, len) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = std::fs::remove_file(path);
+                return Err(e);
+            }
+        };
+        let seg = Self {
+            file,
+            base,
+            len,
+            path: path.to_path_buf(),
+            slots,
+            slot_bytes,
+            rings,
+        };
+        // SAFETY: header offsets are inside the fresh mapping and aligned; nobody else has
+        // the file open before the rendezvous completes.
+        unsafe {
+            (base.add(OFF_PID) as *mut u32).write(std::process::id());
+            (base.add(OFF_RINGS) as *mut u32).write(rings);
+            (base.add(OFF_SLOTS) as *mut u32).write(slots);
+            (base.add(OFF_SLOT_BYTES) as *mut u32).write(slot_bytes);
+            (base.add(OFF_PROBE) as *mut u64).write(CMA_PROBE.as_ptr() as u64);
+        }
+        seg.mapped().store(1, Ordering::SeqCst);
+        seg.word64(0).store(MAGIC, Ordering::Release);
+        // SAFETY: flock on an open descriptor.
+        if unsafe { libc::flock(seg.file.as_raw_fd(), libc::LOCK_SH) } != 0 {
+            let e = io::Error::last_os_error();
+            seg.unlink();
+            return Err(e);
+        }
+        Ok(seg)
+    }
+
+    /// Opens and maps a peer's inbox, checking owner, magic and geometry.
+    pub fn open(path: &Path) -> io::Result<Self> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
+            .open(path)?;
+        let meta = file.metadata()?;
+        // SAFETY: getuid cannot fail.
+        if meta.uid() != unsafe { libc::getuid() } || meta.mode() & 0o077 != 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("{} is not a private file of this user", path.display()),
+            ));
+        }
+        let len = meta.len() as usize;
+        if len < DATA_OFFSET {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "inbox too small",
+            ));
+        }
+        let base = map(&file, len)?;
+        let mut seg = Self {
+            file,
+            base,
+            len,
+            path: path.to_path_buf(),
+            slots: 0,
+            slot_bytes: 0,
+            rings: 0,
+        };
+        if seg.word64(0).load(Ordering::Acquire) != MAGIC {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bad inbox magic",
+            ));
+        }
+        // SAFETY: header fields inside the mapping, written before the magic (release above).
+        unsafe {
+            seg.rings = (base.add(OFF_RINGS) as *const u32).read();
+            seg.slots = (base.add(OFF_SLOTS) as *const u32).read();
+            seg.slot_bytes = (base.add(OFF_SLOT_BYTES) as *const u32).read();
+        }
+        let need =
+            DATA_OFFSET as u128 + seg.rings as u128 * ring_bytes(seg.slots, seg.slot_bytes) as u128;
+        if seg.slots == 0
+            || !seg.slot_bytes.is_multiple_of(64)
+            || seg.slot_bytes < 64
+            || need > len as u128
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bad inbox geometry",
+            ));
+        }
+        Ok(seg)
+    }
+
+    fn word64(&self, off: usize) -> &AtomicU64 {
+        // SAFETY: an aligned header offset inside the mapping.
+        unsafe { &*(self.base.add(off) as *const AtomicU64) }
+    }
+
+    fn mapped(&self) -> &AtomicU32 {
+        // SAFETY: an aligned header offset inside the mapping.
+        unsafe { &*(self.base.add(OFF_MAPPED) as *const AtomicU32) }
+    }
+
+    /// Counts this process as mapped; unlinks the name once all `local` ranks are.
+    pub fn mark_mapped(&self, local: u32) {
+        if self.mapped().fetch_add(1, Ordering::SeqCst) + 1 >= local {
+            self.unlink();
+        }
+    }
+
+    /// Removes the name (the memory lives on while mapped). Idempotent.
+    pub fn unlink(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+
+    /// The owner's process id.
+    pub fn pid(&self) -> i32 {
+        // SAFETY: header field inside the mapping.
+        unsafe { (self.base.add(OFF_PID) as *const u32).read() as i32 }
+    }
+
+    /// Address of the owner's [`CMA_PROBE`] in the owner's address space.
+    pub fn probe_addr(&self) -> u64 {
+        // SAFETY: header field inside the mapping.
+        unsafe { (self.base.add(OFF_PROBE) as *const u64).read() }
+    }
+
+    /// The ring carrying frames from world rank `sender` into this inbox.
+    pub fn ring(&self, sender: u32) -> Option<Ring> {
+        if sender >= self.rings {
+            return None;
+        }
+        let off = DATA_OFFSET + sender as usize * ring_bytes(self.slots, self.slot_bytes);
+        // SAFETY: the ring lies inside the mapping (geometry checked at create/open), the
+        // offset is 64-byte aligned, and the mapping lives as long as `self`.
+        Some(unsafe { Ring::from_raw(self.base.add(off), self.slots, self.slot_bytes) })
+    }
+
+    /// The owner's doorbell.
+    pub fn doorbell(&self) -> Doorbell {
+        // SAFETY: OFF_BELL..OFF_BELL+68 lies inside the header.
+        unsafe { Doorbell::from_raw(self.base.add(OFF_BELL)) }
+    }
+
+    /// For a peer's inbox: false once the owner has exited (its lock is gone).
+    pub fn owner_alive(&self) -> bool {
+        let fd = self.file.as_raw_fd();
+        // SAFETY: flock on an open descriptor.
+        if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            // SAFETY: as above.
+            unsafe { libc::flock(fd, libc::LOCK_UN) };
+            return false;
+        }
+        true
+    }
+}
+
+impl Drop for Segment {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping made in create/open; no views outlive `self`
+        // (the transport drops its rings before its segments).
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}

@@ -1,0 +1,203 @@
+//! Multi-process runs over the shared-memory transport: the conformance suite at 2 and 4 ranks
+//! with and without `process_vm_readv`, a byte-exact exchange of sizes around every boundary,
+//! QUIC forced by `NEXAR_TRANSPORT=quic`, and a rank killed with SIGKILL (its peers notice and
+//! nothing is left in /dev/shm).
+
+use nexar::security::JobSecret;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn nexarrun() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_nexarrun"))
+}
+
+/// An example binary built by `cargo test` next to this test's profile directory.
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let p = dir.join("examples").join(name);
+    assert!(p.exists(), "{} is not built", p.display());
+    p
+}
+
+/// Runs `prog` at `n` ranks with the transport left to choose (`NEXAR_TRANSPORT=auto`, so the
+/// test means the same when the suite runs with QUIC forced) plus `env`.
+fn run(n: u32, prog: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(nexarrun());
+    cmd.args(["-n", &n.to_string(), "--timeout", "240", "--"])
+        .arg(example(prog))
+        .env("NEXAR_TRANSPORT", "auto")
+        .env_remove("NEXAR_SHM_CMA");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("nexarrun starts")
+}
+
+/// Asserts success and returns, per rank, its line containing `needle`.
+fn rank_lines(n: u32, out: &Output, needle: &str) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "n={n}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    (0..n)
+        .map(|r| {
+            let tag = format!("rank {r}/{n}: ");
+            stdout
+                .lines()
+                .find(|l| l.contains(&tag) && l.contains(needle))
+                .unwrap_or_else(|| panic!("rank {r} did not report {needle:?}\n{stdout}\n{stderr}"))
+                .to_string()
+        })
+        .collect()
+}
+
+fn counter(line: &str, name: &str) -> u64 {
+    let key = format!("{name}=");
+    let at = line
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {line}"))
+        + key.len();
+    line[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn conformance_over_shm_at_2_and_4_ranks() {
+    for n in [2, 4] {
+        let out = run(n, "conformance", &[]);
+        rank_lines(n, &out, "conformance checks passed over shm");
+    }
+}
+
+#[test]
+fn conformance_over_shm_without_one_copy_at_2_and_4_ranks() {
+    for n in [2, 4] {
+        let out = run(n, "conformance", &[("NEXAR_SHM_CMA", "0")]);
+        rank_lines(n, &out, "conformance checks passed over shm");
+    }
+}
+
+#[test]
+fn every_size_arrives_intact_with_and_without_one_copy() {
+    for n in [2, 3] {
+        // 3 rounds x 11 sizes x (n-1) peers, plus the barrier's frames.
+        let min_frames = 3 * 11 * (n as u64 - 1);
+        let lines = rank_lines(n, &run(n, "shm_check", &[]), "shm check passed over shm");
+        for l in &lines {
+            assert!(counter(l, "frames_sent") >= min_frames, "{l}");
+            assert!(counter(l, "frames_received") >= min_frames, "{l}");
+        }
+        // Whether one-copy reads are permitted depends on the sandbox; when they are, the
+        // large messages (4 of the 11 sizes) must have used them.
+        let one_copy: u64 = lines.iter().map(|l| counter(l, "one_copy")).sum();
+        let permitted = nexar::transport::shm::cma::probe(
+            std::process::id() as i32,
+            nexar::transport::shm::segment::CMA_PROBE.as_ptr() as u64,
+            &nexar::transport::shm::segment::CMA_PROBE,
+        );
+        if permitted {
+            assert!(one_copy >= 3 * 4 * (n as u64 - 1), "{lines:?}");
+        }
+        let forced = rank_lines(
+            n,
+            &run(n, "shm_check", &[("NEXAR_SHM_CMA", "0")]),
+            "shm check passed over shm",
+        );
+        for l in &forced {
+            assert_eq!(counter(l, "one_copy"), 0, "{l}");
+        }
+    }
+}
+
+#[test]
+fn quic_forced_by_the_environment() {
+    let mut cmd = Command::new(nexarrun());
+    let out = cmd
+        .args(["-n", "2", "--timeout", "240", "--"])
+        .arg(example("conformance"))
+        .env("NEXAR_TRANSPORT", "quic")
+        .output()
+        .unwrap();
+    rank_lines(2, &out, "conformance checks passed over quic");
+}
+
+fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn leftovers(job_id: &str) -> Vec<String> {
+    std::fs::read_dir("/dev/shm")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(&format!("nexar-{job_id}-")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Launched by hand (not nexarrun, which would terminate the survivors at once) so the
+/// survivors can be watched noticing the death.
+#[test]
+fn a_killed_rank_is_detected_and_leaves_nothing_in_dev_shm() {
+    let n = 3u32;
+    let dir = tempfile::tempdir().unwrap();
+    let secret_path = dir.path().join("secret");
+    let secret = JobSecret::generate().unwrap();
+    secret.write_file(&secret_path).unwrap();
+    let job_id = secret.job_id();
+    let rdv = format!("127.0.0.1:{}", free_udp_port());
+    let children: Vec<_> = (0..n)
+        .map(|r| {
+            let mut cmd = Command::new(example("shm_crash"));
+            cmd.env("NEXAR_RANK", r.to_string())
+                .env("NEXAR_SIZE", n.to_string())
+                .env("NEXAR_RENDEZVOUS", &rdv)
+                .env("NEXAR_JOB_SECRET_FILE", &secret_path)
+                .env("NEXAR_TRANSPORT", "auto")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            if r == 0 {
+                cmd.env("NEXAR_RENDEZVOUS_HOST", "1");
+            }
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    let start = Instant::now();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    assert!(start.elapsed() < Duration::from_secs(60));
+    for (r, o) in outs.iter().enumerate() {
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        if r as u32 == n - 1 {
+            assert!(!o.status.success(), "the victim was killed");
+            continue;
+        }
+        assert!(o.status.success(), "rank {r}: {stdout}\n{stderr}");
+        assert!(stdout.contains("up over shm"), "rank {r}: {stdout}");
+        assert!(
+            stdout.contains(&format!("lost rank {}", n - 1)),
+            "rank {r}: {stdout}\n{stderr}"
+        );
+    }
+    assert_eq!(leftovers(&job_id), Vec::<String>::new());
+}
