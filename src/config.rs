@@ -9,6 +9,7 @@
 //! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
+//! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 
 use crate::error::{Error, ErrorKind, Result};
@@ -43,6 +44,8 @@ pub struct Config {
     pub bind_addr: IpAddr,
     /// Shared memory may copy large messages directly out of the sender (`process_vm_readv`).
     pub shm_cma: bool,
+    /// Blocking calls read shared-memory rings on the calling thread.
+    pub shm_caller_progress: bool,
 }
 
 impl Default for Config {
@@ -56,6 +59,7 @@ impl Default for Config {
             max_unexpected: 1 << 30,
             bind_addr: IpAddr::from([127, 0, 0, 1]),
             shm_cma: true,
+            shm_caller_progress: true,
         }
     }
 }
@@ -109,6 +113,9 @@ impl Config {
         }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CMA")? {
             c.shm_cma = v != 0;
+        }
+        if let Some(v) = parse::<u8>("NEXAR_SHM_CALLER_PROGRESS")? {
+            c.shm_caller_progress = v != 0;
         }
         Ok(c)
     }

@@ -208,11 +208,19 @@ async fn connect_world(
     transport.set_peer_addrs(addrs)?;
     tracing::debug!(rank = launch.rank, size = launch.size, "world established");
     let net: Arc<dyn Transport> = Arc::new(transport);
-    let transport =
-        match inbox.and_then(|i| shm::connect(i, &hosts, sink, cfg.max_message, cfg.shm_cma)) {
-            Some(local) => Arc::new(Routed::new(local, net, launch.rank, launch.size)),
-            None => net,
-        };
+    let transport = match inbox.and_then(|i| {
+        shm::connect(
+            i,
+            &hosts,
+            sink,
+            cfg.max_message,
+            cfg.shm_cma,
+            cfg.shm_caller_progress,
+        )
+    }) {
+        Some(local) => Arc::new(Routed::new(local, net, launch.rank, launch.size)),
+        None => net,
+    };
     Ok(World {
         transport,
         hosts,

@@ -6,6 +6,7 @@
 //! machines accept any order. A transport must authenticate the sender of every frame it
 //! delivers: `frame.header.src` is checked against the peer's certificate.
 
+pub mod caller;
 pub mod mem;
 pub mod quic;
 pub mod routed;
@@ -45,6 +46,12 @@ pub trait Transport: Send + Sync + 'static {
     /// Traffic counters, one entry per underlying transport that keeps them (none by default).
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         Vec::new()
+    }
+
+    /// Lets blocking calls make progress on their own thread (see [`caller`]); `None` (the
+    /// default) makes them park until another thread delivers.
+    fn caller_progress(&self) -> Option<&dyn caller::CallerProgress> {
+        None
     }
 }
 

@@ -47,6 +47,10 @@ impl Transport for Routed {
         self.name
     }
 
+    fn caller_progress(&self) -> Option<&dyn super::caller::CallerProgress> {
+        self.shm.caller_progress()
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let mut v = self.shm.stats();
         v.extend(self.net.stats());

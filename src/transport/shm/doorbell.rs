@@ -1,7 +1,8 @@
 //! A doorbell in shared memory: a futex word plus a "sleeping" flag, so a sender issues the
 //! wake-up system call only when the receiver's progress thread actually sleeps.
 //!
-//! Sleeper: load `seq`, set `sleeping`, re-check for work, then `FUTEX_WAIT` on `seq` (which
+//! `sleeping` counts sleepers (the progress thread and blocked callers may sleep at once).
+//! Sleeper: load `seq`, count itself in `sleeping`, re-check for work, then `FUTEX_WAIT` on `seq` (which
 //! returns at once if `seq` moved). Waker: publish work, fence, and only if `sleeping` is set
 //! bump `seq` and `FUTEX_WAKE`. The sequentially consistent fences guarantee that either the
 //! sleeper's re-check sees the work or the waker sees the flag.
@@ -48,7 +49,7 @@ impl Doorbell {
     /// The caller must re-check for work afterwards and call [`Self::wait`] only if none.
     pub fn prepare(&self) -> u32 {
         let ticket = self.seq().load(Ordering::SeqCst);
-        self.sleeping().store(1, Ordering::SeqCst);
+        self.sleeping().fetch_add(1, Ordering::SeqCst);
         fence(Ordering::SeqCst);
         ticket
     }
@@ -76,7 +77,7 @@ impl Doorbell {
 
     /// Sleeper, step 3 (also after a re-check found work): no longer sleeping.
     pub fn done(&self) {
-        self.sleeping().store(0, Ordering::Relaxed);
+        self.sleeping().fetch_sub(1, Ordering::SeqCst);
     }
 
     /// Waker: wakes the sleeper if it sleeps (or is about to). Cheap when it does not.
@@ -89,6 +90,41 @@ impl Doorbell {
                 libc::syscall(libc::SYS_futex, self.seq, libc::FUTEX_WAKE, i32::MAX);
             }
         }
+    }
+}
+
+/// Sleeps while `word == val` (a process-private futex), at most `timeout`.
+pub fn wait_private(word: &AtomicU32, val: u32, timeout: Duration) {
+    let ts = libc::timespec {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_nsec: timeout.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: FUTEX_WAIT_PRIVATE on a valid, aligned u32 of this process; the timespec outlives
+    // the call.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word as *const AtomicU32,
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            val,
+            &ts as *const libc::timespec,
+            std::ptr::null::<u32>(),
+            0u32,
+        );
+    }
+}
+
+/// Bumps `word` and wakes every thread in [`wait_private`] on it.
+pub fn wake_private(word: &AtomicU32) {
+    word.fetch_add(1, Ordering::SeqCst);
+    // SAFETY: FUTEX_WAKE_PRIVATE on a valid, aligned u32 of this process.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word as *const AtomicU32,
+            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+            i32::MAX,
+        );
     }
 }
 

@@ -24,8 +24,10 @@
 //! The sender of every frame is authenticated by the ring it arrives on (only the owner's user
 //! can open the 0600 inbox, and a ring has one producer): `header.src` must match.
 
+mod caller;
 pub mod cma;
 pub mod doorbell;
+pub mod malloc;
 pub mod outbound;
 mod progress;
 pub mod ring;
@@ -44,7 +46,7 @@ use ring::Ring;
 use segment::Segment;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Slots per ring.
@@ -102,6 +104,16 @@ struct Inner {
     next_token: AtomicU64,
     stop: AtomicBool,
     stats: Counters,
+    /// The receive side; whoever holds the lock consumes the rings (the progress thread, or a
+    /// blocked caller driving progress itself).
+    rx: Mutex<progress::RxSide>,
+    /// Callers blocked in [`caller::block_on`](crate::transport::caller::block_on) on this
+    /// transport; while there are any the progress thread stands aside.
+    callers: AtomicUsize,
+    /// Bumped when the last blocked caller leaves or at shutdown (a private futex word).
+    caller_exit: AtomicU32,
+    /// Blocked callers drive progress themselves (`NEXAR_SHM_CALLER_PROGRESS`, default on).
+    caller_progress: bool,
 }
 
 /// The shared-memory transport of one rank. Reaches only the local peers it could map; see
@@ -198,6 +210,7 @@ impl ShmTransport {
     fn stop_thread(&self) {
         self.inner.stop.store(true, Ordering::SeqCst);
         self.inner.me.doorbell().ring();
+        doorbell::wake_private(&self.inner.caller_exit);
     }
 }
 
@@ -268,6 +281,10 @@ impl Transport for ShmTransport {
 
     fn name(&self) -> &'static str {
         "shm"
+    }
+
+    fn caller_progress(&self) -> Option<&dyn crate::transport::caller::CallerProgress> {
+        self.inner.caller_progress.then_some(self as _)
     }
 
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {

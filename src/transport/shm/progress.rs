@@ -1,6 +1,7 @@
 //! The progress thread: reads every local peer's ring in this rank's inbox, delivers frames,
 //! writes queued outgoing slots, watches peers' liveness, and sleeps on the doorbell when idle.
 
+use super::doorbell::wait_private;
 use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK};
 use super::{GONE, Inner, LIVE, LIVENESS_PERIOD, Peer, cma};
 use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header};
@@ -10,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Busy-polling time after the last work before yielding the CPU.
-const SPIN: Duration = Duration::from_micros(30);
+const SPIN: Duration = Duration::from_micros(3);
 /// Yielding time after spinning, before sleeping on the doorbell.
 const YIELD: Duration = Duration::from_micros(200);
 /// Slots taken from one ring before looking at the others.
@@ -30,36 +31,74 @@ enum Action {
     Violation(String),
 }
 
-/// Per-peer receive state, owned by the progress thread.
+/// How long the progress thread parks while callers drive progress before looking again.
+const CALLER_PARK: Duration = Duration::from_millis(1);
+
+/// Per-peer receive state.
 struct RxState {
     peer: Arc<Peer>,
     asm: Option<Assembly>,
 }
 
-/// Runs until `inner.stop` is set.
+/// The receive side: per-peer assembly state and the liveness timer. Held (as a lock in
+/// [`Inner`]) by whichever thread is reading the rings.
+pub(super) struct RxSide {
+    peers: Vec<RxState>,
+    last_check: Instant,
+}
+
+impl RxSide {
+    /// Receive state for these peers.
+    pub(super) fn new(peers: &[Arc<Peer>]) -> Self {
+        Self {
+            peers: peers
+                .iter()
+                .map(|p| RxState {
+                    peer: p.clone(),
+                    asm: None,
+                })
+                .collect(),
+            last_check: Instant::now(),
+        }
+    }
+}
+
+impl Inner {
+    /// One pass over rings and queues if no other thread is reading them; checks liveness
+    /// when due. True if anything moved.
+    pub(super) fn try_poll(&self) -> bool {
+        let Some(mut side) = self.rx.try_lock() else {
+            return false;
+        };
+        if poll(self, &mut side.peers) {
+            return true;
+        }
+        if side.last_check.elapsed() >= LIVENESS_PERIOD {
+            side.last_check = Instant::now();
+            check_liveness(self, &mut side.peers);
+        }
+        false
+    }
+}
+
+/// The progress thread: runs until `inner.stop` is set.
 pub(super) fn run(inner: Arc<Inner>) {
-    let mut rx: Vec<RxState> = inner
-        .local
-        .iter()
-        .map(|p| RxState {
-            peer: p.clone(),
-            asm: None,
-        })
-        .collect();
     let bell = inner.me.doorbell();
     let mut last_work = Instant::now();
-    let mut last_check = Instant::now();
     while !inner.stop.load(Ordering::Acquire) {
-        if poll(&inner, &mut rx) {
+        if inner.callers.load(Ordering::SeqCst) > 0 {
+            let t = inner.caller_exit.load(Ordering::SeqCst);
+            if inner.callers.load(Ordering::SeqCst) > 0 && !inner.stop.load(Ordering::Acquire) {
+                wait_private(&inner.caller_exit, t, CALLER_PARK);
+            }
             last_work = Instant::now();
             continue;
         }
-        let now = Instant::now();
-        if now.duration_since(last_check) >= LIVENESS_PERIOD {
-            last_check = now;
-            check_liveness(&inner, &mut rx);
+        if inner.try_poll() {
+            last_work = Instant::now();
+            continue;
         }
-        let idle = now.duration_since(last_work);
+        let idle = last_work.elapsed();
         if idle < SPIN {
             std::hint::spin_loop();
             continue;
@@ -69,7 +108,10 @@ pub(super) fn run(inner: Arc<Inner>) {
             continue;
         }
         let ticket = bell.prepare();
-        if inner.stop.load(Ordering::Acquire) || poll(&inner, &mut rx) {
+        if inner.stop.load(Ordering::Acquire)
+            || inner.callers.load(Ordering::SeqCst) > 0
+            || inner.try_poll()
+        {
             bell.done();
             last_work = Instant::now();
             continue;

@@ -2,11 +2,11 @@
 //! peers' inboxes are mapped after it ([`connect`]), when every rank's host name is known.
 
 use super::segment::{CMA_PROBE, Segment, inbox_path};
-use super::{Counters, Inner, LIVE, Peer, SLOT_BYTES, SLOTS, ShmTransport, cma, progress};
+use super::{Counters, Inner, LIVE, Peer, SLOT_BYTES, SLOTS, ShmTransport, cma, malloc, progress};
 use crate::transport::FrameSink;
 use parking_lot::Mutex;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 
 /// Worlds larger than this do not use shared memory (each inbox has a ring per world rank).
 pub const MAX_WORLD: u32 = 4096;
@@ -42,13 +42,15 @@ pub fn prepare(job_id: &str, rank: u32, size: u32) -> Option<ShmInbox> {
 
 /// Maps the inboxes of the ranks on this host (`hosts[r] == hosts[rank]`) and starts the
 /// progress thread. `None` when no local peer could be reached. `cma` false forces frames
-/// through the rings even when `process_vm_readv` would work.
+/// through the rings even when `process_vm_readv` would work; `caller_progress` lets blocked
+/// callers read the rings on their own thread.
 pub fn connect(
     inbox: ShmInbox,
     hosts: &[String],
     sink: Arc<dyn FrameSink>,
     max_message: u64,
     cma: bool,
+    caller_progress: bool,
 ) -> Option<ShmTransport> {
     let rank = inbox.rank;
     let me = inbox.seg;
@@ -101,13 +103,18 @@ pub fn connect(
         rank,
         me,
         peers,
-        local: local_peers,
+        local: local_peers.clone(),
         sink,
         max_message,
         next_token: AtomicU64::new(1),
         stop: AtomicBool::new(false),
         stats: Counters::default(),
+        rx: Mutex::new(progress::RxSide::new(&local_peers)),
+        callers: AtomicUsize::new(0),
+        caller_exit: AtomicU32::new(0),
+        caller_progress,
     });
+    malloc::keep_large_buffers_warm();
     let for_thread = inner.clone();
     let thread = std::thread::Builder::new()
         .name(format!("nexar-shm-{rank}"))

@@ -1,0 +1,39 @@
+//! Blocked callers driving the shared-memory transport on their own thread (see
+//! [`crate::transport::caller`]): the progress thread parks while any caller is blocked, and
+//! the caller takes the receive-side lock to read the rings itself.
+
+use super::{LIVENESS_PERIOD, ShmTransport};
+use crate::transport::caller::CallerProgress;
+use std::sync::atomic::Ordering;
+
+impl CallerProgress for ShmTransport {
+    fn enter(&self) {
+        self.inner.callers.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn exit(&self) {
+        // The progress thread notices within its park period (no wake-up system call on the
+        // fast path; see progress::CALLER_PARK).
+        if self.inner.callers.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.inner.caller_exit.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn poll(&self) -> bool {
+        self.inner.try_poll()
+    }
+
+    fn sleep(&self, ready: &dyn Fn() -> bool) {
+        let bell = self.inner.me.doorbell();
+        let ticket = bell.prepare();
+        if !ready() && !self.inner.try_poll() {
+            bell.wait(ticket, LIVENESS_PERIOD);
+        }
+        bell.done();
+    }
+
+    fn ringer(&self) -> Box<dyn Fn() + Send + Sync> {
+        let inner = self.inner.clone();
+        Box::new(move || inner.me.doorbell().ring())
+    }
+}
