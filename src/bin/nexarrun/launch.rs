@@ -190,6 +190,7 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
     }
     drop(done_tx);
     // Dropping `secret` here wipes nexarrun's copy; the rendezvous keeps what it derived.
+    let job_id = secret.job_id();
     drop(secret);
     let me_task = me.to_string();
     tokio::spawn(async move {
@@ -200,6 +201,9 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
         std::future::pending::<()>().await;
     });
     let code = supervise(me, plan.timeout, ranks, done_rx).await;
+    // Shared-memory inboxes are unlinked by the ranks once mapped; a rank killed early may
+    // leave its name behind.
+    nexar::transport::shm::segment::remove_job_inboxes(&job_id, n);
     // Let the forwarders write what the ranks printed last (bounded: a stray grandchild may
     // hold a pipe open).
     let _ = tokio::time::timeout(Duration::from_secs(2), async {

@@ -41,6 +41,15 @@ pub fn inbox_path(job_id: &str, rank: u32) -> PathBuf {
     PathBuf::from(format!("/dev/shm/nexar-{job_id}-{rank}"))
 }
 
+/// Removes whatever inboxes of a finished job of `size` ranks are still named on this host
+/// (a rank killed before every local peer had mapped its inbox leaves its name behind; the
+/// launcher calls this once the job is over). Missing files are not an error.
+pub fn remove_job_inboxes(job_id: &str, size: u32) {
+    for r in 0..size {
+        let _ = std::fs::remove_file(inbox_path(job_id, r));
+    }
+}
+
 /// A mapped inbox (this rank's own, or a peer's).
 pub struct Segment {
     file: File,
