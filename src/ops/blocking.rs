@@ -18,10 +18,7 @@ macro_rules! blocking {
             $(#[$doc])*
             #[allow(clippy::too_many_arguments)]
             pub fn $name $(<$($g: $b),*>)? (&self, $($arg: $ty),*) -> $ret {
-                crate::transport::caller::block_on(
-                    self.inner.engine.transport().caller_progress(),
-                    self.$async_name($($arg),*),
-                )
+                self.block_on(self.$async_name($($arg),*))
             }
         )*}
     };

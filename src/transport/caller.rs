@@ -58,6 +58,15 @@ impl Drop for Exit<'_> {
     }
 }
 
+impl crate::comm::Comm {
+    /// Runs `fut` (typically an operation on this communicator) to completion on this thread,
+    /// making the transport progress here while waiting when it can (see the module docs). The
+    /// `*_blocking` methods use it; bindings that block on engine futures should too.
+    pub fn block_on<F: Future>(&self, fut: F) -> F::Output {
+        block_on(self.inner.engine.transport().caller_progress(), fut)
+    }
+}
+
 /// Runs `fut` to completion on this thread, driving `progress` while it waits (or simply
 /// parking, as `pollster` does, without one). Must not be called from inside an async task.
 pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::Output {

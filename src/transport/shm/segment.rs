@@ -41,6 +41,38 @@ pub fn inbox_path(job_id: &str, rank: u32) -> PathBuf {
     PathBuf::from(format!("/dev/shm/nexar-{job_id}-{rank}"))
 }
 
+/// Inboxes up to this size get their memory allocated up front.
+const RESERVE_LIMIT: usize = 64 << 20;
+
+/// Makes sure touching the inbox cannot fail later: a full `/dev/shm` (small in containers)
+/// would otherwise kill the process with SIGBUS on first touch. Small inboxes are allocated
+/// up front; for larger ones (worlds over ~127 ranks, where only local peers' rings are ever
+/// touched) the file system must at least have room for the whole inbox.
+fn reserve(file: &File, len: usize) -> io::Result<()> {
+    if len <= RESERVE_LIMIT {
+        // SAFETY: fallocate on an open descriptor within the file's length.
+        let rc = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len as libc::off_t) };
+        return if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::from_raw_os_error(rc))
+        };
+    }
+    // SAFETY: fstatvfs fills the struct it is given.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; `st` is valid for writes.
+    if unsafe { libc::fstatvfs(file.as_raw_fd(), &mut st) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if (st.f_bavail as u128) * (st.f_frsize as u128) < len as u128 {
+        return Err(io::Error::new(
+            io::ErrorKind::StorageFull,
+            format!("/dev/shm has no room for a {len}-byte inbox"),
+        ));
+    }
+    Ok(())
+}
+
 /// Removes whatever inboxes of a finished job of `size` ranks are still named on this host
 /// (a rank killed before every local peer had mapped its inbox leaves its name behind; the
 /// launcher calls this once the job is over). Missing files are not an error.
@@ -106,7 +138,7 @@ impl Segment {
             r => r?,
         };
         let len = DATA_OFFSET + rings as usize * ring_bytes(slots, slot_bytes);
-        if let Err(e) = file.set_len(len as u64) {
+        if let Err(e) = file.set_len(len as u64).and_then(|()| reserve(&file, len)) {
             let _ = std::fs::remove_file(path);
             return Err(e);
         }
@@ -274,5 +306,40 @@ impl Drop for Segment {
         // SAFETY: unmaps exactly the mapping made in create/open; no views outlive `self`
         // (the transport drops its rings before its segments).
         unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_open_unlink_and_liveness() {
+        let job = format!("unit{}", std::process::id());
+        let path = inbox_path(&job, 0);
+        let owner = Segment::create(&path, 3, 4, 128).unwrap();
+        let peer = Segment::open(&path).unwrap();
+        assert_eq!(peer.pid(), std::process::id() as i32);
+        assert_eq!(peer.probe_addr(), CMA_PROBE.as_ptr() as u64);
+        assert!(peer.ring(2).is_some() && peer.ring(3).is_none());
+        // Written through one mapping, read through the other.
+        assert!(owner.ring(1).unwrap().try_push(7, &[b"hi"]));
+        let got = peer.ring(1).unwrap().pop(|k, d| (k, d.to_vec())).unwrap();
+        assert_eq!(got, (7, b"hi".to_vec()));
+        // Two of three local ranks mapped: the name stays; the third removes it.
+        peer.mark_mapped(3);
+        assert!(path.exists());
+        peer.mark_mapped(3);
+        assert!(!path.exists());
+        assert!(peer.owner_alive());
+        drop(owner);
+        assert!(
+            !peer.owner_alive(),
+            "the owner's lock went with its descriptor"
+        );
+        // A bad file is refused.
+        std::fs::write(&path, b"not an inbox").unwrap();
+        assert!(Segment::open(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
     }
 }
