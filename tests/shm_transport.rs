@@ -1,7 +1,7 @@
 //! Multi-process runs over the shared-memory transport: the conformance suite at 2 and 4 ranks
 //! with and without `process_vm_readv`, a byte-exact exchange of sizes around every boundary,
-//! QUIC forced by `NEXAR_TRANSPORT=quic`, and a rank killed with SIGKILL (its peers notice and
-//! nothing is left in /dev/shm).
+//! QUIC forced by `NEXAR_TRANSPORT=quic`, idle ranks sleeping instead of spinning, and a rank
+//! killed with SIGKILL (its peers notice and nothing is left in /dev/shm).
 
 use nexar::security::JobSecret;
 use std::path::PathBuf;
@@ -31,7 +31,8 @@ fn run(n: u32, prog: &str, env: &[(&str, &str)]) -> Output {
     cmd.args(["-n", &n.to_string(), "--timeout", "240", "--"])
         .arg(example(prog))
         .env("NEXAR_TRANSPORT", "auto")
-        .env_remove("NEXAR_SHM_CMA");
+        .env_remove("NEXAR_SHM_CMA")
+        .env_remove("NEXAR_SHM_CALLER_PROGRESS");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -77,6 +78,14 @@ fn counter(line: &str, name: &str) -> u64 {
 fn conformance_over_shm_at_2_and_4_ranks() {
     for n in [2, 4] {
         let out = run(n, "conformance", &[]);
+        rank_lines(n, &out, "conformance checks passed over shm");
+    }
+}
+
+#[test]
+fn conformance_over_shm_with_progress_only_on_the_progress_thread() {
+    for n in [2, 4] {
+        let out = run(n, "conformance", &[("NEXAR_SHM_CALLER_PROGRESS", "0")]);
         rank_lines(n, &out, "conformance checks passed over shm");
     }
 }
@@ -200,4 +209,27 @@ fn a_killed_rank_is_detected_and_leaves_nothing_in_dev_shm() {
         );
     }
     assert_eq!(leftovers(&job_id), Vec::<String>::new());
+}
+
+#[test]
+fn ranks_waiting_for_a_second_use_almost_no_cpu() {
+    for cp in ["1", "0"] {
+        let n = 4;
+        let out = run(n, "shm_idle", &[("NEXAR_SHM_CALLER_PROGRESS", cp)]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        for r in 1..n {
+            let tag = format!("rank {r}/{n}: idle over shm");
+            let line = stdout
+                .lines()
+                .find(|l| l.contains(&tag))
+                .unwrap_or_else(|| panic!("rank {r} did not report\n{stdout}"));
+            assert!(counter(line, "waited_ms") >= 900, "{line}");
+            // Spinning through the wait would cost about 1000 ms; sleeping costs a few.
+            assert!(
+                counter(line, "cpu_ms") < 150,
+                "caller progress {cp}: {line}"
+            );
+        }
+    }
 }

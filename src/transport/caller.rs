@@ -21,8 +21,9 @@ const YIELD: Duration = Duration::from_micros(200);
 pub trait CallerProgress: Send + Sync {
     /// A caller starts blocking (the transport's own progress thread may stand aside).
     fn enter(&self);
-    /// The caller stops blocking.
-    fn exit(&self);
+    /// The caller stops blocking; `slept` says whether it slept in [`Self::sleep`] (a long
+    /// wait, after which the progress thread should resume at once).
+    fn exit(&self, slept: bool);
     /// One pass over the transport on this thread; true if anything moved. False also when
     /// another thread is polling at the moment.
     fn poll(&self) -> bool;
@@ -50,11 +51,14 @@ impl Wake for CallerWaker {
     }
 }
 
-struct Exit<'a>(&'a dyn CallerProgress);
+struct Exit<'a> {
+    progress: &'a dyn CallerProgress,
+    slept: bool,
+}
 
 impl Drop for Exit<'_> {
     fn drop(&mut self) {
-        self.0.exit();
+        self.progress.exit(self.slept);
     }
 }
 
@@ -81,7 +85,10 @@ pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::
     let mut cx = Context::from_waker(&waker);
     let mut fut = std::pin::pin!(fut);
     p.enter();
-    let _exit = Exit(p);
+    let mut exit = Exit {
+        progress: p,
+        slept: false,
+    };
     let mut last_work = Instant::now();
     loop {
         if flag.woken.swap(false, Ordering::AcqRel)
@@ -100,6 +107,7 @@ pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::
             std::thread::yield_now();
         } else {
             p.sleep(&|| flag.woken.load(Ordering::Acquire));
+            exit.slept = true;
             last_work = Instant::now();
         }
     }

@@ -2,7 +2,7 @@
 //! [`crate::transport::caller`]): the progress thread parks while any caller is blocked, and
 //! the caller takes the receive-side lock to read the rings itself.
 
-use super::{LIVENESS_PERIOD, ShmTransport};
+use super::{LIVENESS_PERIOD, ShmTransport, doorbell};
 use crate::transport::caller::CallerProgress;
 use std::sync::atomic::Ordering;
 
@@ -11,11 +11,15 @@ impl CallerProgress for ShmTransport {
         self.inner.callers.fetch_add(1, Ordering::SeqCst);
     }
 
-    fn exit(&self) {
-        // The progress thread notices within its park period (no wake-up system call on the
-        // fast path; see progress::CALLER_PARK).
+    fn exit(&self, slept: bool) {
+        // After a short call the progress thread notices within its park period (no wake-up
+        // system call on the fast path); after a long wait it is woken at once.
         if self.inner.callers.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.inner.caller_exit.fetch_add(1, Ordering::SeqCst);
+            if slept {
+                doorbell::wake_private(&self.inner.caller_exit);
+            } else {
+                self.inner.caller_exit.fetch_add(1, Ordering::SeqCst);
+            }
         }
     }
 

@@ -31,8 +31,12 @@ enum Action {
     Violation(String),
 }
 
-/// How long the progress thread parks while callers drive progress before looking again.
+/// How long the progress thread first parks while callers drive progress before looking
+/// again; consecutive parks double it up to [`CALLER_PARK_MAX`], so a rank blocked for long
+/// stays nearly idle (a caller that slept wakes the thread itself when it leaves).
 const CALLER_PARK: Duration = Duration::from_millis(1);
+/// Longest park: bounds how late queued traffic moves once callers stop blocking.
+const CALLER_PARK_MAX: Duration = Duration::from_millis(16);
 
 /// Per-peer receive state.
 struct RxState {
@@ -85,15 +89,18 @@ impl Inner {
 pub(super) fn run(inner: Arc<Inner>) {
     let bell = inner.me.doorbell();
     let mut last_work = Instant::now();
+    let mut park = CALLER_PARK;
     while !inner.stop.load(Ordering::Acquire) {
         if inner.callers.load(Ordering::SeqCst) > 0 {
             let t = inner.caller_exit.load(Ordering::SeqCst);
             if inner.callers.load(Ordering::SeqCst) > 0 && !inner.stop.load(Ordering::Acquire) {
-                wait_private(&inner.caller_exit, t, CALLER_PARK);
+                wait_private(&inner.caller_exit, t, park);
+                park = (park * 2).min(CALLER_PARK_MAX);
             }
             last_work = Instant::now();
             continue;
         }
+        park = CALLER_PARK;
         if inner.try_poll() {
             last_work = Instant::now();
             continue;
