@@ -272,7 +272,12 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
 
 /// Copies an announced payload out of the peer and acknowledges it (or asks for slots).
 fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u64) {
-    match cma::read_vec(peer.seg.pid(), addr, header.len as usize) {
+    let read = if inner.fail_reads {
+        Err(std::io::Error::from_raw_os_error(libc::EPERM))
+    } else {
+        cma::read_vec(peer.seg.pid(), addr, header.len as usize)
+    };
+    match read {
         Ok(v) => {
             inner.enqueue(
                 peer,
