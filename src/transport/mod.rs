@@ -5,6 +5,10 @@
 //! bulk traffic); the engine restores point-to-point order with sequence numbers and collective
 //! machines accept any order. A transport must authenticate the sender of every frame it
 //! delivers: `frame.header.src` is checked against the peer's certificate.
+//!
+//! Between ranks on one host the default is shared memory ([`shm`]); [`routed`] sends each
+//! frame over shared memory or QUIC by destination, and `NEXAR_TRANSPORT=quic` forces QUIC
+//! everywhere. Blocking calls may drive a transport on their own thread ([`caller`]).
 
 pub mod caller;
 pub mod mem;

@@ -11,7 +11,7 @@
 //!   `process_vm_readv`, then acknowledges. Each receiver probes once whether it may; when it
 //!   may not (ptrace restrictions), or `NEXAR_SHM_CMA=0`, or a read fails at run time, frames
 //!   go through the rings instead.
-//! * **Waiting** ([`doorbell`], [`progress`]): one progress thread per rank reads the inbox;
+//! * **Waiting** ([`doorbell`], `progress.rs`): one progress thread per rank reads the inbox;
 //!   it spins briefly, then yields, then sleeps on a futex in the inbox. Senders issue a wake-up
 //!   only when it sleeps. Idle ranks use no CPU.
 //! * **Sending** never blocks: a frame is written straight into the peer's ring from the calling
