@@ -14,6 +14,12 @@
 //! * **Waiting** ([`doorbell`], `progress.rs`): one progress thread per rank reads the inbox;
 //!   it spins briefly, then yields, then sleeps on a futex in the inbox. Senders issue a wake-up
 //!   only when it sleeps. Idle ranks use no CPU.
+//! * **Blocking calls** (`caller.rs`, [`crate::transport::caller`]): a thread blocked in a
+//!   `*_blocking` call reads the rings itself (whoever holds the receive-side lock consumes),
+//!   with the same spin/yield/sleep policy, while the progress thread parks; a message then
+//!   needs no thread hand-off at all. `NEXAR_SHM_CALLER_PROGRESS=0` turns this off.
+//! * **Warm buffers** ([`malloc`]): glibc's mmap/trim thresholds are raised so freed large
+//!   receive buffers are reused without page faults.
 //! * **Sending** never blocks: a frame is written straight into the peer's ring from the calling
 //!   thread; what does not fit is queued and written by the progress thread as the peer frees
 //!   slots (the peer wakes it through the producer-waiting flag).
