@@ -271,3 +271,83 @@ pub fn recv_source(r: c_int, size: u32) -> Result<Option<nexar::Source>> {
 pub fn count(c: c_int) -> MPI_Count {
     c as MPI_Count
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::layout::Envelope;
+    use crate::datatype::predefined;
+
+    /// A committed vector(3, 1, 2, int) handle.
+    fn strided() -> MPI_Datatype {
+        let int = predefined::get(0x209).unwrap();
+        let b: Vec<_> = (0..3).map(|k| (&int, 1, k * 8)).collect();
+        let t = Type::blocks(&b, Envelope::default()).unwrap();
+        registry::insert(Arc::new(t), true).unwrap()
+    }
+
+    #[test]
+    fn derived_buffers_pack_and_unpack() {
+        let h = strided();
+        let src: [i32; 11] = std::array::from_fn(|i| i as i32);
+        let b = Buf::new(src.as_ptr().cast(), 2, h, "send").unwrap();
+        assert_eq!((b.len, b.dtype, b.is_dense()), (24, Datatype::I32, false));
+        // SAFETY: `src` covers two instances (extent 20 bytes, data up to byte 40).
+        let packed = unsafe { b.send_bytes() };
+        let ints: Vec<i32> = packed
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(ints, vec![0, 2, 4, 5, 7, 9]);
+
+        let mut dst = [-1i32; 11];
+        let rb = Buf::new(dst.as_mut_ptr().cast(), 2, h, "receive").unwrap();
+        let mut t = rb.recv_target();
+        // SAFETY: a temporary buffer (the layout is not dense).
+        unsafe { t.slice() }.copy_from_slice(&packed);
+        // Only 4 elements arrived: the rest of `dst` stays untouched.
+        // SAFETY: `dst` covers the typemap.
+        unsafe { t.finish(16) };
+        assert_eq!(dst, [0, -1, 2, -1, 4, 5, -1, -1, -1, -1, -1]);
+        assert_eq!(b.sub(1, 1).ptr, src[5..].as_ptr().cast());
+        registry::free(h).unwrap();
+        assert_eq!(
+            Buf::new(src.as_ptr().cast(), 1, h, "send")
+                .unwrap_err()
+                .class,
+            MPI_ERR_TYPE
+        );
+    }
+
+    #[test]
+    fn uncommitted_and_reduction_types() {
+        let int = predefined::get(0x209).unwrap();
+        let t = Type::blocks(&[(&int, 2, 0)], Envelope::default()).unwrap();
+        let h = registry::insert(Arc::new(t), false).unwrap();
+        let x = [0i32; 2];
+        let e = Buf::new(x.as_ptr().cast(), 1, h, "send").unwrap_err();
+        assert_eq!(e.class, MPI_ERR_TYPE);
+        registry::commit(h).unwrap();
+        let b = Buf::new(x.as_ptr().cast(), 1, h, "send").unwrap();
+        assert!(b.is_dense());
+        assert_eq!(b.reduce_type(ReduceOp::Sum).unwrap(), Datatype::I32);
+        let z = Buf::new(x.as_ptr().cast(), 1, 0x212, "send").unwrap();
+        assert_eq!(z.reduce_type(ReduceOp::Sum).unwrap(), Datatype::F32);
+        assert_eq!(z.reduce_type(ReduceOp::Prod).unwrap_err().class, MPI_ERR_OP);
+        let ld = Buf::new(x.as_ptr().cast(), 0, 0x220, "send").unwrap();
+        assert_eq!(ld.len, 0);
+        let ld = Buf::new([0u8; 16].as_ptr().cast(), 1, 0x220, "send").unwrap();
+        assert_eq!(ld.reduce_type(ReduceOp::Sum).unwrap_err().class, MPI_ERR_OP);
+        assert_eq!(
+            Buf::new(x.as_ptr().cast(), -1, 0x209, "send")
+                .unwrap_err()
+                .class,
+            MPI_ERR_COUNT
+        );
+        registry::free(h).unwrap();
+        assert!(
+            registry::free(0x209).is_err(),
+            "predefined types cannot be freed"
+        );
+    }
+}

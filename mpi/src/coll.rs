@@ -133,8 +133,13 @@ pub fn bcast(
 ) -> Result<Started> {
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
-    // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
-    let p = c.start_bcast(&unsafe { b.send_bytes() }, root)?;
+    let p = if root == c.rank() || b.is_dense() {
+        // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
+        c.start_bcast(&unsafe { b.send_bytes() }, root)?
+    } else {
+        // Only the length matters off the root: skip packing a derived layout.
+        c.start_bcast(&vec![0; b.len], root)?
+    };
     Ok(Started::user(c, p, b.recv_target()))
 }
 
