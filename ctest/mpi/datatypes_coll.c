@@ -2,7 +2,7 @@
  * strided (vector, resized) types on either side, non-blocking collectives that unpack when
  * the request completes (Ibcast of a struct, Iallgather into a column type), reductions over
  * reducible derived types (reduce_scatter_block, scan, exscan with a contiguous type) and
- * Isendrecv_replace with a vector type. Every check verifies values. */
+ * Isendrecv_replace with a vector type, and darray. Every check verifies values. */
 #include "mpi_check.h"
 
 #include <stddef.h>
@@ -158,6 +158,57 @@ static void reductions(void)
     CHECK_OK(MPI_Type_free(&ev));
 }
 
+/* darray: rows cyclic over the ranks, columns not distributed; then a gather of every
+ * rank's part (sent with its darray type) checks the pieces cover the array. */
+static void darray(void)
+{
+    enum { C = 3 };
+    int g0 = 2 * size + 1, gs[2] = {g0, C}, di[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE};
+    int da[2] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, ps[2] = {size, 1};
+    MPI_Datatype t;
+    CHECK_OK(MPI_Type_create_darray(size, rank, 2, gs, di, da, ps, MPI_ORDER_C, MPI_INT, &t));
+    CHECK_OK(MPI_Type_commit(&t));
+    int a[(2 * MAXR + 1) * C];
+    for (int i = 0; i < g0 * C; i++)
+        a[i] = i;
+    int rows = 0;
+    for (int r = rank; r < g0; r += size)
+        rows++;
+    int sz = 0;
+    CHECK_OK(MPI_Type_size(t, &sz));
+    CHECK(sz == rows * C * (int)sizeof(int));
+    MPI_Aint lb, ext;
+    CHECK_OK(MPI_Type_get_extent(t, &lb, &ext));
+    CHECK(lb == 0 && ext == (MPI_Aint)(g0 * C * sizeof(int)));
+    int packed[(2 * MAXR + 1) * C], pos = 0;
+    CHECK_OK(MPI_Pack(a, 1, t, packed, sizeof packed, &pos, MPI_COMM_WORLD));
+    int k = 0;
+    for (int r = rank; r < g0; r += size)
+        for (int c = 0; c < C; c++)
+            CHECK(packed[k++] == r * C + c);
+    /* Every rank sends its part to rank 0, which receives it into place with the sender's
+     * darray type: the pieces rebuild the array. */
+    int whole[(2 * MAXR + 1) * C];
+    for (int i = 0; i < g0 * C; i++)
+        whole[i] = -1;
+    MPI_Request q;
+    CHECK_OK(MPI_Isend(a, 1, t, 0, 9, MPI_COMM_WORLD, &q));
+    if (rank == 0)
+        for (int src = 0; src < size; src++) {
+            MPI_Datatype ts;
+            CHECK_OK(MPI_Type_create_darray(size, src, 2, gs, di, da, ps, MPI_ORDER_C, MPI_INT,
+                                            &ts));
+            CHECK_OK(MPI_Type_commit(&ts));
+            CHECK_OK(MPI_Recv(whole, 1, ts, src, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_OK(MPI_Type_free(&ts));
+        }
+    CHECK_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+    if (rank == 0)
+        for (int i = 0; i < g0 * C; i++)
+            CHECK(whole[i] == i);
+    CHECK_OK(MPI_Type_free(&t));
+}
+
 int main(int argc, char **argv)
 {
     check_init(&argc, &argv);
@@ -166,5 +217,6 @@ int main(int argc, char **argv)
     scatters();
     nonblocking();
     reductions();
+    darray();
     return check_finish();
 }

@@ -4,6 +4,7 @@
 //! * [`layout`]: a datatype's layout ([`Type`]): byte runs, signature, bounds, element kind.
 //! * [`registry`]: handles (user ones in a generational table), commit, free, names.
 //! * [`constructors`]: `MPI_Type_contiguous`, `_vector`, `_create_struct`, ... and `_c` forms.
+//! * [`darray`]: `MPI_Type_create_darray`.
 //! * [`subarray`]: `MPI_Type_create_subarray`, built from [`layout`].
 //! * [`pack`]: the copy between a typed user buffer and the packed bytes every data path
 //!   moves; `MPI_Pack` / `MPI_Unpack` / `MPI_Pack_size`.
@@ -17,6 +18,7 @@
 //! as pairs of floats, `MPI_SUM` only); see [`crate::args::Buf`].
 
 pub mod constructors;
+pub mod darray;
 pub mod external;
 pub mod layout;
 pub mod pack;
@@ -51,6 +53,8 @@ pub const MPI_COMBINER_HINDEXED_BLOCK: c_int = 109;
 pub const MPI_COMBINER_STRUCT: c_int = 110;
 #[allow(missing_docs)]
 pub const MPI_COMBINER_SUBARRAY: c_int = 111;
+#[allow(missing_docs)]
+pub const MPI_COMBINER_DARRAY: c_int = 112;
 #[allow(missing_docs)]
 pub const MPI_COMBINER_RESIZED: c_int = 116;
 

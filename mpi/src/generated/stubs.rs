@@ -332,8 +332,6 @@ stub!(MPI_Status_set_error, PMPI_Status_set_error);
 stub!(MPI_Status_set_source, PMPI_Status_set_source);
 stub!(MPI_Status_set_tag, PMPI_Status_set_tag);
 stub!(MPI_Topo_test, PMPI_Topo_test);
-stub!(MPI_Type_create_darray, PMPI_Type_create_darray);
-stub!(MPI_Type_create_darray_c, PMPI_Type_create_darray_c);
 stub!(MPI_Type_create_f90_complex, PMPI_Type_create_f90_complex);
 stub!(MPI_Type_create_f90_integer, PMPI_Type_create_f90_integer);
 stub!(MPI_Type_create_f90_real, PMPI_Type_create_f90_real);
