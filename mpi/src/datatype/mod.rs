@@ -4,7 +4,7 @@
 //! * [`layout`]: a datatype's layout ([`Type`]): byte runs, signature, bounds, element kind.
 //! * [`registry`]: handles (user ones in a generational table), commit, free, names.
 //! * [`constructors`]: `MPI_Type_contiguous`, `_vector`, `_create_struct`, ... and `_c` forms.
-//! * [`darray`]: `MPI_Type_create_darray`.
+//! * [`darray`]: `MPI_Type_create_darray`, block and cyclic distributions.
 //! * [`subarray`]: `MPI_Type_create_subarray`, built from [`layout`].
 //! * [`pack`]: the copy between a typed user buffer and the packed bytes every data path
 //!   moves; `MPI_Pack` / `MPI_Unpack` / `MPI_Pack_size`.
