@@ -4,6 +4,11 @@
 //! the non-blocking ones ([`crate::nonblocking`], [`crate::coll_v`]) in a request.
 //! `MPI_IN_PLACE` is accepted where the standard allows it (the root of reduce/gather/scatter,
 //! every rank of allreduce, allgather and alltoall).
+//!
+//! Buffers go through [`Buf`]: derived datatypes are packed for sending and unpacked when the
+//! collective completes ([`RecvTarget`]); data-movement collectives move packed bytes, so send
+//! and receive types need only matching signatures; reductions run on
+//! [`Buf::reduce_type`].
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
 use crate::consts::*;

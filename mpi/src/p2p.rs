@@ -1,5 +1,7 @@
 //! Blocking point-to-point: send, receive, sendrecv, probe. One implementation over 64-bit
 //! counts serves `MPI_X` and `MPI_X_c`.
+//! Derived datatypes are packed on send and unpacked into the receive buffer on completion
+//! (see [`Buf`]); statuses count packed bytes.
 
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
