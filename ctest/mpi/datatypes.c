@@ -347,6 +347,10 @@ static void envelope(void)
     MPI_Datatype m;
     CHECK_OK(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &m));
     CHECK(m == MPI_REAL8);
+    CHECK_OK(MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &m));
+    CHECK(m == MPI_DOUBLE_INT);
+    CHECK_OK(MPI_Type_get_value_index(MPI_CHAR, MPI_INT, &m));
+    CHECK(m == MPI_DATATYPE_NULL);
     int arr[4];
     MPI_Aint a0, a2;
     CHECK_OK(MPI_Get_address(&arr[0], &a0));

@@ -1,7 +1,7 @@
 //! Datatype queries: size, extents, names, envelope and contents, `MPI_Get_elements`,
-//! `MPI_Get_address` and `MPI_Type_match_size`. The `_c` / `_x` forms share the
-//! implementation; the `int` forms report `MPI_UNDEFINED` (size) or an error (extents) when a
-//! value does not fit.
+//! `MPI_Get_address`, `MPI_Type_match_size` and `MPI_Type_get_value_index`. The `_c` / `_x`
+//! forms share the implementation; the `int` form of `MPI_Type_size` reports `MPI_UNDEFINED`
+//! when the value does not fit.
 
 use super::layout::Type;
 use super::registry;
@@ -111,6 +111,25 @@ fn match_size(class: c_int, size: c_int) -> Result<MPI_Datatype> {
                 format!("no predefined type of class {class} with {size} bytes"),
             )
         })
+}
+
+/// The predefined pair of `(value, index)` types, or `MPI_DATATYPE_NULL`.
+fn value_index(value: MPI_Datatype, index: MPI_Datatype) -> MPI_Datatype {
+    const PAIRS: &[(MPI_Datatype, MPI_Datatype, MPI_Datatype)] = &[
+        (0x210, 0x209, 0x228), // MPI_FLOAT, MPI_INT: MPI_FLOAT_INT
+        (0x214, 0x209, 0x229), // MPI_DOUBLE_INT
+        (0x20a, 0x209, 0x22a), // MPI_LONG_INT
+        (0x209, 0x209, 0x22b), // MPI_2INT
+        (0x208, 0x209, 0x22c), // MPI_SHORT_INT
+        (0x220, 0x209, 0x22d), // MPI_LONG_DOUBLE_INT
+        (0x21a, 0x21a, 0x230), // MPI_2REAL
+        (0x21c, 0x21c, 0x231), // MPI_2DOUBLE_PRECISION
+        (0x219, 0x219, 0x232), // MPI_2INTEGER
+    ];
+    PAIRS
+        .iter()
+        .find(|p| p.0 == value && p.1 == index)
+        .map_or(MPI_DATATYPE_NULL, |p| p.2)
 }
 
 fn int_or_undefined(v: usize) -> c_int {
@@ -337,6 +356,19 @@ mpi_fn! {
     {
         call("MPI_Type_match_size", MPI_COMM_WORLD, || {
             write(datatype, "datatype", match_size(typeclass, size)?)
+        })
+    }
+
+    /// The predefined pair type (for `MPI_MINLOC` / `MPI_MAXLOC`) of `value_type` and
+    /// `index_type`, or `MPI_DATATYPE_NULL` when there is none.
+    fn MPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype,
+                                pair_type: *mut MPI_Datatype) -> c_int
+        => PMPI_Type_get_value_index
+    {
+        call("MPI_Type_get_value_index", MPI_COMM_WORLD, || {
+            registry::layout(value_type)?;
+            registry::layout(index_type)?;
+            write(pair_type, "pair_type", value_index(value_type, index_type))
         })
     }
 

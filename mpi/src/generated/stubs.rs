@@ -339,7 +339,6 @@ stub!(MPI_Type_create_keyval, PMPI_Type_create_keyval);
 stub!(MPI_Type_delete_attr, PMPI_Type_delete_attr);
 stub!(MPI_Type_free_keyval, PMPI_Type_free_keyval);
 stub!(MPI_Type_get_attr, PMPI_Type_get_attr);
-stub!(MPI_Type_get_value_index, PMPI_Type_get_value_index);
 stub!(MPI_Type_set_attr, PMPI_Type_set_attr);
 stub!(MPI_Unpublish_name, PMPI_Unpublish_name);
 stub!(MPI_Win_allocate, PMPI_Win_allocate);
