@@ -70,6 +70,7 @@ pub mod coll;
 pub mod coll_v;
 pub mod comm;
 pub mod consts;
+pub mod datatype;
 pub mod errcodes;
 pub mod error;
 pub mod fortran_support;

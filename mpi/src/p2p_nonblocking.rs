@@ -5,7 +5,7 @@
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
-use crate::request::{MPI_Request, RawOut, store_request};
+use crate::request::{MPI_Request, store_request};
 use crate::state::comm;
 use crate::status::MPI_Status;
 use bytes::Bytes;
@@ -27,8 +27,8 @@ fn isend(
     if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
         // The engine copies and queues the message at once (as `MPI_Send` does), so the
         // request is complete from the start.
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
         c.send_bytes(data, dest, tag)?;
     }
     store_request(request, comm_h, nexar::Request::ready(Ok(None)))
@@ -63,10 +63,12 @@ fn post_recv(
         return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))));
     };
     let pending = c.start_recv(source, tag)?;
-    let out = RawOut::of(&b);
+    let mut target = b.recv_target();
     let req = c.spawn(async move {
         // SAFETY: the caller keeps the buffer valid until the request completes.
-        let o = pending.finish_into(unsafe { out.get() }).await?;
+        let o = pending.finish_into(unsafe { target.slice() }).await?;
+        // SAFETY: as above; a derived layout is unpacked now, before the request completes.
+        unsafe { target.finish(o.status.bytes) };
         let err = if o.truncated {
             MPI_ERR_TRUNCATE
         } else {
@@ -112,8 +114,8 @@ fn isendrecv(
     let rb = Buf::new(rbuf, rn, rdt, "receive")?;
     send_tag(stag)?;
     dest_rank(dest, c.size(), "destination")?;
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(unsafe { sb.bytes() });
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(&unsafe { sb.send_bytes() });
     // The receive is posted before the send, so a matching call on the peer cannot deadlock.
     let req = post_recv(&c, rb, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
@@ -138,8 +140,8 @@ fn isendrecv_replace(
     send_tag(stag)?;
     dest_rank(dest, c.size(), "destination")?;
     // The outgoing data is copied before the receive can write into the buffer.
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
     let req = post_recv(&c, b, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
     store_request(request, comm_h, req)

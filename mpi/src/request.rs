@@ -69,6 +69,8 @@ static REQUESTS: Mutex<Table<Entry>> = Mutex::new(Table::new());
 
 /// A writable user buffer handed to a background operation (the MPI contract keeps it valid
 /// and untouched until the request completes).
+/// Only for dense layouts: typed receives go through [`Buf::recv_target`], which unpacks
+/// derived datatypes.
 #[derive(Clone, Copy)]
 pub struct RawOut {
     ptr: usize,

@@ -1014,6 +1014,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Get_address(location: *mut c_void, address: *mut isize) -> c_int;
+    fn PMPI_Get_address(location: *mut c_void, address: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_address`.
+    mpi_get_address_ / pmpi_get_address_ => MPI_Get_address / PMPI_Get_address,
+    |c| (location: *const c_void, address: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(location), address.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Get_count(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
     fn PMPI_Get_count(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
 }
@@ -1024,6 +1040,38 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_elements(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
+    fn PMPI_Get_elements(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_elements`.
+    mpi_get_elements_ / pmpi_get_elements_ => MPI_Get_elements / PMPI_Get_elements,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_elements_x(status: *mut c_void, datatype: usize, count: *mut i64) -> c_int;
+    fn PMPI_Get_elements_x(status: *mut c_void, datatype: usize, count: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_elements_x`.
+    mpi_get_elements_x_ / pmpi_get_elements_x_ => MPI_Get_elements_x / PMPI_Get_elements_x,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count.cast());
             fs::set(ierror, rc);
         }
     }
@@ -2071,6 +2119,72 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
+    fn PMPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack`.
+    mpi_pack_ / pmpi_pack_ => MPI_Pack / PMPI_Pack,
+    |c| (inbuf: *const c_void, incount: *const c_int, datatype: *const c_int, outbuf: *const c_void, outsize: *const c_int, position: *mut c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(inbuf), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), fs::buffer(outbuf), fs::get(outsize), position, PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_external(datarep: *const c_char, inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: isize, position: *mut isize) -> c_int;
+    fn PMPI_Pack_external(datarep: *const c_char, inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: isize, position: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_external`.
+    mpi_pack_external_ / pmpi_pack_external_ => MPI_Pack_external / PMPI_Pack_external,
+    |c| (datarep: *const u8, inbuf: *const c_void, incount: *const c_int, datatype: *const c_int, outbuf: *const c_void, outsize: *const i64, position: *mut i64, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::buffer(inbuf), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), fs::buffer(outbuf), fs::get(outsize) as isize, position.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: usize, size: *mut isize) -> c_int;
+    fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: usize, size: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_external_size`.
+    mpi_pack_external_size_ / pmpi_pack_external_size_ => MPI_Pack_external_size / PMPI_Pack_external_size,
+    |c| (datarep: *const u8, incount: *const c_int, datatype: *const c_int, size: *mut i64, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), size.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_size(incount: c_int, datatype: usize, comm: usize, size: *mut c_int) -> c_int;
+    fn PMPI_Pack_size(incount: c_int, datatype: usize, comm: usize, size: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_size`.
+    mpi_pack_size_ / pmpi_pack_size_ => MPI_Pack_size / PMPI_Pack_size,
+    |c| (incount: *const c_int, datatype: *const c_int, comm: *const c_int, size: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Comm_fromint(fs::get(comm)), size);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
 }
@@ -2512,6 +2626,547 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), status);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_commit(datatype: *mut usize) -> c_int;
+    fn PMPI_Type_commit(datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_commit`.
+    mpi_type_commit_ / pmpi_type_commit_ => MPI_Type_commit / PMPI_Type_commit,
+    |c| (datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(&mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_contiguous(count: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_contiguous(count: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_contiguous`.
+    mpi_type_contiguous_ / pmpi_type_contiguous_ => MPI_Type_contiguous / PMPI_Type_contiguous,
+    |c| (count: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_darray`.
+    mpi_type_create_darray_ / pmpi_type_create_darray_ => MPI_Type_create_darray / PMPI_Type_create_darray,
+    |c| (size: *const c_int, rank: *const c_int, ndims: *const c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(size), fs::get(rank), fs::get(ndims), array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, fs::get(order), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_complex`.
+    mpi_type_create_f90_complex_ / pmpi_type_create_f90_complex_ => MPI_Type_create_f90_complex / PMPI_Type_create_f90_complex,
+    |c| (p: *const c_int, r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(p), fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_integer(r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_integer`.
+    mpi_type_create_f90_integer_ / pmpi_type_create_f90_integer_ => MPI_Type_create_f90_integer / PMPI_Type_create_f90_integer,
+    |c| (r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_real`.
+    mpi_type_create_f90_real_ / pmpi_type_create_f90_real_ => MPI_Type_create_f90_real / PMPI_Type_create_f90_real,
+    |c| (p: *const c_int, r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(p), fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hindexed`.
+    mpi_type_create_hindexed_ / pmpi_type_create_hindexed_ => MPI_Type_create_hindexed / PMPI_Type_create_hindexed,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements.cast(), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hindexed_block`.
+    mpi_type_create_hindexed_block_ / pmpi_type_create_hindexed_block_ => MPI_Type_create_hindexed_block / PMPI_Type_create_hindexed_block,
+    |c| (count: *const c_int, blocklength: *const c_int, array_of_displacements: *mut i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), array_of_displacements.cast(), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hvector`.
+    mpi_type_create_hvector_ / pmpi_type_create_hvector_ => MPI_Type_create_hvector / PMPI_Type_create_hvector,
+    |c| (count: *const c_int, blocklength: *const c_int, stride: *const i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), fs::get(stride) as isize, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_indexed_block`.
+    mpi_type_create_indexed_block_ / pmpi_type_create_indexed_block_ => MPI_Type_create_indexed_block / PMPI_Type_create_indexed_block,
+    |c| (count: *const c_int, blocklength: *const c_int, array_of_displacements: *mut c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), array_of_displacements, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_resized(oldtype: usize, lb: isize, extent: isize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_resized(oldtype: usize, lb: isize, extent: isize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_resized`.
+    mpi_type_create_resized_ / pmpi_type_create_resized_ => MPI_Type_create_resized / PMPI_Type_create_resized,
+    |c| (oldtype: *const c_int, lb: *const i64, extent: *const i64, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(PMPI_Type_fromint(fs::get(oldtype)), fs::get(lb) as isize, fs::get(extent) as isize, &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, array_of_types: *mut usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, array_of_types: *mut usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_struct`.
+    mpi_type_create_struct_ / pmpi_type_create_struct_ => MPI_Type_create_struct / PMPI_Type_create_struct,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut i64, array_of_types: *mut c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_types: Vec<usize> = (0..fs::get(count).max(0) as usize).map(|i| PMPI_Type_fromint(array_of_types.add(i).read())).collect();
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements.cast(), v_array_of_types.as_mut_ptr(), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_subarray`.
+    mpi_type_create_subarray_ / pmpi_type_create_subarray_ => MPI_Type_create_subarray / PMPI_Type_create_subarray,
+    |c| (ndims: *const c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(ndims), array_of_sizes, array_of_subsizes, array_of_starts, fs::get(order), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_dup`.
+    mpi_type_dup_ / pmpi_type_dup_ => MPI_Type_dup / PMPI_Type_dup,
+    |c| (oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_free(datatype: *mut usize) -> c_int;
+    fn PMPI_Type_free(datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_free`.
+    mpi_type_free_ / pmpi_type_free_ => MPI_Type_free / PMPI_Type_free,
+    |c| (datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(&mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_contents(datatype: usize, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut isize, array_of_datatypes: *mut usize) -> c_int;
+    fn PMPI_Type_get_contents(datatype: usize, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut isize, array_of_datatypes: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_contents`.
+    mpi_type_get_contents_ / pmpi_type_get_contents_ => MPI_Type_get_contents / PMPI_Type_get_contents,
+    |c| (datatype: *const c_int, max_integers: *const c_int, max_addresses: *const c_int, max_datatypes: *const c_int, array_of_integers: *mut c_int, array_of_addresses: *mut i64, array_of_datatypes: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_datatypes: Vec<usize> = (0..fs::get(max_datatypes).max(0) as usize).map(|i| PMPI_Type_fromint(array_of_datatypes.add(i).read())).collect();
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), fs::get(max_integers), fs::get(max_addresses), fs::get(max_datatypes), array_of_integers, array_of_addresses.cast(), v_array_of_datatypes.as_mut_ptr());
+            for (i, h) in v_array_of_datatypes.iter().enumerate() { array_of_datatypes.add(i).write(PMPI_Type_toint(*h)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_envelope(datatype: usize, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
+    fn PMPI_Type_get_envelope(datatype: usize, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_envelope`.
+    mpi_type_get_envelope_ / pmpi_type_get_envelope_ => MPI_Type_get_envelope / PMPI_Type_get_envelope,
+    |c| (datatype: *const c_int, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), num_integers, num_addresses, num_datatypes, combiner);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_extent(datatype: usize, lb: *mut isize, extent: *mut isize) -> c_int;
+    fn PMPI_Type_get_extent(datatype: usize, lb: *mut isize, extent: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_extent`.
+    mpi_type_get_extent_ / pmpi_type_get_extent_ => MPI_Type_get_extent / PMPI_Type_get_extent,
+    |c| (datatype: *const c_int, lb: *mut i64, extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), lb.cast(), extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_extent_x(datatype: usize, lb: *mut i64, extent: *mut i64) -> c_int;
+    fn PMPI_Type_get_extent_x(datatype: usize, lb: *mut i64, extent: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_extent_x`.
+    mpi_type_get_extent_x_ / pmpi_type_get_extent_x_ => MPI_Type_get_extent_x / PMPI_Type_get_extent_x,
+    |c| (datatype: *const c_int, lb: *mut i64, extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), lb.cast(), extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_name(datatype: usize, type_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+    fn PMPI_Type_get_name(datatype: usize, type_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_name`.
+    mpi_type_get_name_ / pmpi_type_get_name_ => MPI_Type_get_name / PMPI_Type_get_name,
+    |c| (datatype: *const c_int, type_name: *mut u8, resultlen: *mut c_int, ierror: *mut c_int, type_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_type_name = fs::string_buffer(type_name_len);
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), s_type_name.as_mut_ptr().cast(), resultlen);
+            if rc == 0 { fs::string_out(type_name, type_name_len, &s_type_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_true_extent(datatype: usize, true_lb: *mut isize, true_extent: *mut isize) -> c_int;
+    fn PMPI_Type_get_true_extent(datatype: usize, true_lb: *mut isize, true_extent: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_true_extent`.
+    mpi_type_get_true_extent_ / pmpi_type_get_true_extent_ => MPI_Type_get_true_extent / PMPI_Type_get_true_extent,
+    |c| (datatype: *const c_int, true_lb: *mut i64, true_extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), true_lb.cast(), true_extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_true_extent_x(datatype: usize, true_lb: *mut i64, true_extent: *mut i64) -> c_int;
+    fn PMPI_Type_get_true_extent_x(datatype: usize, true_lb: *mut i64, true_extent: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_true_extent_x`.
+    mpi_type_get_true_extent_x_ / pmpi_type_get_true_extent_x_ => MPI_Type_get_true_extent_x / PMPI_Type_get_true_extent_x,
+    |c| (datatype: *const c_int, true_lb: *mut i64, true_extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), true_lb.cast(), true_extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_value_index(value_type: usize, index_type: usize, pair_type: *mut usize) -> c_int;
+    fn PMPI_Type_get_value_index(value_type: usize, index_type: usize, pair_type: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_value_index`.
+    mpi_type_get_value_index_ / pmpi_type_get_value_index_ => MPI_Type_get_value_index / PMPI_Type_get_value_index,
+    |c| (value_type: *const c_int, index_type: *const c_int, pair_type: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_pair_type = PMPI_Type_fromint(fs::get(pair_type));
+            let rc = c(PMPI_Type_fromint(fs::get(value_type)), PMPI_Type_fromint(fs::get(index_type)), &mut h_pair_type);
+            fs::set(pair_type, PMPI_Type_toint(h_pair_type));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_indexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_indexed`.
+    mpi_type_indexed_ / pmpi_type_indexed_ => MPI_Type_indexed / PMPI_Type_indexed,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut usize) -> c_int;
+    fn PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_match_size`.
+    mpi_type_match_size_ / pmpi_type_match_size_ => MPI_Type_match_size / PMPI_Type_match_size,
+    |c| (typeclass: *const c_int, size: *const c_int, datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(fs::get(typeclass), fs::get(size), &mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_set_name(datatype: usize, type_name: *const c_char) -> c_int;
+    fn PMPI_Type_set_name(datatype: usize, type_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_set_name`.
+    mpi_type_set_name_ / pmpi_type_set_name_ => MPI_Type_set_name / PMPI_Type_set_name,
+    |c| (datatype: *const c_int, type_name: *const u8, ierror: *mut c_int, type_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_type_name = fs::string_in(type_name, type_name_len);
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), s_type_name.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_size(datatype: usize, size: *mut c_int) -> c_int;
+    fn PMPI_Type_size(datatype: usize, size: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_size`.
+    mpi_type_size_ / pmpi_type_size_ => MPI_Type_size / PMPI_Type_size,
+    |c| (datatype: *const c_int, size: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), size);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_size_x(datatype: usize, size: *mut i64) -> c_int;
+    fn PMPI_Type_size_x(datatype: usize, size: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_size_x`.
+    mpi_type_size_x_ / pmpi_type_size_x_ => MPI_Type_size_x / PMPI_Type_size_x,
+    |c| (datatype: *const c_int, size: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), size.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_vector`.
+    mpi_type_vector_ / pmpi_type_vector_ => MPI_Type_vector / PMPI_Type_vector,
+    |c| (count: *const c_int, blocklength: *const c_int, stride: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), fs::get(stride), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Unpack(inbuf: *mut c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: usize, comm: usize) -> c_int;
+    fn PMPI_Unpack(inbuf: *mut c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Unpack`.
+    mpi_unpack_ / pmpi_unpack_ => MPI_Unpack / PMPI_Unpack,
+    |c| (inbuf: *const c_void, insize: *const c_int, position: *mut c_int, outbuf: *const c_void, outcount: *const c_int, datatype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(inbuf), fs::get(insize), position, fs::buffer(outbuf), fs::get(outcount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Unpack_external(datarep: *const c_char, inbuf: *mut c_void, insize: isize, position: *mut isize, outbuf: *mut c_void, outcount: c_int, datatype: usize) -> c_int;
+    fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *mut c_void, insize: isize, position: *mut isize, outbuf: *mut c_void, outcount: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Unpack_external`.
+    mpi_unpack_external_ / pmpi_unpack_external_ => MPI_Unpack_external / PMPI_Unpack_external,
+    |c| (datarep: *const u8, inbuf: *const c_void, insize: *const i64, position: *mut i64, outbuf: *const c_void, outcount: *const c_int, datatype: *const c_int, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::buffer(inbuf), fs::get(insize) as isize, position.cast(), fs::buffer(outbuf), fs::get(outcount), PMPI_Type_fromint(fs::get(datatype)));
             fs::set(ierror, rc);
         }
     }
