@@ -223,7 +223,11 @@ def run_one(cmd, env, timeout, progress):
                 if line:
                     junk.append(line)
                 continue
-            rec = json.loads(line)
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                junk.append(line)
+                continue
             if rec.get("benchmark") == "meta":
                 library = rec.get("library")
             else:
