@@ -327,6 +327,7 @@ def main(argv=None):
     work = args.json.resolve().parent / ".work"
     work.mkdir(parents=True, exist_ok=True)
     started = time.time()
+    load_at_start = list(os.getloadavg())
     try:
         impls = {"nexar": build_nexar(args.build_dir.resolve(), work, args.no_build)}
         if not args.nexar_only:
@@ -354,6 +355,12 @@ def main(argv=None):
     rows = report.ratios(runs)
     goal_rows = report.goals(rows)
     print()
+    for impl in impls:
+        lib = next((r["library"] for r in runs if r["impl"] == impl), None)
+        print(f"{impl}: {lib}")
+    print(f"host: {os.cpu_count()} CPUs, load average at start {load_at_start[0]:.2f}; "
+          f"mpibench {' '.join(mpi_args) or '(defaults)'}")
+    print()
     if rows:
         print(report.ratio_table(rows))
         print()
@@ -366,7 +373,7 @@ def main(argv=None):
     result = {
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host": {"node": platform.node(), "machine": platform.machine(),
-                 "cpus": os.cpu_count(), "loadavg_at_start": list(os.getloadavg())},
+                 "cpus": os.cpu_count(), "loadavg_at_start": load_at_start},
         "options": {"modes": modes, "ranks": args.ranks, "quick": args.quick,
                     "mpibench_args": mpi_args},
         "duration_s": round(time.time() - started, 1),
