@@ -7,6 +7,7 @@ pub mod collectives;
 mod layout;
 pub mod nonblocking;
 pub mod p2p;
+pub mod p2p_modes;
 pub mod typed;
 
 use crate::element::Element;
