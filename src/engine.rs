@@ -52,6 +52,9 @@ pub(crate) enum RecvWait {
 /// Completes a synchronous send: `Ok` once the receiver matched it, or the peer's failure.
 pub(crate) type SyncWait = oneshot::Receiver<Result<()>>;
 
+/// Synchronous sends awaiting acknowledgement, by (destination world rank, sequence number).
+type SyncSends = HashMap<(u32, u64), oneshot::Sender<Result<()>>>;
+
 /// The per-process engine.
 pub(crate) struct Engine {
     /// World rank of this process.
@@ -73,7 +76,7 @@ pub(crate) struct Engine {
     colls: Mutex<CollRouter>,
     send_seq: Vec<AtomicU64>,
     /// Synchronous sends awaiting their acknowledgement, by (destination, sequence number).
-    ssends: Mutex<HashMap<(u32, u64), oneshot::Sender<Result<()>>>>,
+    ssends: Mutex<SyncSends>,
     failed: RwLock<HashMap<u32, Error>>,
     closed: AtomicBool,
 }
