@@ -66,6 +66,8 @@ macro_rules! stub {
 
 pub mod args;
 pub mod attr;
+pub mod bsend;
+pub mod cancel;
 pub mod coll;
 pub mod coll_v;
 pub mod comm;
@@ -75,11 +77,14 @@ pub mod generated;
 pub mod group;
 pub mod handles;
 pub mod init;
+pub mod mprobe;
 pub mod nonblocking;
 pub mod p2p;
 pub mod p2p_nonblocking;
+pub mod persistent;
 pub mod request;
 pub mod request_status;
+pub mod send_modes;
 pub mod state;
 pub mod status;
 pub mod table;
