@@ -79,8 +79,8 @@ static void bsend_modes(void)
     CHECK_OK(MPI_Ibsend_c(out, BN, MPI_INT, next, 6, w, &r));
     CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     /* Larger than the whole buffer: MPI_ERR_BUFFER (errors return here). */
-    int *big = calloc(4 * BN, sizeof(int));
-    EXPECT_CLASS(MPI_Bsend(big, 4 * BN, MPI_INT, next, 7, w), MPI_ERR_BUFFER);
+    int *big = calloc(8 * BN, sizeof(int));
+    EXPECT_CLASS(MPI_Bsend(big, 8 * BN, MPI_INT, next, 7, w), MPI_ERR_BUFFER);
     for (int tag = 5; tag <= 6; tag++) {
         memset(in, 0, sizeof in);
         CHECK_OK(MPI_Recv(in, BN, MPI_INT, prev, tag, w, MPI_STATUS_IGNORE));
