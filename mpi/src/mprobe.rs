@@ -30,6 +30,11 @@ struct Held {
 
 static MESSAGES: Mutex<Table<Held>> = Mutex::new(Table::new());
 
+/// Whether `h` is a matched message not yet received (for `MPI_Message_fromint`).
+pub fn is_live(h: MPI_Message) -> bool {
+    MESSAGES.lock().get(h).is_some()
+}
+
 fn status_of(st: nexar::Status, err: c_int) -> MPI_Status {
     MPI_Status::new(st.source as c_int, st.tag, st.bytes, err)
 }
