@@ -15,8 +15,9 @@
 //!
 //! Conventions of every implemented function: any thread may call it at any time
 //! (`MPI_THREAD_MULTIPLE`); functions that communicate block the calling thread until their
-//! part is done (sends return once the data is copied and queued); collectives are called by
-//! every rank of the communicator in the same order; out-parameters are written only on success
+//! part is done (sends return once the data is copied and queued, synchronous sends once the
+//! receiver matched the message); collectives are called by every rank of the communicator in
+//! the same order; out-parameters are written only on success
 //! (a receive's status also on truncation); errors go through the communicator's error handler
 //! (see [`error`]). Buffers stay the caller's.
 

@@ -3,6 +3,8 @@
 //! Sends are eager: the data is copied and queued, and the call returns. Receives match with MPI
 //! semantics (see [`crate::matching`]). A message larger than the receive buffer fills the buffer
 //! and fails with [`ErrorKind::Truncated`]; nothing is written past the buffer.
+//!
+//! Synchronous sends, matched probes and receive cancellation are in [`super::p2p_modes`].
 
 use super::{Source, Status, TagMatch, bytes_of, bytes_of_mut, check_tag};
 use crate::comm::Comm;
