@@ -109,9 +109,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Session` (none exist yet but the NULL one).
     Session: MPI_Session_toint / PMPI_Session_toint, MPI_Session_fromint / PMPI_Session_fromint,
         predefined_in(0x120, 0x121), MPI_SESSION_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Message` (predefined messages).
+    /// Handle / Fortran integer conversion of `MPI_Message` (predefined and matched messages).
     Message: MPI_Message_toint / PMPI_Message_toint, MPI_Message_fromint / PMPI_Message_fromint,
-        predefined_in(0x128, 0x12a), MPI_MESSAGE_NULL;
+        |h| predefined_in(0x128, 0x12a)(h) || crate::mprobe::is_live(h), MPI_MESSAGE_NULL;
     /// Handle / Fortran integer conversion of `MPI_Info` (predefined and live user infos).
     Info: MPI_Info_toint / PMPI_Info_toint, MPI_Info_fromint / PMPI_Info_fromint,
         crate::info::info_valid, MPI_INFO_NULL;

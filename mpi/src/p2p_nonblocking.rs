@@ -5,7 +5,7 @@
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
-use crate::request::{MPI_Request, store_request};
+use crate::request::{MPI_Request, Started, store_request, store_started};
 use crate::state::comm;
 use crate::status::MPI_Status;
 use bytes::Bytes;
@@ -46,27 +46,27 @@ fn irecv(
     non_null(request, "request")?;
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "receive")?;
-    let req = post_recv(&c, b, source, tag)?;
-    store_request(request, comm_h, req)
+    let started = post_recv(&c, b, source, tag)?;
+    store_started(request, comm_h, started, None)
 }
 
 /// Posts a receive into `b` now (it matches before receives posted later) and finishes it in
-/// the background.
-fn post_recv(
-    c: &nexar::Comm,
-    b: Buf,
-    source: c_int,
-    tag: c_int,
-) -> Result<nexar::Request<Option<MPI_Status>>> {
+/// the background; a cancelled receive (`MPI_Cancel`) completes with a cancelled status.
+pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> Result<Started> {
     let tag = recv_tag(tag)?;
     let Some(source) = recv_source(source, c.size())? else {
-        return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))));
+        return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))).into());
     };
     let pending = c.start_recv(source, tag)?;
+    let cancel = pending.cancel_handle();
+    let cancelled = cancel.clone();
     let mut target = b.recv_target();
     let req = c.spawn(async move {
         // SAFETY: the caller keeps the buffer valid until the request completes.
-        let o = pending.finish_into(unsafe { target.slice() }).await?;
+        let o = match pending.finish_into(unsafe { target.slice() }).await {
+            Err(_) if cancelled.is_cancelled() => return Ok(Some(crate::cancel::cancelled())),
+            r => r?,
+        };
         // SAFETY: as above; a derived layout is unpacked now, before the request completes.
         unsafe { target.finish(o.status.bytes) };
         let err = if o.truncated {
@@ -81,7 +81,10 @@ fn post_recv(
             err,
         )))
     });
-    Ok(req)
+    Ok(Started {
+        req,
+        cancel: Some(cancel),
+    })
 }
 
 /// Sends `data` (already copied) to `dest` unless it is `MPI_PROC_NULL`.
@@ -119,7 +122,7 @@ fn isendrecv(
     // The receive is posted before the send, so a matching call on the peer cannot deadlock.
     let req = post_recv(&c, rb, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
-    store_request(request, comm_h, req)
+    store_started(request, comm_h, req, None)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -144,7 +147,7 @@ fn isendrecv_replace(
     let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
     let req = post_recv(&c, b, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
-    store_request(request, comm_h, req)
+    store_started(request, comm_h, req, None)
 }
 
 mpi_fn! {

@@ -6,8 +6,10 @@
 //! * `MPI_Alloc_mem`: parameter `void *baseptr` has no mechanical mapping
 //! * `MPI_Attr_get`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Attr_put`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Buffer_detach`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
 //! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Comm_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Comm_get_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
@@ -251,6 +253,108 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Bsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Bsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Bsend`.
+    mpi_bsend_ / pmpi_bsend_ => MPI_Bsend / PMPI_Bsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Bsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Bsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Bsend_init`.
+    mpi_bsend_init_ / pmpi_bsend_init_ => MPI_Bsend_init / PMPI_Bsend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_attach`.
+    mpi_buffer_attach_ / pmpi_buffer_attach_ => MPI_Buffer_attach / PMPI_Buffer_attach,
+    |c| (buffer: *const c_void, size: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buffer), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_flush() -> c_int;
+    fn PMPI_Buffer_flush() -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_flush`.
+    mpi_buffer_flush_ / pmpi_buffer_flush_ => MPI_Buffer_flush / PMPI_Buffer_flush,
+    |c| (ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c();
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_iflush(request: *mut usize) -> c_int;
+    fn PMPI_Buffer_iflush(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_iflush`.
+    mpi_buffer_iflush_ / pmpi_buffer_iflush_ => MPI_Buffer_iflush / PMPI_Buffer_iflush,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cancel(request: *mut usize) -> c_int;
+    fn PMPI_Cancel(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cancel`.
+    mpi_cancel_ / pmpi_cancel_ => MPI_Cancel / PMPI_Cancel,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Cart_coords(comm: usize, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
     fn PMPI_Cart_coords(comm: usize, rank: c_int, maxdims: c_int, coords: *mut c_int) -> c_int;
 }
@@ -383,6 +487,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_attach_buffer`.
+    mpi_comm_attach_buffer_ / pmpi_comm_attach_buffer_ => MPI_Comm_attach_buffer / PMPI_Comm_attach_buffer,
+    |c| (comm: *const c_int, buffer: *const c_void, size: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::buffer(buffer), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
     fn PMPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
 }
@@ -503,6 +623,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_flush_buffer(comm: usize) -> c_int;
+    fn PMPI_Comm_flush_buffer(comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_flush_buffer`.
+    mpi_comm_flush_buffer_ / pmpi_comm_flush_buffer_ => MPI_Comm_flush_buffer / PMPI_Comm_flush_buffer,
+    |c| (comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_free(comm: *mut usize) -> c_int;
     fn PMPI_Comm_free(comm: *mut usize) -> c_int;
 }
@@ -603,6 +739,24 @@ fortran_fn! {
             let mut h_group = PMPI_Group_fromint(fs::get(group));
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_group);
             fs::set(group, PMPI_Group_toint(h_group));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_iflush_buffer(comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Comm_iflush_buffer(comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_iflush_buffer`.
+    mpi_comm_iflush_buffer_ / pmpi_comm_iflush_buffer_ => MPI_Comm_iflush_buffer / PMPI_Comm_iflush_buffer,
+    |c| (comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -1565,6 +1719,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Ibsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ibsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ibsend`.
+    mpi_ibsend_ / pmpi_ibsend_ => MPI_Ibsend / PMPI_Ibsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Iexscan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, request: *mut usize) -> c_int;
     fn PMPI_Iexscan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, request: *mut usize) -> c_int;
 }
@@ -1612,6 +1784,46 @@ fortran_fn! {
         unsafe {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Improbe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Improbe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Improbe`.
+    mpi_improbe_ / pmpi_improbe_ => MPI_Improbe / PMPI_Improbe,
+    |c| (source: *const c_int, tag: *const c_int, comm: *const c_int, flag: *mut c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_flag: c_int = 0;
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut l_flag, &mut h_message, fs::status(status));
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(message, PMPI_Message_toint(h_message));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Imrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, request: *mut usize) -> c_int;
+    fn PMPI_Imrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Imrecv`.
+    mpi_imrecv_ / pmpi_imrecv_ => MPI_Imrecv / PMPI_Imrecv,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, message: *mut c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_message, &mut h_request);
+            fs::set(message, PMPI_Message_toint(h_message));
             fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
@@ -1943,6 +2155,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Irsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Irsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Irsend`.
+    mpi_irsend_ / pmpi_irsend_ => MPI_Irsend / PMPI_Irsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Is_thread_main(flag: *mut c_int) -> c_int;
     fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int;
 }
@@ -2069,6 +2299,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Issend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Issend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Issend`.
+    mpi_issend_ / pmpi_issend_ => MPI_Issend / PMPI_Issend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Keyval_free(keyval: *mut c_int) -> c_int;
     fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int;
 }
@@ -2079,6 +2327,42 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(keyval);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Mprobe`.
+    mpi_mprobe_ / pmpi_mprobe_ => MPI_Mprobe / PMPI_Mprobe,
+    |c| (source: *const c_int, tag: *const c_int, comm: *const c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_message, fs::status(status));
+            fs::set(message, PMPI_Message_toint(h_message));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Mrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Mrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Mrecv`.
+    mpi_mrecv_ / pmpi_mrecv_ => MPI_Mrecv / PMPI_Mrecv,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_message, fs::status(status));
+            fs::set(message, PMPI_Message_toint(h_message));
             fs::set(ierror, rc);
         }
     }
@@ -2227,6 +2511,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Recv_init(buf: *mut c_void, count: c_int, datatype: usize, source: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: usize, source: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Recv_init`.
+    mpi_recv_init_ / pmpi_recv_init_ => MPI_Recv_init / PMPI_Recv_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, source: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -2438,6 +2740,40 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Rsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Rsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rsend`.
+    mpi_rsend_ / pmpi_rsend_ => MPI_Rsend / PMPI_Rsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Rsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Rsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rsend_init`.
+    mpi_rsend_init_ / pmpi_rsend_init_ => MPI_Rsend_init / PMPI_Rsend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Scan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize) -> c_int;
     fn PMPI_Scan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize) -> c_int;
 }
@@ -2502,6 +2838,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Send_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Send_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Send_init`.
+    mpi_send_init_ / pmpi_send_init_ => MPI_Send_init / PMPI_Send_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Sendrecv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
     fn PMPI_Sendrecv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
 }
@@ -2512,6 +2866,108 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::get(dest), fs::get(sendtag), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(source), fs::get(recvtag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
+    fn PMPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Sendrecv_replace`.
+    mpi_sendrecv_replace_ / pmpi_sendrecv_replace_ => MPI_Sendrecv_replace / PMPI_Sendrecv_replace,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(sendtag), fs::get(source), fs::get(recvtag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ssend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Ssend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ssend`.
+    mpi_ssend_ / pmpi_ssend_ => MPI_Ssend / PMPI_Ssend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ssend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ssend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ssend_init`.
+    mpi_ssend_init_ / pmpi_ssend_init_ => MPI_Ssend_init / PMPI_Ssend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Start(request: *mut usize) -> c_int;
+    fn PMPI_Start(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Start`.
+    mpi_start_ / pmpi_start_ => MPI_Start / PMPI_Start,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Startall(count: c_int, array_of_requests: *mut usize) -> c_int;
+    fn PMPI_Startall(count: c_int, array_of_requests: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Startall`.
+    mpi_startall_ / pmpi_startall_ => MPI_Startall / PMPI_Startall,
+    |c| (count: *const c_int, array_of_requests: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_requests: Vec<usize> = (0..fs::get(count).max(0) as usize).map(|i| PMPI_Request_fromint(array_of_requests.add(i).read())).collect();
+            let rc = c(fs::get(count), v_array_of_requests.as_mut_ptr());
+            for (i, h) in v_array_of_requests.iter().enumerate() { array_of_requests.add(i).write(PMPI_Request_toint(*h)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
+    fn PMPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_cancelled`.
+    mpi_status_set_cancelled_ / pmpi_status_set_cancelled_ => MPI_Status_set_cancelled / PMPI_Status_set_cancelled,
+    |c| (status: *mut c_int, flag: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::logical_to_c(fs::get(flag)));
             fs::set(ierror, rc);
         }
     }
