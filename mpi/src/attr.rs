@@ -12,6 +12,7 @@
 //! | `MPI_WTIME_IS_GLOBAL` | 0 (clocks are not synchronized)                            |
 //! | `MPI_UNIVERSE_SIZE`   | `NEXAR_UNIVERSE_SIZE` from the launcher, else world size   |
 //! | `MPI_APPNUM`          | `NEXAR_APPNUM` from the launcher, else not set (flag false) |
+//! | `MPI_LASTUSEDCODE`    | `MPI_ERR_LASTCODE` (no error classes or codes added yet)   |
 //!
 //! User keyvals (`MPI_Comm_create_keyval`, and the deprecated `MPI_Keyval_create` /
 //! `MPI_Attr_*`) cache a `void *` per communicator. `MPI_Comm_dup` calls each attribute's copy
@@ -90,7 +91,7 @@ static ATTRS: Mutex<Attrs> = Mutex::new(Attrs {
 });
 
 fn is_predefined(keyval: c_int) -> bool {
-    (MPI_TAG_UB..=MPI_APPNUM).contains(&keyval)
+    (MPI_TAG_UB..=MPI_LASTUSEDCODE).contains(&keyval)
 }
 
 /// The live user keyval `k`, or `MPI_ERR_KEYVAL`.
@@ -303,6 +304,8 @@ pub const MPI_WTIME_IS_GLOBAL: c_int = 504;
 pub const MPI_UNIVERSE_SIZE: c_int = 505;
 /// Predefined keyval `MPI_APPNUM`.
 pub const MPI_APPNUM: c_int = 506;
+/// Predefined keyval `MPI_LASTUSEDCODE`.
+pub const MPI_LASTUSEDCODE: c_int = 507;
 
 static TAG_UB: c_int = c_int::MAX;
 static HOST: c_int = MPI_PROC_NULL;
@@ -310,6 +313,9 @@ static IO: c_int = MPI_ANY_SOURCE;
 static WTIME_IS_GLOBAL: c_int = 0;
 static UNIVERSE_SIZE: OnceLock<c_int> = OnceLock::new();
 static APPNUM: OnceLock<Option<c_int>> = OnceLock::new();
+/// The value of `MPI_LASTUSEDCODE`: the largest error code in use (`MPI_ERR_LASTCODE` while no
+/// error class or code has been added).
+static LAST_USED_CODE: c_int = MPI_ERR_LASTCODE;
 
 /// A non-negative integer from the environment variable `name`.
 fn env_int(name: &str) -> Option<c_int> {
@@ -333,6 +339,7 @@ fn predefined(keyval: c_int, world_size: c_int) -> Result<Option<&'static c_int>
             Some(UNIVERSE_SIZE.get_or_init(|| env_int("NEXAR_UNIVERSE_SIZE").unwrap_or(world_size)))
         }
         MPI_APPNUM => APPNUM.get_or_init(|| env_int("NEXAR_APPNUM")).as_ref(),
+        MPI_LASTUSEDCODE => Some(&LAST_USED_CODE),
         k => {
             return Err(MpiError::new(
                 MPI_ERR_KEYVAL,

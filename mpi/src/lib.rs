@@ -82,4 +82,5 @@ pub mod request;
 pub mod request_status;
 pub mod state;
 pub mod status;
+pub mod status_fields;
 pub mod table;
