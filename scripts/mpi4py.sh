@@ -62,11 +62,16 @@ quiet "$work/logs/cmake-build.log" cmake --build "$build" --target nexar_cargo
 
 # 2. An installed-layout prefix made of the staged files (bin/mpicc finds include/ and lib/ next
 #    to itself; bin/mpiexec is nexarrun under its MPI name).
+#    Files are replaced by rename, never rewritten in place (a running job may have them open).
+put() {
+  cp -f "$1" "$2.tmp.$$"
+  mv -f "$2.tmp.$$" "$2"
+}
 mkdir -p "$prefix/bin" "$prefix/include" "$prefix/lib"
-cp -f "$build/wrappers/mpicc" "$prefix/bin/mpicc"
+put "$build/wrappers/mpicc" "$prefix/bin/mpicc"
 ln -sfn "$build/bin/nexarrun" "$prefix/bin/mpiexec"
-cp -f include/mpi.h "$prefix/include/mpi.h"
-cp -f "$build/lib/libmpi_abi.so.1" "$prefix/lib/libmpi_abi.so.1"
+put include/mpi.h "$prefix/include/mpi.h"
+put "$build/lib/libmpi_abi.so.1" "$prefix/lib/libmpi_abi.so.1"
 ln -sfn libmpi_abi.so.1 "$prefix/lib/libmpi_abi.so"
 mpiexec=$prefix/bin/mpiexec
 
