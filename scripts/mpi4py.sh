@@ -54,6 +54,17 @@ quiet() {
   fi
 }
 
+# 0. Python with venv and its C headers (Debian splits them out); apt-get only if missing.
+if ! python3 -c 'import ensurepip, sysconfig, os, sys
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+  2>/dev/null; then
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+  quiet "$work/logs/apt.log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  quiet "$work/logs/apt.log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends python3-venv python3-dev
+fi
+
 # 1. The shim: libmpi_abi, nexarrun and the wrappers (cmake, like scripts/test.sh does).
 if [ ! -f "$build/CMakeCache.txt" ]; then
   quiet "$work/logs/cmake-configure.log" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
@@ -155,9 +166,10 @@ for mod in mods:
         if rc in (124, 137):
             cell = "TIMEOUT"
         elif not ran:
-            cell = f"CRASH(rc={rc})"
+            cell = f"NO-RUN(rc={rc})"  # died before or while running the tests
         else:
-            cell = f"{ran[0] - fail - err - skip}p/{fail}f/{err}e/{skip}s"
+            # Failures and errors count subtests too, so they can exceed the tests run.
+            cell = f"{ran[0]}r/{fail}f/{err}e/{skip}s"
             if rc != 0 and not (fail or err):
                 cell += f" rc={rc}"
         if rc != 0 or fail or err or not ran:
@@ -165,13 +177,13 @@ for mod in mods:
         cells.append(f"np{np}: {cell}")
     rows.append(f"  {mod:24s} " + "   ".join(cells))
 if bad or verbose or mode == "next":
-    print(f"mpi4py {mode} modules (pass/fail/error/skip per rank count; worst rank):")
+    print(f"mpi4py {mode} modules: tests run/failures/errors/skipped (worst rank) per rank count")
     print("\n".join(rows))
-for mod, np, cell, log in bad:
+# The required set also names each failure (the first lines of each bad log).
+for mod, np, cell, log in bad if mode == "required" else []:
     print(f"mpi4py: {mod} at {np} ranks: {cell} (log: {log})", file=sys.stderr)
-    if mode == "required":
-        text = log.read_text(errors="replace").splitlines()
-        for line in [l for l in text if re.search(r"\.\.\. (FAIL|ERROR)|Error:|Exception:", l)][:20]:
-            print("    " + line, file=sys.stderr)
+    text = log.read_text(errors="replace").splitlines()
+    for line in [l for l in text if re.search(r"\.\.\. (FAIL|ERROR)|Error:|Exception:", l)][:20]:
+        print("    " + line, file=sys.stderr)
 sys.exit(1 if bad and mode == "required" else 0)
 EOF
