@@ -38,6 +38,7 @@ fn name_of(h: MPI_Comm) -> Vec<u8> {
         (Some(n), _) => n.clone(),
         (None, MPI_COMM_WORLD) => b"MPI_COMM_WORLD".to_vec(),
         (None, MPI_COMM_SELF) => b"MPI_COMM_SELF".to_vec(),
+        (None, MPI_COMM_NULL) => b"MPI_COMM_NULL".to_vec(),
         (None, _) => Vec::new(),
     }
 }
@@ -326,7 +327,9 @@ mpi_fn! {
 
     /// Splits `comm` by type (collective): `MPI_COMM_TYPE_SHARED` groups the ranks on the same
     /// host, ordered by `key`; `MPI_UNDEFINED` gives `MPI_COMM_NULL`. `info` is ignored. The
-    /// hardware- and resource-guided types raise `MPI_ERR_UNSUPPORTED_OPERATION`.
+    /// hardware- and resource-guided types give `MPI_COMM_NULL` on every rank: nexar knows no
+    /// hardware resource types, and the standard returns `MPI_COMM_NULL` for a type it does not
+    /// recognise (guided) or when no smaller split exists (unguided).
     fn MPI_Comm_split_type(comm_h: MPI_Comm, split_type: c_int, key: c_int, info: MPI_Info,
         newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_split_type
     {
@@ -339,10 +342,7 @@ mpi_fn! {
                 // The engine's split by host is one split over `comm`; a rank that is in none
                 // takes part with no color.
                 MPI_UNDEFINED => store_new(comm_h, newcomm, c.split_blocking(None, key)?),
-                t if OTHER_SPLIT_TYPES.contains(&t) => Err(MpiError::new(
-                    MPI_ERR_UNSUPPORTED_OPERATION,
-                    format!("split_type {t} is not supported (only MPI_COMM_TYPE_SHARED)"),
-                )),
+                t if OTHER_SPLIT_TYPES.contains(&t) => store_new(comm_h, newcomm, None),
                 t => Err(MpiError::new(MPI_ERR_ARG, format!("invalid split_type {t}"))),
             }
         })
@@ -373,7 +373,8 @@ mpi_fn! {
         })
     }
 
-    /// `comm`'s name ("" if none was given; "MPI_COMM_WORLD" / "MPI_COMM_SELF" by default),
+    /// `comm`'s name ("" if none was given; "MPI_COMM_WORLD" / "MPI_COMM_SELF" /
+    /// "MPI_COMM_NULL" by default),
     /// NUL-terminated, into a buffer of `MPI_MAX_OBJECT_NAME` bytes.
     fn MPI_Comm_get_name(comm_h: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int)
         -> c_int => PMPI_Comm_get_name
@@ -381,7 +382,10 @@ mpi_fn! {
         call("MPI_Comm_get_name", comm_h, || {
             non_null(comm_name, "comm_name")?;
             non_null(resultlen, "resultlen")?;
-            comm(comm_h)?;
+            // MPI_COMM_NULL has the name "MPI_COMM_NULL" (as in MPICH; mpi4py tests it).
+            if comm_h != MPI_COMM_NULL {
+                comm(comm_h)?;
+            }
             let name = name_of(comm_h);
             let b = &name[..name.len().min(MPI_MAX_OBJECT_NAME - 1)];
             // SAFETY: non-NULL; room for MPI_MAX_OBJECT_NAME bytes per the MPI contract.

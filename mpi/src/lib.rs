@@ -94,6 +94,7 @@ pub mod request_status;
 pub mod send_modes;
 pub mod state;
 pub mod status;
+pub mod status_fields;
 pub mod table;
 pub mod topo;
 pub mod topo_graph;

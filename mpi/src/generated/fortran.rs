@@ -727,6 +727,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_get_parent(parent: *mut usize) -> c_int;
+    fn PMPI_Comm_get_parent(parent: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_get_parent`.
+    mpi_comm_get_parent_ / pmpi_comm_get_parent_ => MPI_Comm_get_parent / PMPI_Comm_get_parent,
+    |c| (parent: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_parent = PMPI_Comm_fromint(fs::get(parent));
+            let rc = c(&mut h_parent);
+            fs::set(parent, PMPI_Comm_toint(h_parent));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_group(comm: usize, group: *mut usize) -> c_int;
     fn PMPI_Comm_group(comm: usize, group: *mut usize) -> c_int;
 }
@@ -2958,6 +2976,54 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Status_get_error(status: *mut c_void, error: *mut c_int) -> c_int;
+    fn PMPI_Status_get_error(status: *mut c_void, error: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_error`.
+    mpi_status_get_error_ / pmpi_status_get_error_ => MPI_Status_get_error / PMPI_Status_get_error,
+    |c| (status: *mut c_int, error: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), error);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_get_source(status: *mut c_void, source: *mut c_int) -> c_int;
+    fn PMPI_Status_get_source(status: *mut c_void, source: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_source`.
+    mpi_status_get_source_ / pmpi_status_get_source_ => MPI_Status_get_source / PMPI_Status_get_source,
+    |c| (status: *mut c_int, source: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), source);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_get_tag(status: *mut c_void, tag: *mut c_int) -> c_int;
+    fn PMPI_Status_get_tag(status: *mut c_void, tag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_tag`.
+    mpi_status_get_tag_ / pmpi_status_get_tag_ => MPI_Status_get_tag / PMPI_Status_get_tag,
+    |c| (status: *mut c_int, tag: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), tag);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
     fn PMPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
 }
@@ -2968,6 +3034,54 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::status(status), fs::logical_to_c(fs::get(flag)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_error(status: *mut c_void, error: c_int) -> c_int;
+    fn PMPI_Status_set_error(status: *mut c_void, error: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_error`.
+    mpi_status_set_error_ / pmpi_status_set_error_ => MPI_Status_set_error / PMPI_Status_set_error,
+    |c| (status: *mut c_int, error: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(error));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_source(status: *mut c_void, source: c_int) -> c_int;
+    fn PMPI_Status_set_source(status: *mut c_void, source: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_source`.
+    mpi_status_set_source_ / pmpi_status_set_source_ => MPI_Status_set_source / PMPI_Status_set_source,
+    |c| (status: *mut c_int, source: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(source));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_tag(status: *mut c_void, tag: c_int) -> c_int;
+    fn PMPI_Status_set_tag(status: *mut c_void, tag: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_tag`.
+    mpi_status_set_tag_ / pmpi_status_set_tag_ => MPI_Status_set_tag / PMPI_Status_set_tag,
+    |c| (status: *mut c_int, tag: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(tag));
             fs::set(ierror, rc);
         }
     }
