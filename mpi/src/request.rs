@@ -2,14 +2,16 @@
 //! (wait, test and their all / any / some forms, `MPI_Request_free`,
 //! `MPI_Request_get_status`).
 //!
-//! A request wraps a [`nexar::Request`] (the operation runs on the engine's runtime and makes
-//! progress on its own). Its result is `Some(status)` for receives and `None` otherwise.
+//! A request wraps a [`nexar::Request`]: most operations run on the engine's runtime and make
+//! progress on their own; receives and synchronous sends are inline requests, whose last step
+//! (copying the matched message out, seeing the acknowledgement) runs on the thread that tests
+//! or waits. Its result is `Some(status)` for receives and `None` otherwise.
 //! Request handles come from a [`Table`] (`MPI_REQUEST_NULL` is the spec's 0x180, far below
 //! every table handle). `MPI_Wait(all)` blocks on the request's future; `*any` / `*some` check
 //! every request, spinning briefly and then sleeping with growing pauses.
 //!
 //! `MPI_Request_free` of a pending request drops the handle and lets the operation finish in
-//! the background (its buffer must stay valid until then, as MPI states).
+//! the background, on the runtime (its buffer must stay valid until then, as MPI states).
 //!
 //! Persistent requests (see [`crate::persistent`]) keep a starter: completing one leaves it
 //! allocated and inactive (never set to `MPI_REQUEST_NULL`); an inactive request completes at
@@ -318,6 +320,18 @@ fn take_and_wait(h: MPI_Request) -> Result<Outcome> {
     let e = t.remove(h).expect("present above");
     drop(t);
     Ok(e.wait())
+}
+
+/// Lets an operation whose handle is freed finish in the background: a request polled by its
+/// tester (`nexar::Request::inline`, e.g. receives) is handed to the engine's runtime.
+fn detach(mut req: nexar::Request<Option<MPI_Status>>, comm_h: MPI_Comm) {
+    if req.test() {
+        return;
+    }
+    // The request's communicator may be freed already; any live one has the runtime.
+    if let Ok(c) = crate::state::comm(comm_h).or_else(|_| crate::state::comm(MPI_COMM_WORLD)) {
+        drop(c.spawn(req));
+    }
 }
 
 /// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
@@ -675,8 +689,10 @@ mpi_fn! {
             if h == MPI_REQUEST_NULL {
                 return Err(MpiError::new(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL"));
             }
-            // Dropping a running `nexar::Request` lets it finish in the background.
-            drop(REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?);
+            let entry = REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?;
+            if let Some(req) = entry.req {
+                detach(req, entry.comm);
+            }
             clear(request, 0);
             Ok(())
         })

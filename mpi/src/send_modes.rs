@@ -51,7 +51,9 @@ pub(crate) fn start_send(
         Mode::Buffered => crate::bsend::send(c, comm_h, data, dest, tag)?,
         Mode::Sync => {
             let s = c.start_ssend_bytes(data, dest, tag)?;
-            return Ok(c.spawn(async move {
+            // Polled by MPI_Test / MPI_Wait themselves: the request completes the moment
+            // the receiver's acknowledgement arrives.
+            return Ok(nexar::Request::inline(async move {
                 s.await?;
                 Ok(None)
             }));

@@ -1250,6 +1250,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Get_hw_resource_info(hw_info: *mut usize) -> c_int;
+    fn PMPI_Get_hw_resource_info(hw_info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_hw_resource_info`.
+    mpi_get_hw_resource_info_ / pmpi_get_hw_resource_info_ => MPI_Get_hw_resource_info / PMPI_Get_hw_resource_info,
+    |c| (hw_info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_hw_info = PMPI_Info_fromint(fs::get(hw_info));
+            let rc = c(&mut h_hw_info);
+            fs::set(hw_info, PMPI_Info_toint(h_hw_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int;
     fn PMPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int;
 }
@@ -3034,6 +3052,38 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::status(status), fs::logical_to_c(fs::get(flag)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_elements(status: *mut c_void, datatype: usize, count: c_int) -> c_int;
+    fn PMPI_Status_set_elements(status: *mut c_void, datatype: usize, count: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_elements`.
+    mpi_status_set_elements_ / pmpi_status_set_elements_ => MPI_Status_set_elements / PMPI_Status_set_elements,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), fs::get(count));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_elements_x(status: *mut c_void, datatype: usize, count: i64) -> c_int;
+    fn PMPI_Status_set_elements_x(status: *mut c_void, datatype: usize, count: i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_elements_x`.
+    mpi_status_set_elements_x_ / pmpi_status_set_elements_x_ => MPI_Status_set_elements_x / PMPI_Status_set_elements_x,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *const i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), fs::get(count));
             fs::set(ierror, rc);
         }
     }
