@@ -570,5 +570,10 @@ mod tests {
         assert!(allreduce.contains("fs::buffer(sendbuf)"));
         let init = body("MPI_Init");
         assert!(init.contains("|c| (ierror: *mut c_int) -> ()"));
+        // Alltoallw's datatype arrays have one entry per rank; none with MPI_IN_PLACE.
+        let w = body("MPI_Alltoallw");
+        assert!(w.contains("(0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm)))"));
+        assert!(w.contains("if fs::buffer(sendbuf) as usize == 1 { 0 }"));
+        assert!(text.contains("//! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`"));
     }
 }
