@@ -2,7 +2,7 @@
  * datatypes on both sides. Rank r sends peer j a block whose type depends on j (MPI_INT,
  * MPI_DOUBLE, a strided vector of ints, a contiguous pair of shorts) and receives it with a
  * type of the same signature but another layout; then MPI_IN_PLACE, the nonblocking forms
- * and argument errors. */
+ * and argument errors (a peer sending more than the receiver expects fails on the receiver). */
 #include "mpi_check.h"
 
 enum { MAXR = 16, K = 3 };
@@ -247,6 +247,20 @@ static void errors(int rank, int size)
                  MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Alltoallw(sbuf, NULL, p.sd, p.st, rbuf, p.rc, p.rd, p.rt, MPI_COMM_WORLD),
                  MPI_ERR_ARG);
+    /* Rank 0 sends rank 1 more than it expects (3 doubles for 2): rank 1's call fails with a
+     * clear error, the others succeed. */
+    if (size >= 2) {
+        setup(&p, rank, size);
+        if (rank == 0)
+            p.sc[1] = 3;
+        int rc = MPI_Alltoallw(sbuf, p.sc, p.sd, p.st, rbuf, p.rc, p.rd, p.rt, MPI_COMM_WORLD);
+        if (rank == 1) {
+            CHECK(rc != MPI_SUCCESS);
+        } else {
+            CHECK(rc == MPI_SUCCESS);
+        }
+        CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    }
     /* Still usable afterwards. */
     setup(&p, rank, size);
     CHECK_OK(MPI_Alltoallw(sbuf, p.sc, p.sd, p.st, rbuf, p.rc, p.rd, p.rt, MPI_COMM_WORLD));
