@@ -1,5 +1,5 @@
 /* MPI_Alltoallw / MPI_Ialltoallw (and the _c forms): per-peer counts, byte displacements and
- * datatypes on both sides. Rank r sends peer j a block whose type depends on j (MPI_INT,
+ * datatypes on both sides. Rank r sends peer j a block whose type depends on r + j (MPI_INT,
  * MPI_DOUBLE, a strided vector of ints, a contiguous pair of shorts) and receives it with a
  * type of the same signature but another layout; then MPI_IN_PLACE, the nonblocking forms
  * and argument errors (a peer sending more than the receiver expects fails on the receiver). */

@@ -33,8 +33,9 @@ struct Side {
 }
 
 impl Side {
-    /// Checks the per-peer blocks of `base` (`what`: "send" or "receive"). A block is
-    /// `counts[i]` instances of `types[i]` starting `displs[i]` bytes after `base`.
+    /// Checks the per-peer blocks of `base` (`what`: "send" or "recv", as in the parameter
+    /// names `sendcounts`, `recvtypes`). A block is `counts[i]` instances of `types[i]`
+    /// starting `displs[i]` bytes after `base`.
     fn new<C: ArrayInt, D: ArrayInt>(
         base: *const c_void,
         (counts, displs, types): (*const C, *const D, *const MPI_Datatype),
@@ -42,7 +43,8 @@ impl Side {
         what: &str,
     ) -> Result<Self> {
         let cs = read(counts, n, &format!("{what}counts"))?;
-        let ds = read(displs, n, &format!("{what} displs"))?;
+        let dname = format!("{}displs", &what[..1]);
+        let ds = read(displs, n, &dname)?;
         let ts = read(types, n, &format!("{what}types"))?;
         let bufs = (0..n)
             .map(|i| {
@@ -54,7 +56,7 @@ impl Side {
                     ));
                 }
                 let d = isize::try_from(ds[i].wide()).map_err(|_| {
-                    MpiError::new(MPI_ERR_ARG, format!("{what} displs[{i}] is out of range"))
+                    MpiError::new(MPI_ERR_ARG, format!("{dname}[{i}] is out of range"))
                 })?;
                 // An empty block's datatype is still checked (MPI_ERR_TYPE), its address not.
                 let p = if c == 0 {
