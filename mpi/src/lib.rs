@@ -71,6 +71,7 @@ pub mod bsend;
 pub mod cancel;
 pub mod coll;
 pub mod coll_v;
+pub mod coll_w;
 pub mod comm;
 pub mod consts;
 pub mod datatype;

@@ -205,6 +205,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
+    fn PMPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Alltoallw`.
+    mpi_alltoallw_ / pmpi_alltoallw_ => MPI_Alltoallw / PMPI_Alltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
+            let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Attr_delete(comm: usize, keyval: c_int) -> c_int;
     fn PMPI_Attr_delete(comm: usize, keyval: c_int) -> c_int;
 }
@@ -1712,6 +1730,26 @@ fortran_fn! {
         unsafe {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, rdispls, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ialltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ialltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ialltoallw`.
+    mpi_ialltoallw_ / pmpi_ialltoallw_ => MPI_Ialltoallw / PMPI_Ialltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
+            let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
