@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::matching::{Envelope, Matcher, Posting, RecvSpec};
 use crate::transport::{FrameSink, Transport};
-use crate::wire::{Frame, FrameHeader, FrameKind};
+use crate::wire::{Frame, FrameHeader, FrameKind, P2P_SYNC};
 use bytes::Bytes;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
@@ -49,6 +49,12 @@ pub(crate) enum RecvWait {
     Pending(u64, oneshot::Receiver<Result<Envelope>>),
 }
 
+/// Completes a synchronous send: `Ok` once the receiver matched it, or the peer's failure.
+pub(crate) type SyncWait = oneshot::Receiver<Result<()>>;
+
+/// Synchronous sends awaiting acknowledgement, by (destination world rank, sequence number).
+type SyncSends = HashMap<(u32, u64), oneshot::Sender<Result<()>>>;
+
 /// The per-process engine.
 pub(crate) struct Engine {
     /// World rank of this process.
@@ -69,6 +75,8 @@ pub(crate) struct Engine {
     arrivals: Notify,
     colls: Mutex<CollRouter>,
     send_seq: Vec<AtomicU64>,
+    /// Synchronous sends awaiting their acknowledgement, by (destination, sequence number).
+    ssends: Mutex<SyncSends>,
     failed: RwLock<HashMap<u32, Error>>,
     closed: AtomicBool,
 }
@@ -88,6 +96,7 @@ impl Engine {
             arrivals: Notify::new(),
             colls: Mutex::new(CollRouter::default()),
             send_seq: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            ssends: Mutex::new(HashMap::new()),
             failed: RwLock::new(HashMap::new()),
             closed: AtomicBool::new(false),
         })
@@ -122,6 +131,9 @@ impl Engine {
         self.closed.store(true, Ordering::SeqCst);
         let err = Error::new(ErrorKind::Finalized, "the context was finalized");
         self.matcher.lock().fail_all(&err);
+        for (_, tx) in self.ssends.lock().drain() {
+            let _ = tx.send(Err(err.clone()));
+        }
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
             let _ = tx.send(CollEvent::PeerLost(err.clone()));
@@ -158,27 +170,102 @@ impl Engine {
 
     /// Sends a p2p message to world rank `to` (eager: returns once queued).
     pub fn send_p2p(&self, to: u32, context: u64, tag: i32, payload: Bytes) -> Result<()> {
+        self.send_p2p_mode(to, context, tag, payload, false)
+            .map(|_| ())
+    }
+
+    /// Sends a synchronous p2p message to world rank `to` (queued at once, like
+    /// [`Engine::send_p2p`]); the returned channel fires once the receiver matched it, or with
+    /// the error that ended the wait (the peer failed, the engine closed).
+    pub fn send_p2p_sync(
+        &self,
+        to: u32,
+        context: u64,
+        tag: i32,
+        payload: Bytes,
+    ) -> Result<SyncWait> {
+        Ok(self
+            .send_p2p_mode(to, context, tag, payload, true)?
+            .expect("a synchronous send has a wait"))
+    }
+
+    fn send_p2p_mode(
+        &self,
+        to: u32,
+        context: u64,
+        tag: i32,
+        payload: Bytes,
+        sync: bool,
+    ) -> Result<Option<SyncWait>> {
         self.check_open()?;
         if let Some(e) = self.failure_of(to) {
             return Err(e);
         }
         let seq = self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed);
-        if to == self.rank {
+        // Registered before the failure re-check and the send, so neither a fast
+        // acknowledgement nor a concurrent failure of `to` can be missed.
+        let wait = sync.then(|| {
+            let (tx, rx) = oneshot::channel();
+            self.ssends.lock().insert((to, seq), tx);
+            rx
+        });
+        if sync && let Some(e) = self.failure_of(to) {
+            self.ssends.lock().remove(&(to, seq));
+            return Err(e);
+        }
+        let sent = if to == self.rank {
             let env = Envelope {
                 context,
                 src: to,
                 tag,
                 payload,
+                ack: sync.then_some(seq),
             };
-            let r = self.matcher.lock().arrive(seq, env);
+            let r = self.with_matcher(|m| m.arrive(seq, env));
             self.arrivals.notify_waiters();
-            return r;
+            r
+        } else {
+            let mut h = FrameHeader::new(FrameKind::P2p, self.rank);
+            h.context = context;
+            h.tag = tag;
+            h.seq = seq;
+            if sync {
+                h.step = P2P_SYNC;
+            }
+            self.transport().send(to, Frame::new(h, payload))
+        };
+        if sent.is_err() && sync {
+            self.ssends.lock().remove(&(to, seq));
         }
-        let mut h = FrameHeader::new(FrameKind::P2p, self.rank);
-        h.context = context;
-        h.tag = tag;
-        h.seq = seq;
-        self.transport().send(to, Frame::new(h, payload))
+        sent.map(|()| wait)
+    }
+
+    /// Runs `f` on the locked matcher, then (unlocked) acknowledges the synchronous messages it
+    /// matched.
+    fn with_matcher<R>(&self, f: impl FnOnce(&mut Matcher) -> R) -> R {
+        let (r, acks) = {
+            let mut m = self.matcher.lock();
+            let r = f(&mut m);
+            (r, m.take_acks())
+        };
+        for (src, seq) in acks {
+            if src == self.rank {
+                self.acked(src, seq);
+                continue;
+            }
+            let mut h = FrameHeader::new(FrameKind::Ack, self.rank);
+            h.seq = seq;
+            // A failed send means the peer is gone: its failure is handled elsewhere.
+            let _ = self.transport().send(src, Frame::new(h, Bytes::new()));
+        }
+        r
+    }
+
+    /// World rank `to` acknowledged our synchronous message `seq`.
+    fn acked(&self, to: u32, seq: u64) {
+        if let Some(tx) = self.ssends.lock().remove(&(to, seq)) {
+            let _ = tx.send(Ok(()));
+        }
     }
 
     /// Posts a receive. Fails at once if the only possible source is known to be dead and no
@@ -186,8 +273,7 @@ impl Engine {
     pub fn post_recv(&self, spec: RecvSpec) -> Result<RecvWait> {
         self.check_open()?;
         let (tx, rx) = oneshot::channel();
-        let mut m = self.matcher.lock();
-        match m.post(spec.clone(), tx) {
+        self.with_matcher(|m| match m.post(spec.clone(), tx) {
             Posting::Matched(env) => Ok(RecvWait::Ready(env)),
             Posting::Queued(id) => {
                 let dead = match spec.source {
@@ -200,18 +286,28 @@ impl Engine {
                 }
                 Ok(RecvWait::Pending(id, rx))
             }
-        }
+        })
     }
 
     /// Gives back a message matched to a receive that was then abandoned.
     pub fn requeue(&self, env: Envelope) {
-        self.matcher.lock().requeue(env);
+        self.with_matcher(|m| m.requeue(env));
         self.arrivals.notify_waiters();
     }
 
     /// Withdraws a pending receive.
     pub fn cancel_recv(&self, id: u64) {
         self.matcher.lock().cancel(id);
+    }
+
+    /// Cancels pending receive `id`, completing it with `err`; false if it already matched.
+    pub fn cancel_posted(&self, id: u64, err: &Error) -> bool {
+        self.matcher.lock().cancel_with(id, err)
+    }
+
+    /// Takes the oldest unexpected message `spec` matches (a matched probe).
+    pub fn take_message(&self, spec: &RecvSpec) -> Option<Envelope> {
+        self.with_matcher(|m| m.take(spec))
     }
 
     /// Non-blocking probe: (src world rank, tag, bytes) of the oldest match.
@@ -276,6 +372,14 @@ impl Engine {
             failed.insert(rank, err.clone());
         }
         self.matcher.lock().fail_peer(rank, &err);
+        let lost: Vec<_> = {
+            let mut ss = self.ssends.lock();
+            let keys: Vec<_> = ss.keys().filter(|(to, _)| *to == rank).copied().collect();
+            keys.into_iter().filter_map(|k| ss.remove(&k)).collect()
+        };
+        for tx in lost {
+            let _ = tx.send(Err(err.clone()));
+        }
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
             let _ = tx.send(CollEvent::PeerLost(err.clone()));
@@ -306,8 +410,9 @@ impl FrameSink for Engine {
                     src,
                     tag: h.tag,
                     payload: frame.payload,
+                    ack: (h.step & P2P_SYNC != 0).then_some(h.seq),
                 };
-                let r = self.matcher.lock().arrive(h.seq, env);
+                let r = self.with_matcher(|m| m.arrive(h.seq, env));
                 self.arrivals.notify_waiters();
                 if let Err(e) = r {
                     self.mark_failed(src, Error::proc_failed(src, e.message()));
@@ -323,6 +428,7 @@ impl FrameSink for Engine {
                     None => r.early.entry(key).or_default().push(frame),
                 }
             }
+            Some(FrameKind::Ack) => self.acked(src, frame.header.seq),
             Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
         }
     }

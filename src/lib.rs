@@ -43,6 +43,7 @@ pub use nexar_proto::{Datatype, ReduceOp};
 pub use ops::collectives::PendingCollective;
 pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::p2p::{PendingRecv, RecvOutcome};
+pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};
 

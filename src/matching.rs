@@ -7,6 +7,9 @@
 //! * A message with no posted receive waits in the unexpected queue; a receive posted later takes
 //!   the oldest match. The queue is bounded in bytes: a sender that floods it is cut off.
 //! * Receives are completed through one-shot channels; this module does no I/O and never blocks.
+//! * A synchronous message carries the sequence number to acknowledge; when a receive (or a
+//!   matched probe) takes it, (sender, sequence) goes to an outbox the engine drains and sends
+//!   as acknowledgements after releasing its lock.
 
 use crate::error::{Error, ErrorKind, Result};
 use bytes::Bytes;
@@ -25,6 +28,8 @@ pub(crate) struct Envelope {
     pub tag: i32,
     /// The message bytes.
     pub payload: Bytes,
+    /// Sequence number to acknowledge once matched (a synchronous send), until acknowledged.
+    pub ack: Option<u64>,
 }
 
 /// What a receive (or probe) accepts. `members` are the world ranks of the communicator, so an
@@ -83,6 +88,8 @@ pub(crate) struct Matcher {
     /// Frames that arrived ahead of their turn, per sender.
     early: HashMap<u32, BTreeMap<u64, Envelope>>,
     next_id: u64,
+    /// (sender, sequence) of synchronous messages matched since the last [`Matcher::take_acks`].
+    acks: Vec<(u32, u64)>,
 }
 
 impl Matcher {
@@ -135,12 +142,41 @@ impl Matcher {
         Ok(())
     }
 
+    /// Records that `env` was matched: a synchronous message is acknowledged (once).
+    fn matched(&mut self, env: &mut Envelope) {
+        if let Some(seq) = env.ack.take() {
+            self.acks.push((env.src, seq));
+        }
+    }
+
+    /// Hands `env` to receive `p`; gives it back (unacknowledged) if the receive was dropped.
+    fn hand_over(&mut self, p: Posted, mut env: Envelope) -> std::result::Result<(), Envelope> {
+        let ack = env.ack;
+        self.matched(&mut env);
+        match p.reply.send(Ok(env)) {
+            Ok(()) => Ok(()),
+            Err(Ok(mut env)) => {
+                if ack.is_some() {
+                    self.acks.pop();
+                }
+                env.ack = ack;
+                Err(env)
+            }
+            Err(Err(_)) => unreachable!("an Ok was sent"),
+        }
+    }
+
+    /// The acknowledgements to send: (sender world rank, message sequence number).
+    pub fn take_acks(&mut self) -> Vec<(u32, u64)> {
+        std::mem::take(&mut self.acks)
+    }
+
     /// Matches an in-order message against posted receives, or queues it.
     fn release(&mut self, env: Envelope) -> Result<()> {
         if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
             let p = self.posted.remove(pos).expect("index is valid");
             // A dropped receiver means the receive was cancelled; the message goes back.
-            if let Err(Ok(env)) = p.reply.send(Ok(env)) {
+            if let Err(env) = self.hand_over(p, env) {
                 return self.release(env);
             }
             return Ok(());
@@ -163,9 +199,7 @@ impl Matcher {
 
     /// Posts a receive: takes the oldest matching unexpected message, or queues the receive.
     pub fn post(&mut self, spec: RecvSpec, reply: RecvReply) -> Posting {
-        if let Some(pos) = self.unexpected.iter().position(|e| spec.accepts(e)) {
-            let env = self.unexpected.remove(pos).expect("index is valid");
-            self.unexpected_bytes -= env.payload.len() as u64;
+        if let Some(env) = self.take(&spec) {
             return Posting::Matched(env);
         }
         self.next_id += 1;
@@ -180,7 +214,7 @@ impl Matcher {
     pub fn requeue(&mut self, env: Envelope) {
         if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
             let p = self.posted.remove(pos).expect("index is valid");
-            if let Err(Ok(env)) = p.reply.send(Ok(env)) {
+            if let Err(env) = self.hand_over(p, env) {
                 self.requeue(env);
             }
             return;
@@ -198,6 +232,28 @@ impl Matcher {
             }
             None => false,
         }
+    }
+
+    /// Withdraws a queued receive, completing it with `err`. False if it already matched.
+    pub fn cancel_with(&mut self, id: u64, err: &Error) -> bool {
+        match self.posted.iter().position(|p| p.id == id) {
+            Some(pos) => {
+                let p = self.posted.remove(pos).expect("index is valid");
+                let _ = p.reply.send(Err(err.clone()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes and returns the oldest unexpected message a receive with `spec` would match
+    /// (a receive or a matched probe: no later receive or probe can see it).
+    pub fn take(&mut self, spec: &RecvSpec) -> Option<Envelope> {
+        let pos = self.unexpected.iter().position(|e| spec.accepts(e))?;
+        let mut env = self.unexpected.remove(pos).expect("index is valid");
+        self.unexpected_bytes -= env.payload.len() as u64;
+        self.matched(&mut env);
+        Some(env)
     }
 
     /// The oldest unexpected message a receive with `spec` would match: (src, tag, bytes).
@@ -240,6 +296,7 @@ mod tests {
             src,
             tag,
             payload: Bytes::from(vec![byte]),
+            ack: None,
         }
     }
 
@@ -338,6 +395,49 @@ mod tests {
             m.arrive(0, env(1, 0, 0)).unwrap_err().kind(),
             ErrorKind::Mismatch
         );
+    }
+
+    #[test]
+    fn synchronous_messages_are_acknowledged_once_when_matched() {
+        let mut m = Matcher::new(1 << 20);
+        let sync = |seq| Envelope {
+            ack: Some(seq),
+            ..env(1, 4, seq as u8)
+        };
+        m.arrive(0, sync(0)).unwrap();
+        assert!(
+            m.take_acks().is_empty(),
+            "unexpected messages are not matched yet"
+        );
+        assert!(m.probe(&spec(None, None)).is_some());
+        assert!(m.take_acks().is_empty(), "a probe does not match");
+        let first = take(&mut m, spec(None, None)).unwrap();
+        assert_eq!(m.take_acks(), vec![(1, 0)]);
+        m.requeue(first);
+        take(&mut m, spec(Some(1), None)).unwrap();
+        assert!(m.take_acks().is_empty(), "acknowledged only once");
+        // A posted wildcard receive matches on arrival; a dropped one does not acknowledge.
+        let (tx, rx) = oneshot::channel();
+        m.post(spec(None, None), tx);
+        drop(rx);
+        let (tx, mut rx) = oneshot::channel();
+        m.post(spec(None, Some(4)), tx);
+        m.arrive(1, sync(1)).unwrap();
+        assert_eq!(m.take_acks(), vec![(1, 1)]);
+        assert_eq!(rx.try_recv().unwrap().unwrap().payload[0], 1);
+    }
+
+    #[test]
+    fn cancel_completes_a_queued_receive_only() {
+        let mut m = Matcher::new(1 << 20);
+        let (tx, mut rx) = oneshot::channel();
+        let Posting::Queued(id) = m.post(spec(Some(0), None), tx) else {
+            panic!("nothing has arrived")
+        };
+        let err = Error::new(ErrorKind::InvalidRequest, "cancelled");
+        assert!(m.cancel_with(id, &err));
+        assert!(rx.try_recv().unwrap().is_err());
+        assert!(!m.cancel_with(id, &err), "already gone");
     }
 
     #[test]

@@ -6,8 +6,14 @@ use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll, Waker};
 use tokio::task::JoinHandle;
 
+/// A future polled by whoever tests or waits on the request.
+type InlineFuture<T> = Pin<Box<dyn Future<Output = Result<T>> + Send>>;
+
 enum State<T> {
     Running(JoinHandle<Result<T>>),
+    /// Driven by the engine elsewhere (e.g. waiting for a receiver's acknowledgement): polling
+    /// it on the caller's thread sees completion the moment it happens, with no task hop.
+    Inline(InlineFuture<T>),
     Done(Result<T>),
     Taken,
 }
@@ -25,7 +31,7 @@ pub struct Request<T> {
 impl<T> std::fmt::Debug for Request<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = match self.state {
-            State::Running(_) => "running",
+            State::Running(_) | State::Inline(_) => "running",
             State::Done(_) => "done",
             State::Taken => "taken",
         };
@@ -51,6 +57,19 @@ impl<T: Send + 'static> Request<T> {
         }
     }
 
+    /// A request whose future is polled on the thread that tests or waits on it, not on the
+    /// runtime. Only for futures that need no runtime context and do no work of their own
+    /// beyond observing completion (a oneshot receiver, say): then [`Request::test`] reports
+    /// completion as soon as the engine signals it.
+    pub fn inline<F>(fut: F) -> Self
+    where
+        F: Future<Output = Result<T>> + Send + 'static,
+    {
+        Self {
+            state: State::Inline(Box::pin(fut)),
+        }
+    }
+
     /// A request that is already complete with `r` (for bindings and eager operations).
     pub fn ready(r: Result<T>) -> Self {
         Self {
@@ -60,6 +79,13 @@ impl<T: Send + 'static> Request<T> {
 
     /// True once the operation has completed (successfully or not). Never blocks.
     pub fn test(&mut self) -> bool {
+        if let State::Inline(f) = &mut self.state {
+            let mut cx = TaskContext::from_waker(Waker::noop());
+            match f.as_mut().poll(&mut cx) {
+                Poll::Ready(r) => self.state = State::Done(r),
+                Poll::Pending => return false,
+            }
+        }
         if let State::Running(h) = &mut self.state {
             if !h.is_finished() {
                 return false;
@@ -94,6 +120,13 @@ impl<T> Future for Request<T> {
                 Poll::Ready(r) => {
                     this.state = State::Taken;
                     Poll::Ready(r.unwrap_or_else(|e| Err(join_error(e))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
+            State::Inline(f) => match f.as_mut().poll(cx) {
+                Poll::Ready(r) => {
+                    this.state = State::Taken;
+                    Poll::Ready(r)
                 }
                 Poll::Pending => Poll::Pending,
             },

@@ -40,6 +40,7 @@ check_tests!(
     p2p_self_and_sendrecv_ring,
     p2p_nonblocking_post_order,
     p2p_large_messages,
+    p2p_ssend_mprobe_cancel,
     barrier_bcast_every_root,
     reduce_allreduce,
     allreduce_bitwise_identical,

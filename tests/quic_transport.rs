@@ -246,3 +246,27 @@ async fn throughput_of_16_mib_frames() {
         bytes / secs / 1e9
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn synchronous_p2p_frames_and_their_acknowledgements_pass() {
+    use nexar::wire::{Frame, FrameHeader, FrameKind, P2P_SYNC};
+    let (ts, sinks) = world(2, &secret(9), &test_config());
+    let mut sync = frame(0, 0, 16);
+    sync.header.step = P2P_SYNC;
+    ts[0].send(1, sync).unwrap();
+    let mut ack = FrameHeader::new(FrameKind::Ack, 1);
+    ack.seq = 0;
+    ts[1].send(0, Frame::new(ack, bytes::Bytes::new())).unwrap();
+    assert!(wait_until(T, || sinks[1].frame_count() == 1).await);
+    assert!(wait_until(T, || sinks[0].frame_count() == 1).await);
+    let f = sinks[1].frames.lock()[0].clone();
+    assert_eq!(f.header.step, P2P_SYNC);
+    let a = sinks[0].frames.lock()[0].clone();
+    assert_eq!(
+        (a.header.frame_kind(), a.header.seq),
+        (Some(FrameKind::Ack), 0)
+    );
+    for s in &sinks {
+        assert!(s.lost.lock().is_empty());
+    }
+}

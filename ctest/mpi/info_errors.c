@@ -202,13 +202,17 @@ static void error_codes(void)
     CHECK_OK(MPI_Comm_free(&c));
     EXPECT_CLASS(MPI_Comm_call_errhandler(MPI_COMM_NULL, code), MPI_ERR_COMM);
 
-    /* Removal: a class with codes stays; strings and codes go first. */
+    /* Removal: a class with codes stays, and so does anything with a string; strings and
+     * codes go first. */
     EXPECT_CLASS(MPI_Remove_error_class(cls), MPI_ERR_ARG);
+    EXPECT_CLASS(MPI_Remove_error_code(code), MPI_ERR_ARG);
     CHECK_OK(MPI_Remove_error_string(code));
     CHECK_OK(MPI_Error_string(code, msg, &len));
     CHECK(len == 0);
     CHECK_OK(MPI_Remove_error_code(code));
     CHECK_OK(MPI_Remove_error_code(code2));
+    EXPECT_CLASS(MPI_Remove_error_class(cls), MPI_ERR_ARG);
+    CHECK_OK(MPI_Remove_error_string(cls));
     CHECK_OK(MPI_Remove_error_class(cls));
     EXPECT_CLASS(MPI_Error_class(code, &got), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Remove_error_code(MPI_ERR_RANK), MPI_ERR_ARG);

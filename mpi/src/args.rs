@@ -1,26 +1,45 @@
 //! Argument checks and buffer views shared by the point-to-point and collective functions.
 //! Counts arrive as 64-bit (`MPI_Count`) from both the `int` and the `_c` entry points.
+//!
+//! A [`Buf`] is a checked `(buffer, count, datatype)`. Data moves packed: a send takes
+//! [`Buf::send_bytes`] (the user's memory itself when the layout is dense, else a packed
+//! copy); a receive writes into a [`RecvTarget`] (the user's memory, or a temporary buffer
+//! that [`RecvTarget::finish`] unpacks). Reductions use [`Buf::reduce_type`].
 
 use crate::consts::*;
+use crate::datatype::layout::{Red, Type};
+use crate::datatype::pack::{pack, packed_len, unpack};
+use crate::datatype::registry;
 use crate::error::{MpiError, Result};
-use crate::handles::datatype;
-use nexar::Datatype;
+use nexar::{Datatype, ReduceOp};
+use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
+use std::sync::Arc;
 
-/// A checked buffer description: element type and length in bytes.
-#[derive(Debug, Clone, Copy)]
+/// A checked buffer description.
+#[derive(Debug, Clone)]
 pub struct Buf {
-    /// Start (NULL only when `len` is 0).
+    /// The buffer's address (may be NULL = `MPI_BOTTOM` for derived types with absolute
+    /// displacements).
     pub ptr: *const u8,
-    /// nexar element type.
-    pub dtype: Datatype,
-    /// Length in bytes.
+    /// Number of instances of the datatype.
+    pub count: usize,
+    /// The datatype's layout.
+    pub ty: Arc<Type>,
+    /// Length of the packed data in bytes (`count * size`).
     pub len: usize,
+    /// The nexar element type the packed data moves as (its size divides `len`).
+    pub dtype: Datatype,
 }
 
+// SAFETY: `ptr` is only an address; the MPI contract keeps the memory valid while an operation
+// uses it, from whichever thread completes it.
+unsafe impl Send for Buf {}
+
 impl Buf {
-    /// Checks `count` (`MPI_ERR_COUNT`), the datatype (`MPI_ERR_TYPE`) and the pointer
-    /// (`MPI_ERR_BUFFER` if NULL with a positive count).
+    /// Checks `count` (`MPI_ERR_COUNT`), the datatype (`MPI_ERR_TYPE`: NULL, freed or not
+    /// committed) and the pointer (`MPI_ERR_BUFFER` if NULL with a positive count and a
+    /// predefined type).
     pub fn new(ptr: *const c_void, count: MPI_Count, dt: MPI_Datatype, what: &str) -> Result<Self> {
         if count < 0 {
             return Err(MpiError::new(
@@ -28,15 +47,10 @@ impl Buf {
                 format!("{what} count {count} is negative"),
             ));
         }
-        let dtype = datatype(dt)?;
-        let len = usize::try_from(count)
-            .ok()
-            .and_then(|c| c.checked_mul(dtype.size()))
-            .filter(|&l| l <= isize::MAX as usize)
-            .ok_or_else(|| {
-                MpiError::new(MPI_ERR_COUNT, format!("{what} count {count} is too large"))
-            })?;
-        if len > 0 && ptr.is_null() {
+        let ty = registry::committed(dt)?;
+        let len = packed_len(count, &ty, what)?;
+        // A derived type may address absolute locations from MPI_BOTTOM (NULL).
+        if len > 0 && ptr.is_null() && ty.env.types.is_empty() {
             return Err(MpiError::new(
                 MPI_ERR_BUFFER,
                 format!("{what} buffer is NULL with count {count}"),
@@ -48,36 +62,154 @@ impl Buf {
                 format!("MPI_IN_PLACE is not valid as the {what} buffer here"),
             ));
         }
+        let dtype = ty.move_type();
         Ok(Self {
             ptr: ptr.cast(),
-            dtype,
+            count: count as usize,
             len,
+            dtype,
+            ty,
         })
     }
 
-    /// The bytes.
-    ///
-    /// # Safety
-    /// The caller's buffer must be readable for `len` bytes (the MPI contract).
-    pub unsafe fn bytes<'a>(&self) -> &'a [u8] {
-        if self.len == 0 {
-            return &[];
+    /// Instances `first .. first + n` of this buffer.
+    pub fn sub(&self, first: usize, n: usize) -> Buf {
+        let off = (first as isize).wrapping_mul(self.ty.extent());
+        Self {
+            ptr: self.ptr.wrapping_offset(off),
+            count: n,
+            len: n * self.ty.size,
+            ..self.clone()
         }
-        // SAFETY: non-NULL (checked in `new`) and readable for `len` bytes per the contract.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 
-    /// The bytes, writable.
+    /// Whether the user's memory is already the packed form.
+    pub fn is_dense(&self) -> bool {
+        self.len == 0 || self.ty.dense(self.count)
+    }
+
+    /// The packed data to send: the user's memory when dense, else a packed copy.
     ///
     /// # Safety
-    /// The caller's buffer must be writable for `len` bytes and not aliased by another live
-    /// slice.
-    pub unsafe fn bytes_mut<'a>(&self) -> &'a mut [u8] {
+    /// The caller's buffer must be readable over its typemap (the MPI contract) for `'a`.
+    pub unsafe fn send_bytes<'a>(&self) -> Cow<'a, [u8]> {
         if self.len == 0 {
-            return &mut [];
+            return Cow::Borrowed(&[]);
         }
-        // SAFETY: non-NULL (checked in `new`) and writable for `len` bytes per the contract.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut u8, self.len) }
+        if self.is_dense() {
+            // SAFETY: dense: `len` readable bytes at `ptr` per the contract.
+            return Cow::Borrowed(unsafe { std::slice::from_raw_parts(self.ptr, self.len) });
+        }
+        let mut v = Vec::with_capacity(self.len);
+        // SAFETY: readable per the contract.
+        unsafe { pack(self.ptr as usize, self.count, &self.ty, &mut v) };
+        Cow::Owned(v)
+    }
+
+    /// Where a receive into this buffer writes.
+    pub fn recv_target(&self) -> RecvTarget {
+        RecvTarget::blocks(self, vec![(0, self.count, 0)], self.len)
+    }
+
+    /// The nexar type a reduction with `op` over this buffer runs on: the uniform element
+    /// type; complex types reduce as their float parts for `MPI_SUM` only.
+    pub fn reduce_type(&self, op: ReduceOp) -> Result<Datatype> {
+        match self.ty.uniform() {
+            Some(Red::Basic(d)) => Ok(d),
+            Some(Red::Complex(d)) if op == ReduceOp::Sum => Ok(d),
+            Some(Red::Complex(_)) => Err(MpiError::new(
+                MPI_ERR_OP,
+                format!("{op:?} is not supported on complex datatypes (only MPI_SUM)"),
+            )),
+            None if self.len == 0 => Ok(Datatype::U8),
+            _ => Err(MpiError::new(
+                MPI_ERR_OP,
+                format!(
+                    "datatype {} has no reducible element type (mixed or without a nexar \
+                     equivalent, e.g. long double)",
+                    if self.ty.name.is_empty() {
+                        "(derived)"
+                    } else {
+                        self.ty.name
+                    }
+                ),
+            )),
+        }
+    }
+}
+
+/// The destination of a receive: the user's memory directly (dense layouts) or a temporary
+/// buffer unpacked by [`RecvTarget::finish`]. It is `Send`, so a request can finish it on the
+/// engine's runtime.
+pub struct RecvTarget {
+    base: usize,
+    ty: Arc<Type>,
+    /// `None`: write straight into the user's memory at `base`.
+    temp: Option<Vec<u8>>,
+    len: usize,
+    /// `(first instance, instances, packed offset)` of each block to unpack.
+    blocks: Vec<(isize, usize, usize)>,
+}
+
+impl RecvTarget {
+    /// A target for the blocks `(first instance, instances, packed offset)` of `b`, whose
+    /// packed form has `len` bytes. Written in place when `b`'s layout is dense and the blocks
+    /// sit at their packed offsets.
+    pub fn blocks(b: &Buf, blocks: Vec<(isize, usize, usize)>, len: usize) -> Self {
+        let ext = b.ty.extent();
+        let direct = b.ty.dense(usize::MAX)
+            || (blocks.len() == 1 && blocks[0].0 == 0 && blocks[0].2 == 0 && b.is_dense());
+        let direct = direct && blocks.iter().all(|&(f, _, off)| f * ext == off as isize);
+        Self {
+            base: b.ptr as usize,
+            ty: b.ty.clone(),
+            temp: (!direct).then(|| vec![0; len]),
+            len,
+            blocks,
+        }
+    }
+
+    /// Length in bytes of the packed data this target holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no data.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes the engine writes into.
+    ///
+    /// # Safety
+    /// A direct target's user memory must be valid and unaliased for `len` bytes (the MPI
+    /// contract) for `'a`.
+    pub unsafe fn slice(&mut self) -> &mut [u8] {
+        match &mut self.temp {
+            Some(t) => t,
+            None if self.len == 0 => &mut [],
+            // SAFETY: per the contract above.
+            None => unsafe { std::slice::from_raw_parts_mut(self.base as *mut u8, self.len) },
+        }
+    }
+
+    /// Unpacks the first `received` bytes into the user's buffer (a no-op for direct targets).
+    ///
+    /// # Safety
+    /// The user's buffer must be writable over its typemap (the MPI contract).
+    pub unsafe fn finish(self, received: usize) {
+        let Some(t) = self.temp else { return };
+        let ext = self.ty.extent();
+        let received = received.min(t.len());
+        for (first, n, off) in self.blocks {
+            if off >= received {
+                continue;
+            }
+            let end = (off + n * self.ty.size).min(received);
+            let base = self.base.wrapping_add_signed(first.wrapping_mul(ext));
+            // SAFETY: writable per the contract.
+            unsafe { unpack(&t[off..end], base, n, &self.ty) };
+        }
     }
 }
 
@@ -138,4 +270,84 @@ pub fn recv_source(r: c_int, size: u32) -> Result<Option<nexar::Source>> {
 /// Converts an `int` count to the shared 64-bit form.
 pub fn count(c: c_int) -> MPI_Count {
     c as MPI_Count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::layout::Envelope;
+    use crate::datatype::predefined;
+
+    /// A committed vector(3, 1, 2, int) handle.
+    fn strided() -> MPI_Datatype {
+        let int = predefined::get(0x209).unwrap();
+        let b: Vec<_> = (0..3).map(|k| (&int, 1, k * 8)).collect();
+        let t = Type::blocks(&b, Envelope::default()).unwrap();
+        registry::insert(Arc::new(t), true).unwrap()
+    }
+
+    #[test]
+    fn derived_buffers_pack_and_unpack() {
+        let h = strided();
+        let src: [i32; 11] = std::array::from_fn(|i| i as i32);
+        let b = Buf::new(src.as_ptr().cast(), 2, h, "send").unwrap();
+        assert_eq!((b.len, b.dtype, b.is_dense()), (24, Datatype::I32, false));
+        // SAFETY: `src` covers two instances (extent 20 bytes, data up to byte 40).
+        let packed = unsafe { b.send_bytes() };
+        let ints: Vec<i32> = packed
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(ints, vec![0, 2, 4, 5, 7, 9]);
+
+        let mut dst = [-1i32; 11];
+        let rb = Buf::new(dst.as_mut_ptr().cast(), 2, h, "receive").unwrap();
+        let mut t = rb.recv_target();
+        // SAFETY: a temporary buffer (the layout is not dense).
+        unsafe { t.slice() }.copy_from_slice(&packed);
+        // Only 4 elements arrived: the rest of `dst` stays untouched.
+        // SAFETY: `dst` covers the typemap.
+        unsafe { t.finish(16) };
+        assert_eq!(dst, [0, -1, 2, -1, 4, 5, -1, -1, -1, -1, -1]);
+        assert_eq!(b.sub(1, 1).ptr, src[5..].as_ptr().cast());
+        registry::free(h).unwrap();
+        assert_eq!(
+            Buf::new(src.as_ptr().cast(), 1, h, "send")
+                .unwrap_err()
+                .class,
+            MPI_ERR_TYPE
+        );
+    }
+
+    #[test]
+    fn uncommitted_and_reduction_types() {
+        let int = predefined::get(0x209).unwrap();
+        let t = Type::blocks(&[(&int, 2, 0)], Envelope::default()).unwrap();
+        let h = registry::insert(Arc::new(t), false).unwrap();
+        let x = [0i32; 2];
+        let e = Buf::new(x.as_ptr().cast(), 1, h, "send").unwrap_err();
+        assert_eq!(e.class, MPI_ERR_TYPE);
+        registry::commit(h).unwrap();
+        let b = Buf::new(x.as_ptr().cast(), 1, h, "send").unwrap();
+        assert!(b.is_dense());
+        assert_eq!(b.reduce_type(ReduceOp::Sum).unwrap(), Datatype::I32);
+        let z = Buf::new(x.as_ptr().cast(), 1, 0x212, "send").unwrap();
+        assert_eq!(z.reduce_type(ReduceOp::Sum).unwrap(), Datatype::F32);
+        assert_eq!(z.reduce_type(ReduceOp::Prod).unwrap_err().class, MPI_ERR_OP);
+        let ld = Buf::new(x.as_ptr().cast(), 0, 0x220, "send").unwrap();
+        assert_eq!(ld.len, 0);
+        let ld = Buf::new([0u8; 16].as_ptr().cast(), 1, 0x220, "send").unwrap();
+        assert_eq!(ld.reduce_type(ReduceOp::Sum).unwrap_err().class, MPI_ERR_OP);
+        assert_eq!(
+            Buf::new(x.as_ptr().cast(), -1, 0x209, "send")
+                .unwrap_err()
+                .class,
+            MPI_ERR_COUNT
+        );
+        registry::free(h).unwrap();
+        assert!(
+            registry::free(0x209).is_err(),
+            "predefined types cannot be freed"
+        );
+    }
 }

@@ -4,20 +4,25 @@
 //! the non-blocking ones ([`crate::nonblocking`], [`crate::coll_v`]) in a request.
 //! `MPI_IN_PLACE` is accepted where the standard allows it (the root of reduce/gather/scatter,
 //! every rank of allreduce, allgather and alltoall).
+//!
+//! Buffers go through [`Buf`]: derived datatypes are packed for sending and unpacked when the
+//! collective completes ([`RecvTarget`]); data-movement collectives move packed bytes, so send
+//! and receive types need only matching signatures; reductions run on
+//! [`Buf::reduce_type`].
 
-use crate::args::{Buf, count, in_place, root_rank};
+use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call};
-use crate::op::op;
-use crate::request::{MPI_Request, RawOut, store_request};
+use crate::op::{OpSpec, op};
+use crate::request::{MPI_Request, store_request};
 use crate::state::comm;
-use nexar::{Comm, PendingCollective};
+use nexar::{Comm, Datatype, PendingCollective};
 use std::ffi::{c_int, c_void};
 
 /// Where a started collective's result goes.
 pub(crate) enum Dest {
-    /// The caller's buffer.
-    User(RawOut),
+    /// The caller's buffer (unpacked on completion when its layout is not dense).
+    User(RecvTarget),
     /// A scratch buffer whose contents are dropped (ranks without a result, in-place roots).
     Scratch(Vec<u8>),
 }
@@ -31,7 +36,7 @@ pub struct Started {
 }
 
 impl Started {
-    pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RawOut) -> Self {
+    pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RecvTarget) -> Self {
         Self {
             comm: comm.clone(),
             pending,
@@ -50,7 +55,7 @@ impl Started {
     fn into_out(self, rb: Option<&Buf>) -> Self {
         match rb {
             Some(rb) => Self {
-                dest: Dest::User(RawOut::of(rb)),
+                dest: Dest::User(rb.recv_target()),
                 ..self
             },
             None => self,
@@ -60,12 +65,7 @@ impl Started {
     /// Finishes on the calling thread.
     pub fn finish(self) -> Result<()> {
         let Self { pending, dest, .. } = self;
-        match dest {
-            // SAFETY: checked at start; the caller is blocked meanwhile.
-            Dest::User(out) => pollster::block_on(pending.finish_into(unsafe { out.get() }))?,
-            Dest::Scratch(mut v) => pollster::block_on(pending.finish_into(&mut v))?,
-        }
-        Ok(())
+        Ok(pollster::block_on(finish_into(pending, dest))?)
     }
 
     /// Finishes in the background; `*request` (checked for NULL) receives the handle.
@@ -76,15 +76,27 @@ impl Started {
             dest,
         } = self;
         let req = comm.spawn(async move {
-            match dest {
-                // SAFETY: the caller keeps the buffer valid until the request completes.
-                Dest::User(out) => pending.finish_into(unsafe { out.get() }).await?,
-                Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
-            }
+            finish_into(pending, dest).await?;
             Ok(None)
         });
         store_request(request, comm_h, req)
     }
+}
+
+/// Completes `pending` into `dest` (unpacking a derived layout before returning).
+async fn finish_into(pending: PendingCollective, dest: Dest) -> nexar::Result<()> {
+    match dest {
+        Dest::User(mut t) => {
+            let n = t.len();
+            // SAFETY: checked at start; the MPI contract keeps the buffer valid and untouched
+            // until the operation completes.
+            pending.finish_into(unsafe { t.slice() }).await?;
+            // SAFETY: as above.
+            unsafe { t.finish(n) };
+        }
+        Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
+    }
+    Ok(())
 }
 
 /// `count * n` for the whole-communicator buffers of rooted and all-to-all collectives.
@@ -99,11 +111,11 @@ fn times(n: MPI_Count, size: u32) -> Result<MPI_Count> {
         .ok_or_else(|| MpiError::new(MPI_ERR_COUNT, format!("count {n} is too large")))
 }
 
-/// Block `i` of `len`-byte blocks of `b`, copied.
-fn block(b: &Buf, i: u32, len: usize) -> Vec<u8> {
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let all = unsafe { b.bytes() };
-    all[i as usize * len..(i as usize + 1) * len].to_vec()
+/// Block `i` of `b` split into `n` equal blocks, packed.
+fn block(b: &Buf, i: u32, n: u32) -> Vec<u8> {
+    let per = b.count / n as usize;
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    unsafe { b.sub(i as usize * per, per).send_bytes() }.into_owned()
 }
 
 pub(crate) fn same_len(send: usize, recv: usize) -> Result<()> {
@@ -126,24 +138,40 @@ pub fn bcast(
 ) -> Result<Started> {
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
-    // SAFETY: `Buf::new` checked the pointer; the engine copies the input before returning.
-    let p = c.start_bcast(unsafe { b.bytes() }, root)?;
-    Ok(Started::user(c, p, RawOut::of(&b)))
+    let p = if root == c.rank() || b.is_dense() {
+        // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
+        c.start_bcast(&unsafe { b.send_bytes() }, root)?
+    } else {
+        // Only the length matters off the root: skip packing a derived layout.
+        c.start_bcast(&vec![0; b.len], root)?
+    };
+    Ok(Started::user(c, p, b.recv_target()))
 }
 
-/// The input of a reduction: `sbuf`, or a copy of `rbuf` when `sbuf` is `MPI_IN_PLACE`.
-fn reduce_input(
+/// The input of a reduction with `op` (`sbuf`, or `rbuf` when `sbuf` is `MPI_IN_PLACE`),
+/// packed; the engine reducer for it; and how many reducer elements make one element of `dt`
+/// (predefined ops reduce the datatype's uniform nexar element type, user ops whole elements).
+pub(crate) fn reduce_input(
     sbuf: *const c_void,
     rb: Option<&Buf>,
     n: MPI_Count,
     dt: MPI_Datatype,
-) -> Result<Vec<u8>> {
-    match rb {
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        Some(rb) if in_place(sbuf) => Ok(unsafe { rb.bytes() }.to_vec()),
-        // SAFETY: as above.
-        _ => Ok(unsafe { Buf::new(sbuf, n, dt, "send")?.bytes() }.to_vec()),
-    }
+    op: OpSpec,
+) -> Result<(Vec<u8>, nexar::Reducer, usize)> {
+    let b = match rb {
+        Some(rb) if in_place(sbuf) => rb.clone(),
+        _ => Buf::new(sbuf, n, dt, "send")?,
+    };
+    let (reducer, per) = match op {
+        OpSpec::Builtin(o) => {
+            let dtype = b.reduce_type(o)?;
+            let per = b.ty.size.checked_div(dtype.size()).unwrap_or(0);
+            (nexar::Reducer::builtin(o, dtype), per)
+        }
+        OpSpec::User(_) => (op.user_reducer(b.ty.clone(), dt), 1),
+    };
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    Ok((unsafe { b.send_bytes() }.into_owned(), reducer, per))
 }
 
 /// Starts a reduce (`root` given) or an allreduce.
@@ -165,11 +193,10 @@ pub fn reduce(
     } else {
         None
     };
-    let send = reduce_input(sbuf, rb.as_ref(), n, dt)?;
-    let dtype = crate::handles::datatype(dt)?;
+    let (send, reducer, _) = reduce_input(sbuf, rb.as_ref(), n, dt, op)?;
     let p = match root {
-        Some(r) => c.start_reduce_with(&send, op.reducer(dtype, dt), r)?,
-        None => c.start_allreduce_with(&send, op.reducer(dtype, dt))?,
+        Some(r) => c.start_reduce_with(&send, reducer, r)?,
+        None => c.start_allreduce_with(&send, reducer)?,
     };
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }
@@ -193,15 +220,14 @@ pub fn gather(
     } else {
         None
     };
-    let (send, dtype) = match &rb {
-        Some(rb) if in_place(sbuf) => {
-            let len = rb.len / c.size() as usize;
-            (block(rb, c.rank(), len), rb.dtype)
-        }
+    // Data moves as packed bytes: send and receive types need only matching signatures.
+    let dtype = Datatype::U8;
+    let send = match &rb {
+        Some(rb) if in_place(sbuf) => block(rb, c.rank(), c.size()),
         _ => {
             let sb = Buf::new(sbuf, sn, st, "send")?;
-            // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-            (unsafe { sb.bytes() }.to_vec(), sb.dtype)
+            // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+            unsafe { sb.send_bytes() }.into_owned()
         }
     };
     if let Some(rb) = &rb {
@@ -233,22 +259,22 @@ pub fn scatter(
     } else {
         None
     };
-    let (dest, len, dtype) = match &sb {
+    let (dest, len) = match &sb {
         Some(sb) if in_place(rbuf) => {
             let len = sb.len / c.size() as usize;
-            (Dest::Scratch(vec![0; len]), len, sb.dtype)
+            (Dest::Scratch(vec![0; len]), len)
         }
         _ => {
             let rb = Buf::new(rbuf, rn, rt, "receive")?;
-            (Dest::User(RawOut::of(&rb)), rb.len, rb.dtype)
+            (Dest::User(rb.recv_target()), rb.len)
         }
     };
     if let Some(sb) = &sb {
         same_len(sb.len / c.size() as usize, len)?;
     }
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let send = sb.map_or(&[][..], |sb| unsafe { sb.bytes() });
-    let p = c.start_scatter(send, dtype, len, root)?;
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let send = sb.map_or(Default::default(), |sb| unsafe { sb.send_bytes() });
+    let p = c.start_scatter(&send, Datatype::U8, len, root)?;
     Ok(Started {
         comm: c.clone(),
         pending: p,
@@ -268,17 +294,17 @@ pub fn alltoall(
     c: &Comm,
 ) -> Result<Started> {
     let rb = Buf::new(rbuf, times(rn, c.size())?, rt, "receive")?;
-    let (send, dtype) = if in_place(sbuf) {
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        (unsafe { rb.bytes() }.to_vec(), rb.dtype)
+    let send = if in_place(sbuf) {
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        unsafe { rb.send_bytes() }.into_owned()
     } else {
         let sb = Buf::new(sbuf, times(sn, c.size())?, st, "send")?;
         // SAFETY: as above.
-        (unsafe { sb.bytes() }.to_vec(), sb.dtype)
+        unsafe { sb.send_bytes() }.into_owned()
     };
     same_len(send.len(), rb.len)?;
-    let p = c.start_alltoall(&send, dtype)?;
-    Ok(Started::user(c, p, RawOut::of(&rb)))
+    let p = c.start_alltoall(&send, Datatype::U8)?;
+    Ok(Started::user(c, p, rb.recv_target()))
 }
 
 /// Starts a barrier.

@@ -3,19 +3,21 @@
 //! with `int` counts and displacements or large-count `_c` ones (`MPI_Count` counts,
 //! `MPI_Aint` displacements), over one implementation and the engine's `start_*`.
 //!
-//! Counts and displacements are in elements of the receive (or send) datatype; the engine's
-//! byte-level collectives take one element type, so a send and a receive type of different
-//! sizes are `MPI_ERR_TYPE`. Negative counts are `MPI_ERR_COUNT`; negative displacements are
+//! Counts and displacements are in elements of the receive (or send) datatype, displacements
+//! in units of its extent. Data moves packed (block `i` at `displs[i] * size` bytes), so send
+//! and receive types need only matching signatures, and derived types unpack on completion.
+//! Reductions run on the datatype's element type ([`Buf::reduce_type`]). Negative counts are `MPI_ERR_COUNT`; negative displacements are
 //! not supported (`MPI_ERR_ARG`). `MPI_IN_PLACE` is accepted where the standard allows it.
 
-use crate::args::{Buf, count, in_place, root_rank};
-use crate::coll::{Started, same_len};
+use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
+use crate::coll::{Started, reduce_input, same_len};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::op::op;
-use crate::request::{MPI_Request, RawOut};
+use crate::request::MPI_Request;
 use crate::state::comm;
-use nexar::{Comm, Datatype};
+use nexar::Comm;
+use nexar::Datatype::U8;
 use std::ffi::{c_int, c_void};
 
 /// An integer element of a count or displacement array.
@@ -82,22 +84,41 @@ fn total(counts: &[usize]) -> Result<MPI_Count> {
         .ok_or_else(|| MpiError::new(MPI_ERR_COUNT, "counts overflow"))
 }
 
-fn same_type(send: Datatype, recv: Datatype) -> Result<()> {
-    if send.size() != recv.size() {
-        return Err(MpiError::new(
-            MPI_ERR_TYPE,
-            format!("send type {send} and receive type {recv} differ in size"),
-        ));
-    }
-    Ok(())
+/// `v * size` for each of `v` (counts or displacements in elements of a type of `size`
+/// bytes), in bytes.
+fn scaled(v: &[usize], size: usize) -> Result<Vec<usize>> {
+    v.iter()
+        .map(|&x| {
+            x.checked_mul(size)
+                .ok_or_else(|| MpiError::new(MPI_ERR_COUNT, "counts and displacements overflow"))
+        })
+        .collect()
 }
 
-/// Bytes `[d * size, (d + c) * size)` of `b`, copied (the in-place contribution).
-fn block_at(b: &Buf, d: usize, c: usize) -> Vec<u8> {
-    let e = b.dtype.size();
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let all = unsafe { b.bytes() };
-    all[d * e..(d + c) * e].to_vec()
+/// The blocks `(first instance, instances, packed offset)` of counts at displacements.
+fn blocks(counts: &[usize], displs: &[usize], size: usize) -> Vec<(isize, usize, usize)> {
+    counts
+        .iter()
+        .zip(displs)
+        .map(|(&c, &d)| (d as isize, c, d * size))
+        .collect()
+}
+
+/// The packed form of `b` where block `i` (`counts[i]` instances at `displs[i]`) sits at
+/// `displs[i] * size` (gaps zeroed; dense layouts are taken as they are).
+fn pack_blocks(b: &Buf, counts: &[usize], displs: &[usize]) -> Vec<u8> {
+    if b.is_dense() {
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        return unsafe { b.send_bytes() }.into_owned();
+    }
+    let size = b.ty.size;
+    let mut out = vec![0; b.len];
+    for (&c, &d) in counts.iter().zip(displs) {
+        // SAFETY: as above.
+        let part = unsafe { b.sub(d, c).send_bytes() };
+        out[d * size..d * size + part.len()].copy_from_slice(&part);
+    }
+    out
 }
 
 /// This rank's contribution to a gather: its block of `rb` in place, or the send buffer.
@@ -108,13 +129,13 @@ fn contribution(
     rb: &Buf,
     at: (usize, usize),
 ) -> Result<Vec<u8>> {
-    if in_place(sbuf) {
-        return Ok(block_at(rb, at.0, at.1));
-    }
-    let sb = Buf::new(sbuf, sn, st, "send")?;
-    same_type(sb.dtype, rb.dtype)?;
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    Ok(unsafe { sb.bytes() }.to_vec())
+    let b = if in_place(sbuf) {
+        rb.sub(at.0, at.1)
+    } else {
+        Buf::new(sbuf, sn, st, "send")?
+    };
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    Ok(unsafe { b.send_bytes() }.into_owned())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -134,20 +155,23 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
     let me = c.rank() as usize;
     if let Some(r) = root.filter(|&r| r != c.rank()) {
         let sb = Buf::new(sbuf, sn, st, "send")?;
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        let p = c.start_gatherv(unsafe { sb.bytes() }, sb.dtype, &[], None, 0, r)?;
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        let p = c.start_gatherv(&unsafe { sb.send_bytes() }, U8, &[], None, 0, r)?;
         return Ok(Started::scratch(c, p, Vec::new()));
     }
     let rc = array(rcounts, n, "recvcounts", false)?;
     let d = array(displs, n, "displs", true)?;
     let rb = Buf::new(rbuf, extent(&rc, &d)?, rt, "receive")?;
+    let size = rb.ty.size;
     let mine = contribution(sbuf, sn, st, &rb, (d[me], rc[me]))?;
-    same_len(mine.len(), rc[me] * rb.dtype.size())?;
+    same_len(mine.len(), rc[me] * size)?;
+    let (bc, bd) = (scaled(&rc, size)?, scaled(&d, size)?);
     let p = match root {
-        Some(r) => c.start_gatherv(&mine, rb.dtype, &rc, Some(&d), rb.len, r)?,
-        None => c.start_allgatherv(&mine, rb.dtype, &rc, Some(&d), rb.len)?,
+        Some(r) => c.start_gatherv(&mine, U8, &bc, Some(&bd), rb.len, r)?,
+        None => c.start_allgatherv(&mine, U8, &bc, Some(&bd), rb.len)?,
     };
-    Ok(Started::user(c, p, RawOut::of(&rb)))
+    let target = RecvTarget::blocks(&rb, blocks(&rc, &d, size), rb.len);
+    Ok(Started::user(c, p, target))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -165,26 +189,27 @@ fn scatterv<T: ArrayInt, D: ArrayInt>(
     let root = root_rank(root, c.size())?;
     if root != c.rank() {
         let rb = Buf::new(rbuf, rn, rt, "receive")?;
-        let p = c.start_scatterv(&[], rb.dtype, &[], None, rb.len, root)?;
-        return Ok(Started::user(c, p, RawOut::of(&rb)));
+        let p = c.start_scatterv(&[], U8, &[], None, rb.len, root)?;
+        return Ok(Started::user(c, p, rb.recv_target()));
     }
     let n = c.size() as usize;
     let sc = array(scounts, n, "sendcounts", false)?;
     let d = array(displs, n, "displs", true)?;
     let sb = Buf::new(sbuf, extent(&sc, &d)?, st, "send")?;
-    let mine = sc[root as usize] * sb.dtype.size();
+    let size = sb.ty.size;
+    let mine = sc[root as usize] * size;
     let rb = if in_place(rbuf) {
         None
     } else {
         let rb = Buf::new(rbuf, rn, rt, "receive")?;
-        same_type(sb.dtype, rb.dtype)?;
         same_len(mine, rb.len)?;
         Some(rb)
     };
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let p = c.start_scatterv(unsafe { sb.bytes() }, sb.dtype, &sc, Some(&d), mine, root)?;
+    let data = pack_blocks(&sb, &sc, &d);
+    let (bc, bd) = (scaled(&sc, size)?, scaled(&d, size)?);
+    let p = c.start_scatterv(&data, U8, &bc, Some(&bd), mine, root)?;
     Ok(match rb {
-        Some(rb) => Started::user(c, p, RawOut::of(&rb)),
+        Some(rb) => Started::user(c, p, rb.recv_target()),
         None => Started::scratch(c, p, vec![0; mine]),
     })
 }
@@ -205,19 +230,28 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
     let rc = array(rcounts, n, "recvcounts", false)?;
     let rd = array(rdispls, n, "rdispls", true)?;
     let rb = Buf::new(rbuf, extent(&rc, &rd)?, rt, "receive")?;
-    let (sc, sd, data) = if in_place(sbuf) {
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        (rc.clone(), rd.clone(), unsafe { rb.bytes() }.to_vec())
+    let rsize = rb.ty.size;
+    let (bsc, bsd, data) = if in_place(sbuf) {
+        (
+            scaled(&rc, rsize)?,
+            scaled(&rd, rsize)?,
+            pack_blocks(&rb, &rc, &rd),
+        )
     } else {
         let sc = array(scounts, n, "sendcounts", false)?;
         let sd = array(sdispls, n, "sdispls", true)?;
         let sb = Buf::new(sbuf, extent(&sc, &sd)?, st, "send")?;
-        same_type(sb.dtype, rb.dtype)?;
-        // SAFETY: as above.
-        (sc, sd, unsafe { sb.bytes() }.to_vec())
+        let ssize = sb.ty.size;
+        (
+            scaled(&sc, ssize)?,
+            scaled(&sd, ssize)?,
+            pack_blocks(&sb, &sc, &sd),
+        )
     };
-    let p = c.start_alltoallv(&data, &sc, Some(&sd), rb.dtype, &rc, Some(&rd), rb.len)?;
-    Ok(Started::user(c, p, RawOut::of(&rb)))
+    let (brc, brd) = (scaled(&rc, rsize)?, scaled(&rd, rsize)?);
+    let p = c.start_alltoallv(&data, &bsc, Some(&bsd), U8, &brc, Some(&brd), rb.len)?;
+    let target = RecvTarget::blocks(&rb, blocks(&rc, &rd, rsize), rb.len);
+    Ok(Started::user(c, p, target))
 }
 
 fn reduce_scatter(
@@ -231,19 +265,16 @@ fn reduce_scatter(
     let op = op(o)?;
     let all = total(&rc)?;
     let mine = rc[c.rank() as usize] as MPI_Count;
-    let (data, rb) = if in_place(sbuf) {
-        let whole = Buf::new(rbuf, all, dt, "receive")?;
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        let data = unsafe { whole.bytes() }.to_vec();
-        (data, Buf::new(rbuf, mine, dt, "receive")?)
+    let whole = if in_place(sbuf) {
+        Some(Buf::new(rbuf, all, dt, "receive")?)
     } else {
-        let sb = Buf::new(sbuf, all, dt, "send")?;
-        // SAFETY: as above.
-        let data = unsafe { sb.bytes() }.to_vec();
-        (data, Buf::new(rbuf, mine, dt, "receive")?)
+        None
     };
-    let p = c.start_reduce_scatter_with(&data, &rc, op.reducer(rb.dtype, dt))?;
-    Ok(Started::user(c, p, RawOut::of(&rb)))
+    let (data, reducer, per) = reduce_input(sbuf, whole.as_ref(), all, dt, op)?;
+    let rb = Buf::new(rbuf, mine, dt, "receive")?;
+    // The engine counts elements of the reducer: `per` of them in each datatype element.
+    let p = c.start_reduce_scatter_with(&data, &scaled(&rc, per)?, reducer)?;
+    Ok(Started::user(c, p, rb.recv_target()))
 }
 
 fn scan(
@@ -257,15 +288,13 @@ fn scan(
 ) -> Result<Started> {
     let op = op(o)?;
     let rb = Buf::new(rbuf, n, dt, "receive")?;
-    let data = if in_place(sbuf) {
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        unsafe { rb.bytes() }.to_vec()
-    } else {
-        // SAFETY: as above.
-        unsafe { Buf::new(sbuf, n, dt, "send")?.bytes() }.to_vec()
-    };
-    let p = c.start_scan_with(&data, op.reducer(rb.dtype, dt), exclusive)?;
-    Ok(Started::user(c, p, RawOut::of(&rb)))
+    let (data, reducer, _) = reduce_input(sbuf, Some(&rb), n, dt, op)?;
+    let p = c.start_scan_with(&data, reducer, exclusive)?;
+    if exclusive && c.rank() == 0 {
+        // Rank 0's receive buffer is left untouched by an exclusive scan.
+        return Ok(Started::scratch(c, p, vec![0; rb.len]));
+    }
+    Ok(Started::user(c, p, rb.recv_target()))
 }
 
 fn rs_block(c: &Comm, n: MPI_Count) -> Result<Vec<usize>> {

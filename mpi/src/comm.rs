@@ -27,8 +27,19 @@ const CREATE_TAG: u64 = 1 << 32;
 pub const MPI_MAX_OBJECT_NAME: usize = 128;
 /// `MPI_COMM_TYPE_SHARED`: split by shared-memory domain (here: by host).
 pub const MPI_COMM_TYPE_SHARED: c_int = 221;
-/// `MPI_COMM_TYPE_HW_UNGUIDED`, `MPI_COMM_TYPE_HW_GUIDED`, `MPI_COMM_TYPE_RESOURCE_GUIDED`.
-const OTHER_SPLIT_TYPES: [c_int; 3] = [222, 223, 224];
+/// `MPI_COMM_TYPE_HW_UNGUIDED`.
+const MPI_COMM_TYPE_HW_UNGUIDED: c_int = 222;
+/// `MPI_COMM_TYPE_HW_GUIDED` and `MPI_COMM_TYPE_RESOURCE_GUIDED`: split by the resource named
+/// by the info key `mpi_hw_resource_type`.
+const GUIDED_SPLIT_TYPES: [c_int; 2] = [223, 224];
+
+/// Whether `info` asks a guided split for the shared-memory domain (`mpi_hw_resource_type` =
+/// `mpi_shared_memory`, the one resource type the standard defines), which nexar knows.
+fn asks_shared_memory(info: MPI_Info) -> Result<bool> {
+    Ok(crate::info::pairs_or_empty(info)?
+        .iter()
+        .any(|(k, v)| k == "mpi_hw_resource_type" && v == "mpi_shared_memory"))
+}
 
 /// Names given with `MPI_Comm_set_name` (world and self have default names).
 static NAMES: Mutex<BTreeMap<MPI_Comm, Vec<u8>>> = Mutex::new(BTreeMap::new());
@@ -38,6 +49,7 @@ fn name_of(h: MPI_Comm) -> Vec<u8> {
         (Some(n), _) => n.clone(),
         (None, MPI_COMM_WORLD) => b"MPI_COMM_WORLD".to_vec(),
         (None, MPI_COMM_SELF) => b"MPI_COMM_SELF".to_vec(),
+        (None, MPI_COMM_NULL) => b"MPI_COMM_NULL".to_vec(),
         (None, _) => Vec::new(),
     }
 }
@@ -324,26 +336,31 @@ mpi_fn! {
         })
     }
 
-    /// Splits `comm` by type (collective): `MPI_COMM_TYPE_SHARED` groups the ranks on the same
-    /// host, ordered by `key`; `MPI_UNDEFINED` gives `MPI_COMM_NULL`. `info` is ignored. The
-    /// hardware- and resource-guided types raise `MPI_ERR_UNSUPPORTED_OPERATION`.
+    /// Splits `comm` by type (collective): `MPI_COMM_TYPE_SHARED`, and the hardware- or
+    /// resource-guided types when `info` sets `mpi_hw_resource_type` to `mpi_shared_memory`,
+    /// group the ranks on the same host, ordered by `key`; `MPI_UNDEFINED` gives
+    /// `MPI_COMM_NULL`. Guided types naming another (unknown) resource, or none, give
+    /// `MPI_COMM_NULL` as the standard says, and so does `MPI_COMM_TYPE_HW_UNGUIDED` (nexar
+    /// knows no hardware level below the host, so there is no strictly smaller split). Every
+    /// rank takes part in one split over `comm`, whatever type it passed.
     fn MPI_Comm_split_type(comm_h: MPI_Comm, split_type: c_int, key: c_int, info: MPI_Info,
         newcomm: *mut MPI_Comm) -> c_int => PMPI_Comm_split_type
     {
-        let _ = info;
         call("MPI_Comm_split_type", comm_h, || {
             non_null(newcomm, "newcomm")?;
             let c = comm(comm_h)?;
-            match split_type {
-                MPI_COMM_TYPE_SHARED => store_new(comm_h, newcomm, Some(c.split_by_host_blocking(key)?)),
+            let by_host = match split_type {
+                MPI_COMM_TYPE_SHARED => true,
+                t if GUIDED_SPLIT_TYPES.contains(&t) => asks_shared_memory(info)?,
+                MPI_UNDEFINED | MPI_COMM_TYPE_HW_UNGUIDED => false,
+                t => return Err(MpiError::new(MPI_ERR_ARG, format!("invalid split_type {t}"))),
+            };
+            if by_host {
+                store_new(comm_h, newcomm, Some(c.split_by_host_blocking(key)?))
+            } else {
                 // The engine's split by host is one split over `comm`; a rank that is in none
                 // takes part with no color.
-                MPI_UNDEFINED => store_new(comm_h, newcomm, c.split_blocking(None, key)?),
-                t if OTHER_SPLIT_TYPES.contains(&t) => Err(MpiError::new(
-                    MPI_ERR_UNSUPPORTED_OPERATION,
-                    format!("split_type {t} is not supported (only MPI_COMM_TYPE_SHARED)"),
-                )),
-                t => Err(MpiError::new(MPI_ERR_ARG, format!("invalid split_type {t}"))),
+                store_new(comm_h, newcomm, c.split_blocking(None, key)?)
             }
         })
     }
@@ -373,7 +390,8 @@ mpi_fn! {
         })
     }
 
-    /// `comm`'s name ("" if none was given; "MPI_COMM_WORLD" / "MPI_COMM_SELF" by default),
+    /// `comm`'s name ("" if none was given; "MPI_COMM_WORLD" / "MPI_COMM_SELF" /
+    /// "MPI_COMM_NULL" by default),
     /// NUL-terminated, into a buffer of `MPI_MAX_OBJECT_NAME` bytes.
     fn MPI_Comm_get_name(comm_h: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int)
         -> c_int => PMPI_Comm_get_name
@@ -381,7 +399,10 @@ mpi_fn! {
         call("MPI_Comm_get_name", comm_h, || {
             non_null(comm_name, "comm_name")?;
             non_null(resultlen, "resultlen")?;
-            comm(comm_h)?;
+            // MPI_COMM_NULL has the name "MPI_COMM_NULL" (as in MPICH; mpi4py tests it).
+            if comm_h != MPI_COMM_NULL {
+                comm(comm_h)?;
+            }
             let name = name_of(comm_h);
             let b = &name[..name.len().min(MPI_MAX_OBJECT_NAME - 1)];
             // SAFETY: non-NULL; room for MPI_MAX_OBJECT_NAME bytes per the MPI contract.

@@ -114,6 +114,13 @@ fn remove(code: c_int, want_class: bool) -> Result<()> {
             format!("error class {code} still has error codes"),
         ));
     }
+    if r.codes.get(&code).is_some_and(|a| a.string.is_some()) {
+        // MPI 4.1 §9.5: a code or class with a string attached cannot be removed.
+        return Err(MpiError::new(
+            MPI_ERR_ARG,
+            format!("error {code} still has a string (MPI_Remove_error_string first)"),
+        ));
+    }
     r.codes.remove(&code);
     let last = r
         .codes

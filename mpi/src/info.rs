@@ -214,6 +214,17 @@ mpi_fn! {
         call("MPI_Info_create", MPI_COMM_WORLD, || store_new(Vec::new(), info))
     }
 
+    /// A new info describing the hardware resources this process may use for
+    /// `MPI_Comm_split_type(MPI_COMM_TYPE_HW_GUIDED)`: the one resource type nexar knows,
+    /// `mpi_hw_resource_type` = `mpi_shared_memory` (the ranks of one host).
+    fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int => PMPI_Get_hw_resource_info {
+        call("MPI_Get_hw_resource_info", MPI_COMM_WORLD, || {
+            let mut p = Vec::new();
+            set(&mut p, "mpi_hw_resource_type", "mpi_shared_memory");
+            store_new(p, hw_info)
+        })
+    }
+
     /// A new info with the contents of `MPI_INFO_ENV` (`argc` / `argv` are not needed: the
     /// command line is read from the process).
     fn MPI_Info_create_env(argc: c_int, argv: *mut *mut c_char, info: *mut MPI_Info) -> c_int

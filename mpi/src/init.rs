@@ -238,4 +238,16 @@ mpi_fn! {
     fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint => PMPI_Aint_diff {
         addr1.wrapping_sub(addr2)
     }
+
+    /// The parent communicator of a process started by `MPI_Comm_spawn`: always
+    /// `MPI_COMM_NULL`, as nexar does not spawn processes (every rank is started by the
+    /// launcher).
+    fn MPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int => PMPI_Comm_get_parent {
+        call("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
+            non_null(parent, "parent")?;
+            // SAFETY: checked for NULL; writable per the MPI contract.
+            unsafe { parent.write(MPI_COMM_NULL) };
+            Ok(())
+        })
+    }
 }

@@ -15,8 +15,9 @@
 //!
 //! Conventions of every implemented function: any thread may call it at any time
 //! (`MPI_THREAD_MULTIPLE`); functions that communicate block the calling thread until their
-//! part is done (sends return once the data is copied and queued); collectives are called by
-//! every rank of the communicator in the same order; out-parameters are written only on success
+//! part is done (sends return once the data is copied and queued, synchronous sends once the
+//! receiver matched the message); collectives are called by every rank of the communicator in
+//! the same order; out-parameters are written only on success
 //! (a receive's status also on truncation); errors go through the communicator's error handler
 //! (see [`error`]). Buffers stay the caller's.
 
@@ -66,10 +67,14 @@ macro_rules! stub {
 
 pub mod args;
 pub mod attr;
+pub mod bsend;
+pub mod cancel;
 pub mod coll;
 pub mod coll_v;
+pub mod coll_w;
 pub mod comm;
 pub mod consts;
+pub mod datatype;
 pub mod errcodes;
 pub mod error;
 pub mod fortran_support;
@@ -79,14 +84,18 @@ pub mod handles;
 pub mod info;
 pub mod init;
 pub mod mem;
+pub mod mprobe;
 pub mod nonblocking;
 pub mod op;
 pub mod p2p;
 pub mod p2p_nonblocking;
+pub mod persistent;
 pub mod request;
 pub mod request_status;
+pub mod send_modes;
 pub mod state;
 pub mod status;
+pub mod status_fields;
 pub mod table;
 pub mod topo;
 pub mod topo_graph;

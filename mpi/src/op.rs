@@ -12,6 +12,8 @@
 
 use crate::args::Buf;
 use crate::consts::*;
+use crate::datatype::layout::Type;
+use crate::datatype::pack::{pack, unpack};
 use crate::error::{MpiError, Result, call, non_null};
 use crate::table::Table;
 use nexar::{CustomOp, Datatype, Order, ReduceOp, Reducer};
@@ -63,16 +65,17 @@ pub enum OpSpec {
 }
 
 impl OpSpec {
-    /// The engine reducer for buffers of `dt` (whose nexar element type is `dtype`): the
-    /// predefined kernel (its validity for `dtype` is checked by the engine, `MPI_ERR_OP`), or
-    /// the user function called with `dt`.
-    pub fn reducer(&self, dtype: Datatype, dt: MPI_Datatype) -> Reducer {
+    /// The engine reducer for a user op over elements of the datatype `dt` (layout `ty`):
+    /// the reducer's element is one whole `dt` element in packed form. Predefined ops are
+    /// turned into reducers by the caller, which knows the datatype's element type.
+    pub fn user_reducer(&self, ty: Arc<Type>, dt: MPI_Datatype) -> Reducer {
         match *self {
-            Self::Builtin(op) => Reducer::builtin(op, dtype),
+            Self::Builtin(op) => Reducer::builtin(op, Datatype::U8),
             Self::User(u) => Reducer::custom(Arc::new(UserCombiner {
                 op: u,
                 dt,
-                elem: dtype.size(),
+                elem: ty.size,
+                ty,
             })),
         }
     }
@@ -110,8 +113,11 @@ struct UserCombiner {
     op: UserOp,
     /// The caller's datatype handle, passed to the function.
     dt: MPI_Datatype,
-    /// Bytes per element of `dt`.
+    /// Bytes per element of `dt`, packed.
     elem: usize,
+    /// The layout of `dt`: the function sees its elements as laid out in memory, so packed
+    /// data of a type with holes is unpacked around each call.
+    ty: Arc<Type>,
 }
 
 /// `len` bytes copied into (or zeroed in) a buffer starting at an `align`-aligned address.
@@ -148,6 +154,9 @@ impl UserCombiner {
     /// Calls the function on whole elements: `inout = input ⊕ inout`, copying either buffer to
     /// an aligned one if needed, in pieces that fit the function's length type.
     fn call(&self, input: &[u8], inout: &mut [u8]) {
+        if self.elem > 0 && !self.ty.dense(inout.len() / self.elem) {
+            return self.call_expanded(input, inout);
+        }
         let align = self.align();
         let misaligned = |p: *const u8| !(p as usize).is_multiple_of(align);
         if misaligned(input.as_ptr()) {
@@ -178,6 +187,53 @@ impl UserCombiner {
                 }
             }
         }
+    }
+}
+
+impl UserCombiner {
+    /// [`Self::call`] for a datatype with holes: both packed operands are unpacked into
+    /// 16-byte-aligned memory laid out as the datatype says, the function runs there, and the
+    /// result is packed back into `inout`.
+    fn call_expanded(&self, input: &[u8], inout: &mut [u8]) {
+        let n = inout.len() / self.elem;
+        let ty = &*self.ty;
+        let last = (n as isize - 1) * ty.extent();
+        let lo = ty.true_lb.min(ty.true_lb + last);
+        let hi = ty.true_ub.max(ty.true_ub + last);
+        let words = ((hi - lo) as usize).div_ceil(16);
+        let (mut a, mut b) = (vec![0u128; words], vec![0u128; words]);
+        // The address of element 0: `lo` bytes before the start of each allocation.
+        let base_a = (a.as_mut_ptr() as usize).wrapping_add_signed(-lo);
+        let base_b = (b.as_mut_ptr() as usize).wrapping_add_signed(-lo);
+        // SAFETY: each allocation covers the typemap of `n` elements at its base.
+        unsafe {
+            unpack(input, base_a, n, ty);
+            unpack(inout, base_b, n, ty);
+        }
+        let max = match self.op.f {
+            UserFn::Int(_) => i32::MAX as usize,
+            UserFn::Count(_) => i64::MAX as usize,
+        };
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(max);
+            let off = done as isize * ty.extent();
+            let mut dt = self.dt;
+            let ip = base_a.wrapping_add_signed(off) as *mut c_void;
+            let op = base_b.wrapping_add_signed(off) as *mut c_void;
+            // SAFETY: both pointers address `k` elements of `dt` laid out in the allocations.
+            unsafe {
+                match self.op.f {
+                    UserFn::Int(f) => f(ip, op, &mut (k as c_int), &mut dt),
+                    UserFn::Count(f) => f(ip, op, &mut (k as MPI_Count), &mut dt),
+                }
+            }
+            done += k;
+        }
+        let mut out = Vec::with_capacity(inout.len());
+        // SAFETY: `b` holds `n` elements laid out at `base_b`.
+        unsafe { pack(base_b, n, ty, &mut out) };
+        inout.copy_from_slice(&out);
     }
 }
 
@@ -236,9 +292,23 @@ fn reduce_local(
             "the input and in-out buffers must be distinct",
         ));
     }
+    let reducer = match spec {
+        OpSpec::Builtin(o) => Reducer::builtin(o, inout.reduce_type(o)?),
+        OpSpec::User(_) => spec.user_reducer(inout.ty.clone(), dt),
+    };
     // SAFETY: `Buf::new` checked the pointers; readable/writable per the MPI contract.
-    let (i, io) = unsafe { (input.bytes(), inout.bytes_mut()) };
-    nexar::reduce_local_with(&spec.reducer(inout.dtype, dt), i, io)?;
+    let i = unsafe { input.send_bytes() };
+    let mut target = inout.recv_target();
+    // SAFETY: as above; for a dense layout the target is the user's memory itself.
+    let io = unsafe { target.slice() };
+    if !inout.is_dense() {
+        // SAFETY: readable per the contract.
+        io.copy_from_slice(&unsafe { inout.send_bytes() });
+    }
+    nexar::reduce_local_with(&reducer, &i, io)?;
+    let len = target.len();
+    // SAFETY: writable per the contract.
+    unsafe { target.finish(len) };
     Ok(())
 }
 
@@ -357,6 +427,7 @@ mod tests {
             },
             dt: 0x22b,
             elem: 8,
+            ty: crate::datatype::predefined::get(0x22b).unwrap(),
         };
         let (f, g) = ([2, 3], [5, 7]);
         // f ⊕ g = (10, 5*3 + 7) ; g ⊕ f = (10, 2*7 + 3)

@@ -1,5 +1,7 @@
 //! Blocking point-to-point: send, receive, sendrecv, probe. One implementation over 64-bit
 //! counts serves `MPI_X` and `MPI_X_c`.
+//! Derived datatypes are packed on send and unpacked into the receive buffer on completion
+//! (see [`Buf`]); statuses count packed bytes.
 
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
@@ -15,8 +17,8 @@ fn send(c: &Comm, buf: Buf, dest: c_int, tag: c_int) -> Result<()> {
     let Some(dest) = dest_rank(dest, c.size(), "destination")? else {
         return Ok(());
     };
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(unsafe { buf.bytes() });
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(&unsafe { buf.send_bytes() });
     Ok(c.send_bytes(data, dest, tag)?)
 }
 
@@ -35,8 +37,11 @@ fn finish(p: Option<nexar::PendingRecv>, buf: Buf, status: *mut MPI_Status) -> R
         store(status, MPI_Status::proc_null());
         return Ok(());
     };
-    // SAFETY: `Buf::new` checked the pointer; writable per the MPI contract.
-    let out = pollster::block_on(p.finish_into(unsafe { buf.bytes_mut() }))?;
+    let mut target = buf.recv_target();
+    // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
+    let out = pollster::block_on(p.finish_into(unsafe { target.slice() }))?;
+    // SAFETY: as above.
+    unsafe { target.finish(out.status.bytes) };
     let st = status_of(out);
     store(status, st);
     if out.truncated {

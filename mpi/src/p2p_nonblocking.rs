@@ -5,7 +5,7 @@
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
-use crate::request::{MPI_Request, RawOut, store_request};
+use crate::request::{MPI_Request, Started, store_request, store_started};
 use crate::state::comm;
 use crate::status::MPI_Status;
 use bytes::Bytes;
@@ -27,8 +27,8 @@ fn isend(
     if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
         // The engine copies and queues the message at once (as `MPI_Send` does), so the
         // request is complete from the start.
-        // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-        let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
         c.send_bytes(data, dest, tag)?;
     }
     store_request(request, comm_h, nexar::Request::ready(Ok(None)))
@@ -46,27 +46,32 @@ fn irecv(
     non_null(request, "request")?;
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "receive")?;
-    let req = post_recv(&c, b, source, tag)?;
-    store_request(request, comm_h, req)
+    let started = post_recv(&c, b, source, tag)?;
+    store_started(request, comm_h, started, None)
 }
 
 /// Posts a receive into `b` now (it matches before receives posted later) and finishes it in
-/// the background.
-fn post_recv(
-    c: &nexar::Comm,
-    b: Buf,
-    source: c_int,
-    tag: c_int,
-) -> Result<nexar::Request<Option<MPI_Status>>> {
+/// the background; a cancelled receive (`MPI_Cancel`) completes with a cancelled status.
+pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> Result<Started> {
     let tag = recv_tag(tag)?;
     let Some(source) = recv_source(source, c.size())? else {
-        return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))));
+        return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))).into());
     };
     let pending = c.start_recv(source, tag)?;
-    let out = RawOut::of(&b);
-    let req = c.spawn(async move {
+    let cancel = pending.cancel_handle();
+    let cancelled = cancel.clone();
+    let mut target = b.recv_target();
+    // Polled by MPI_Test / MPI_Wait on the calling thread: once the engine has matched the
+    // message, the next test copies it out and completes, with no hop through a runtime task
+    // (and a receive matched by a synchronous send is complete as soon as that send returns).
+    let req = nexar::Request::inline(async move {
         // SAFETY: the caller keeps the buffer valid until the request completes.
-        let o = pending.finish_into(unsafe { out.get() }).await?;
+        let o = match pending.finish_into(unsafe { target.slice() }).await {
+            Err(_) if cancelled.is_cancelled() => return Ok(Some(crate::cancel::cancelled())),
+            r => r?,
+        };
+        // SAFETY: as above; a derived layout is unpacked now, before the request completes.
+        unsafe { target.finish(o.status.bytes) };
         let err = if o.truncated {
             MPI_ERR_TRUNCATE
         } else {
@@ -79,7 +84,10 @@ fn post_recv(
             err,
         )))
     });
-    Ok(req)
+    Ok(Started {
+        req,
+        cancel: Some(cancel),
+    })
 }
 
 /// Sends `data` (already copied) to `dest` unless it is `MPI_PROC_NULL`.
@@ -112,12 +120,12 @@ fn isendrecv(
     let rb = Buf::new(rbuf, rn, rdt, "receive")?;
     send_tag(stag)?;
     dest_rank(dest, c.size(), "destination")?;
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(unsafe { sb.bytes() });
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(&unsafe { sb.send_bytes() });
     // The receive is posted before the send, so a matching call on the peer cannot deadlock.
     let req = post_recv(&c, rb, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
-    store_request(request, comm_h, req)
+    store_started(request, comm_h, req, None)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -138,11 +146,11 @@ fn isendrecv_replace(
     send_tag(stag)?;
     dest_rank(dest, c.size(), "destination")?;
     // The outgoing data is copied before the receive can write into the buffer.
-    // SAFETY: `Buf::new` checked the pointer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(unsafe { b.bytes() });
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
     let req = post_recv(&c, b, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
-    store_request(request, comm_h, req)
+    store_started(request, comm_h, req, None)
 }
 
 mpi_fn! {

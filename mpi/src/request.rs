@@ -2,16 +2,21 @@
 //! (wait, test and their all / any / some forms, `MPI_Request_free`,
 //! `MPI_Request_get_status`).
 //!
-//! A request wraps a [`nexar::Request`] (the operation runs on the engine's runtime and makes
-//! progress on its own). Its result is `Some(status)` for receives and `None` otherwise.
+//! A request wraps a [`nexar::Request`]: most operations run on the engine's runtime and make
+//! progress on their own; receives and synchronous sends are inline requests, whose last step
+//! (copying the matched message out, seeing the acknowledgement) runs on the thread that tests
+//! or waits. Its result is `Some(status)` for receives and `None` otherwise.
 //! Request handles come from a [`Table`] (`MPI_REQUEST_NULL` is the spec's 0x180, far below
 //! every table handle). `MPI_Wait(all)` blocks on the request's future; `*any` / `*some` check
 //! every request, spinning briefly and then sleeping with growing pauses.
 //!
 //! `MPI_Request_free` of a pending request drops the handle and lets the operation finish in
-//! the background (its buffer must stay valid until then, as MPI states).
+//! the background, on the runtime (its buffer must stay valid until then, as MPI states).
+//!
+//! Persistent requests (see [`crate::persistent`]) keep a starter: completing one leaves it
+//! allocated and inactive (never set to `MPI_REQUEST_NULL`); an inactive request completes at
+//! once with an empty status and is skipped by the any / some forms, like `MPI_REQUEST_NULL`.
 
-use crate::args::Buf;
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::status::{MPI_Status, store};
@@ -23,6 +28,23 @@ use std::time::Duration;
 /// What a completed request yields: the receive status, or `None`.
 pub type Outcome = std::result::Result<Option<MPI_Status>, MpiError>;
 
+/// One started operation: its request and, for a receive, what cancels it.
+pub struct Started {
+    /// The operation.
+    pub req: nexar::Request<Option<MPI_Status>>,
+    /// Cancels a receive that has not matched yet (`MPI_Cancel`); `None` for other operations.
+    pub cancel: Option<nexar::RecvCancel>,
+}
+
+impl From<nexar::Request<Option<MPI_Status>>> for Started {
+    fn from(req: nexar::Request<Option<MPI_Status>>) -> Self {
+        Self { req, cancel: None }
+    }
+}
+
+/// Starts a persistent request's operation again (`MPI_Start`).
+pub type Starter = Box<dyn FnMut() -> Result<Started> + Send>;
+
 /// A live request.
 struct Entry {
     /// The operation, until its result has been taken.
@@ -31,16 +53,26 @@ struct Entry {
     done: Option<Outcome>,
     /// The communicator (its error handler reports the request's errors).
     comm: MPI_Comm,
+    /// Cancels the operation if it is a receive that has not matched.
+    cancel: Option<nexar::RecvCancel>,
+    /// Persistent requests: starts the operation (the entry outlives each completion).
+    starter: Option<Starter>,
 }
 
 impl Entry {
-    /// Whether the operation has completed (its result is then in `done`). Never blocks.
+    /// A persistent request with no operation started (or its result already taken).
+    fn inactive(&self) -> bool {
+        self.starter.is_some() && self.req.is_none() && self.done.is_none()
+    }
+
+    /// Whether the operation has completed (its result is then in `done`; an inactive
+    /// persistent request counts as complete). Never blocks.
     fn poll(&mut self) -> bool {
         if self.done.is_some() {
             return true;
         }
         let Some(r) = self.req.as_mut() else {
-            return false;
+            return self.starter.is_some();
         };
         if !r.test() {
             return false;
@@ -50,12 +82,19 @@ impl Entry {
         true
     }
 
-    /// Blocks until complete and yields the result.
+    /// Blocks until complete and yields the result (an inactive persistent request: none).
     fn wait(mut self) -> Outcome {
+        self.take_wait()
+    }
+
+    /// [`Entry::wait`] that leaves the (now inactive) entry in place.
+    fn take_wait(&mut self) -> Outcome {
+        self.cancel = None;
         match self.done.take() {
             Some(o) => o,
             None => match self.req.take() {
                 Some(r) => r.wait().map_err(MpiError::from),
+                None if self.starter.is_some() => Ok(None),
                 None => Err(MpiError::new(MPI_ERR_INTERN, "request without operation")),
             },
         }
@@ -67,36 +106,6 @@ pub type MPI_Request = usize;
 
 static REQUESTS: Mutex<Table<Entry>> = Mutex::new(Table::new());
 
-/// A writable user buffer handed to a background operation (the MPI contract keeps it valid
-/// and untouched until the request completes).
-#[derive(Clone, Copy)]
-pub struct RawOut {
-    ptr: usize,
-    len: usize,
-}
-
-impl RawOut {
-    /// The buffer described by `b`.
-    pub fn of(b: &Buf) -> Self {
-        Self {
-            ptr: b.ptr as usize,
-            len: b.len,
-        }
-    }
-
-    /// The bytes.
-    ///
-    /// # Safety
-    /// The buffer must be valid and unaliased for `len` bytes (the MPI contract).
-    pub unsafe fn get<'a>(self) -> &'a mut [u8] {
-        if self.len == 0 {
-            return &mut [];
-        }
-        // SAFETY: non-NULL (`Buf::new` checked it) and writable per the contract.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut u8, self.len) }
-    }
-}
-
 /// Registers `req` (on communicator `comm`) and writes its handle to `*out` (checked for NULL
 /// by the caller).
 pub fn store_request(
@@ -104,13 +113,48 @@ pub fn store_request(
     comm: MPI_Comm,
     req: nexar::Request<Option<MPI_Status>>,
 ) -> Result<()> {
-    let h = REQUESTS
-        .lock()
-        .insert(Entry {
-            req: Some(req),
+    store_started(out, comm, req.into(), None)
+}
+
+/// Registers an operation with its cancel handle (`started`), or an inactive persistent
+/// request (`starter` given, `started` not yet: pass `None` for it through
+/// [`store_persistent`]), and writes its handle to `*out` (checked for NULL by the caller).
+pub fn store_started(
+    out: *mut MPI_Request,
+    comm: MPI_Comm,
+    started: Started,
+    starter: Option<Starter>,
+) -> Result<()> {
+    insert(
+        out,
+        Entry {
+            req: Some(started.req),
             done: None,
             comm,
-        })
+            cancel: started.cancel,
+            starter,
+        },
+    )
+}
+
+/// Registers an inactive persistent request that `starter` starts (`MPI_Start`).
+pub fn store_persistent(out: *mut MPI_Request, comm: MPI_Comm, starter: Starter) -> Result<()> {
+    insert(
+        out,
+        Entry {
+            req: None,
+            done: None,
+            comm,
+            cancel: None,
+            starter: Some(starter),
+        },
+    )
+}
+
+fn insert(out: *mut MPI_Request, e: Entry) -> Result<()> {
+    let h = REQUESTS
+        .lock()
+        .insert(e)
         .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live requests"))?;
     // SAFETY: checked for NULL by the caller; writable per the MPI contract.
     unsafe { out.write(h) };
@@ -171,9 +215,68 @@ pub(crate) fn read(p: *const MPI_Request, i: usize) -> MPI_Request {
     unsafe { p.add(i).read() }
 }
 
+/// Sets completed request `i` to `MPI_REQUEST_NULL`, unless it is persistent (and so still
+/// allocated).
 fn clear(p: *mut MPI_Request, i: usize) {
+    if is_live(read(p, i)) {
+        return;
+    }
     // SAFETY: as `read`; writable per the MPI contract.
     unsafe { p.add(i).write(MPI_REQUEST_NULL) };
+}
+
+/// Whether `h` is an inactive persistent request (treated as `MPI_REQUEST_NULL` by the any /
+/// some forms).
+pub(crate) fn is_inactive(h: MPI_Request) -> bool {
+    REQUESTS.lock().get(h).is_some_and(Entry::inactive)
+}
+
+/// Starts persistent request `h` (`MPI_Start`).
+pub(crate) fn start(h: MPI_Request) -> Result<()> {
+    if h == MPI_REQUEST_NULL {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            "request is MPI_REQUEST_NULL",
+        ));
+    }
+    let mut t = REQUESTS.lock();
+    let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
+    let Some(starter) = e.starter.as_mut() else {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            format!("request {h:#x} is not persistent"),
+        ));
+    };
+    if e.req.is_some() || e.done.is_some() {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            format!("persistent request {h:#x} is already active"),
+        ));
+    }
+    let s = starter()?;
+    e.req = Some(s.req);
+    e.cancel = s.cancel;
+    Ok(())
+}
+
+/// Cancels request `h` (`MPI_Cancel`): a receive that has not matched completes as cancelled;
+/// anything else completes normally.
+pub(crate) fn cancel(h: MPI_Request) -> Result<()> {
+    if h == MPI_REQUEST_NULL {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            "request is MPI_REQUEST_NULL",
+        ));
+    }
+    let c = {
+        let t = REQUESTS.lock();
+        let e = t.get(h).ok_or_else(|| bad_request(h))?;
+        e.cancel.clone()
+    };
+    if let Some(c) = c {
+        c.cancel();
+    }
+    Ok(())
 }
 
 fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
@@ -187,14 +290,48 @@ fn take_if_done(h: MPI_Request) -> Result<Option<Outcome>> {
     if !e.poll() {
         return Ok(None);
     }
+    if e.starter.is_some() {
+        // Persistent: the request stays allocated, inactive.
+        return Ok(Some(e.take_wait()));
+    }
     let e = t.remove(h).expect("present above");
     Ok(Some(e.wait()))
 }
 
-/// Takes request `h` out of the table and blocks until it completes.
+/// Takes request `h` out of the table (a persistent one: its operation) and blocks until it
+/// completes.
 fn take_and_wait(h: MPI_Request) -> Result<Outcome> {
-    let e = REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?;
+    let mut t = REQUESTS.lock();
+    let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
+    if e.starter.is_some() {
+        let mut op = Entry {
+            req: e.req.take(),
+            done: e.done.take(),
+            comm: e.comm,
+            cancel: e.cancel.take(),
+            starter: None,
+        };
+        drop(t);
+        if op.req.is_none() && op.done.is_none() {
+            return Ok(Ok(None));
+        }
+        return Ok(op.take_wait());
+    }
+    let e = t.remove(h).expect("present above");
+    drop(t);
     Ok(e.wait())
+}
+
+/// Lets an operation whose handle is freed finish in the background: a request polled by its
+/// tester (`nexar::Request::inline`, e.g. receives) is handed to the engine's runtime.
+fn detach(mut req: nexar::Request<Option<MPI_Status>>, comm_h: MPI_Comm) {
+    if req.test() {
+        return;
+    }
+    // The request's communicator may be freed already; any live one has the runtime.
+    if let Ok(c) = crate::state::comm(comm_h).or_else(|_| crate::state::comm(MPI_COMM_WORLD)) {
+        drop(c.spawn(req));
+    }
 }
 
 /// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
@@ -344,7 +481,7 @@ fn any_pass(
     let mut live = false;
     for i in 0..n {
         let h = read(requests, i);
-        if h == MPI_REQUEST_NULL {
+        if h == MPI_REQUEST_NULL || is_inactive(h) {
             continue;
         }
         live = true;
@@ -423,7 +560,7 @@ fn some(
         let mut failed = 0usize;
         for i in 0..n {
             let h = read(requests, i);
-            if h == MPI_REQUEST_NULL {
+            if h == MPI_REQUEST_NULL || is_inactive(h) {
                 continue;
             }
             live = true;
@@ -464,7 +601,12 @@ pub(crate) fn peek(h: MPI_Request) -> Result<Option<Outcome>> {
     }
     let mut t = REQUESTS.lock();
     let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
-    Ok(if e.poll() { e.done.clone() } else { None })
+    // An inactive persistent request reports an empty status.
+    Ok(if e.poll() {
+        Some(e.done.clone().unwrap_or(Ok(None)))
+    } else {
+        None
+    })
 }
 
 /// The communicator of `*request` (for error reporting), tolerating a NULL pointer.
@@ -547,8 +689,10 @@ mpi_fn! {
             if h == MPI_REQUEST_NULL {
                 return Err(MpiError::new(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL"));
             }
-            // Dropping a running `nexar::Request` lets it finish in the background.
-            drop(REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?);
+            let entry = REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?;
+            if let Some(req) = entry.req {
+                detach(req, entry.comm);
+            }
             clear(request, 0);
             Ok(())
         })

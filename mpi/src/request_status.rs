@@ -5,8 +5,8 @@
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
 use crate::request::{
-    IndexContext, MPI_Request, array_comm, array_len, comm_of, empty_status, in_status, peek, read,
-    record, result_of, status_of,
+    IndexContext, MPI_Request, array_comm, array_len, comm_of, empty_status, in_status,
+    is_inactive, peek, read, record, result_of, status_of,
 };
 use crate::status::{MPI_Status, store};
 use std::ffi::c_int;
@@ -53,7 +53,7 @@ fn get_status_any(
     let mut live = false;
     for i in 0..n {
         let h = read(requests, i);
-        if h == MPI_REQUEST_NULL {
+        if h == MPI_REQUEST_NULL || is_inactive(h) {
             continue;
         }
         live = true;
@@ -92,7 +92,7 @@ fn get_status_some(
     let (mut live, mut done, mut failed) = (false, 0usize, 0usize);
     for i in 0..n {
         let h = read(requests, i);
-        if h == MPI_REQUEST_NULL {
+        if h == MPI_REQUEST_NULL || is_inactive(h) {
             continue;
         }
         live = true;
@@ -141,8 +141,8 @@ mpi_fn! {
         })
     }
 
-    /// Sets `*flag` to whether the operation `status` describes was cancelled (never: the
-    /// shim has no `MPI_Cancel`).
+    /// Sets `*flag` to whether the operation `status` describes was cancelled (see
+    /// `MPI_Cancel`: only receives that had not matched are).
     fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int
         => PMPI_Test_cancelled
     {

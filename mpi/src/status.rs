@@ -1,10 +1,12 @@
 //! `MPI_Status`: its layout (32 bytes: source, tag, error, five internal ints), how the shim
-//! fills it (the message size in bytes in `MPI_internal[0..2]`), and `MPI_Get_count`.
+//! fills it (the message size in packed bytes in `MPI_internal[0..2]`), and `MPI_Get_count`
+//! (whole elements of any datatype, derived ones included; `MPI_Get_elements` is in
+//! [`crate::datatype::query`]).
 
 use crate::args::count;
 use crate::consts::*;
+use crate::datatype::registry;
 use crate::error::{MpiError, Result, call, non_null};
-use crate::handles::datatype;
 use std::ffi::c_int;
 
 /// The standard ABI's `MPI_Status`.
@@ -56,9 +58,13 @@ pub fn store(out: *mut MPI_Status, st: MPI_Status) {
 
 fn get_count(status: *const MPI_Status, dt: MPI_Datatype) -> Result<MPI_Count> {
     non_null(status, "status")?;
-    let size = datatype(dt)?.size() as u64;
+    let size = registry::layout(dt)?.size as u64;
     // SAFETY: checked for NULL; readable per the MPI contract.
     let bytes = unsafe { status.read() }.bytes();
+    if size == 0 {
+        // Every message of a zero-size type holds zero elements.
+        return Ok(if bytes == 0 { 0 } else { count(MPI_UNDEFINED) });
+    }
     Ok(if bytes % size == 0 {
         (bytes / size) as MPI_Count
     } else {

@@ -1,4 +1,5 @@
-//! Reduction kernel throughput against `copy_from_slice` (memcpy) as the baseline.
+//! Reduction kernel throughput (sum of f32/f64/i32/i64, max of f32/f64/i32) against
+//! `copy_from_slice` (memcpy) of the same sizes as the baseline.
 //!
 //! Throughput counts the bytes of one operand: a reduction reads `acc` and `inc` and writes `acc`
 //! (three passes over that many bytes), a copy reads one buffer and writes another (two).
@@ -46,8 +47,12 @@ fn kernels(c: &mut Criterion) {
     }
     g.finish();
 
-    for dtype in [Datatype::F32, Datatype::F64, Datatype::I32, Datatype::I64] {
-        let mut g = c.benchmark_group(format!("sum_{dtype}"));
+    let sums =
+        [Datatype::F32, Datatype::F64, Datatype::I32, Datatype::I64].map(|d| (ReduceOp::Sum, d));
+    let maxes = [Datatype::F32, Datatype::F64, Datatype::I32].map(|d| (ReduceOp::Max, d));
+    for (op, dtype) in sums.into_iter().chain(maxes) {
+        let name = if op == ReduceOp::Sum { "sum" } else { "max" };
+        let mut g = c.benchmark_group(format!("{name}_{dtype}"));
         for (bytes, label) in SIZES {
             let mut acc = filled(dtype, bytes, 0);
             let inc = filled(dtype, bytes, 1);
@@ -57,7 +62,7 @@ fn kernels(c: &mut Criterion) {
             );
             g.throughput(Throughput::Bytes(bytes as u64));
             g.bench_function(BenchmarkId::from_parameter(label), |b| {
-                b.iter(|| reduce_into(ReduceOp::Sum, dtype, acc, black_box(inc), Order::AccFirst))
+                b.iter(|| reduce_into(op, dtype, acc, black_box(inc), Order::AccFirst))
             });
         }
         g.finish();

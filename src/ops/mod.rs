@@ -8,6 +8,7 @@ mod layout;
 pub mod local;
 pub mod nonblocking;
 pub mod p2p;
+pub mod p2p_modes;
 pub mod typed;
 
 use crate::element::Element;

@@ -3,6 +3,8 @@
 //! Sends are eager: the data is copied and queued, and the call returns. Receives match with MPI
 //! semantics (see [`crate::matching`]). A message larger than the receive buffer fills the buffer
 //! and fails with [`ErrorKind::Truncated`]; nothing is written past the buffer.
+//!
+//! Synchronous sends, matched probes and receive cancellation are in [`super::p2p_modes`].
 
 use super::{Source, Status, TagMatch, bytes_of, bytes_of_mut, check_tag};
 use crate::comm::Comm;
@@ -234,6 +236,7 @@ impl Comm {
 pub struct PendingRecv {
     comm: Comm,
     wait: std::pin::Pin<Box<dyn Future<Output = Result<Envelope>> + Send>>,
+    cancel: super::p2p_modes::RecvCancel,
 }
 
 impl std::fmt::Debug for PendingRecv {
@@ -252,6 +255,12 @@ pub struct RecvOutcome {
 }
 
 impl PendingRecv {
+    /// A handle that can cancel this receive while it has not matched (see
+    /// [`super::p2p_modes::RecvCancel`]).
+    pub fn cancel_handle(&self) -> super::p2p_modes::RecvCancel {
+        self.cancel.clone()
+    }
+
     /// Waits for the matching message and copies it into `buf` (at most `buf.len()` bytes).
     /// Truncation is reported in the outcome, not as an error, so callers can still report the
     /// status.
@@ -266,10 +275,19 @@ impl Comm {
     /// Posts a receive now (it matches before receives posted later) without a buffer yet; a
     /// building block for bindings. See [`PendingRecv::finish_into`].
     pub fn start_recv(&self, source: Source, tag: TagMatch) -> Result<PendingRecv> {
-        let wait = Box::pin(self.post_recv(source, tag)?);
+        let engine = self.inner.engine.clone();
+        let wait = engine.post_recv(self.recv_spec(source, tag)?)?;
+        let id = match &wait {
+            RecvWait::Pending(id, _) => Some(*id),
+            RecvWait::Ready(_) => None,
+        };
         Ok(PendingRecv {
             comm: self.clone(),
-            wait,
+            cancel: super::p2p_modes::RecvCancel::new(engine.clone(), id),
+            wait: Box::pin(PostedRecv {
+                engine,
+                wait: Some(wait),
+            }),
         })
     }
 

@@ -20,7 +20,14 @@ pub enum FrameKind {
     Hello = 3,
     /// The sender is shutting down cleanly; the connection closing next is not a failure.
     Goodbye = 4,
+    /// A receiver matched a synchronous p2p message: `seq` is that message's sequence number
+    /// (the acknowledgement completes the sender's synchronous send). No payload.
+    Ack = 5,
 }
+
+/// p2p header flag (in `step`): the sender waits for an [`FrameKind::Ack`] once the message is
+/// matched (a synchronous send).
+pub const P2P_SYNC: u32 = 1;
 
 impl FrameKind {
     /// Parses the wire byte.
@@ -30,6 +37,7 @@ impl FrameKind {
             2 => Some(Self::Collective),
             3 => Some(Self::Hello),
             4 => Some(Self::Goodbye),
+            5 => Some(Self::Ack),
             _ => None,
         }
     }
@@ -51,7 +59,7 @@ pub struct FrameHeader {
     /// p2p: per-sender-receiver sequence number (non-overtaking order); collective: the
     /// communicator's collective sequence number.
     pub seq: u64,
-    /// Collective algorithm step.
+    /// Collective: the algorithm step. p2p: flags ([`P2P_SYNC`]; other bits are rejected).
     pub step: u32,
     /// Payload length in bytes.
     pub len: u64,
@@ -119,6 +127,21 @@ pub fn decode_header(bytes: &[u8], max_len: u64) -> Result<FrameHeader> {
             format!("unknown frame kind {}", h.kind),
         ));
     }
+    match h.frame_kind() {
+        Some(FrameKind::P2p) if h.step & !P2P_SYNC != 0 => {
+            return Err(Error::new(
+                ErrorKind::Mismatch,
+                format!("p2p frame has unknown flags {:#x}", h.step),
+            ));
+        }
+        Some(FrameKind::Ack) if h.len != 0 => {
+            return Err(Error::new(
+                ErrorKind::Mismatch,
+                format!("acknowledgement frame carries {} payload bytes", h.len),
+            ));
+        }
+        _ => {}
+    }
     if h.len > max_len {
         return Err(Error::new(
             ErrorKind::ResourceExhausted,
@@ -135,7 +158,7 @@ mod tests {
     fn sample() -> FrameHeader {
         FrameHeader {
             magic: MAGIC,
-            kind: FrameKind::P2p as u8,
+            kind: FrameKind::Collective as u8,
             src: 3,
             context: 7,
             tag: -2,
@@ -168,6 +191,21 @@ mod tests {
         h.kind = 99;
         assert!(decode_header(&encode_header(&h), u64::MAX).is_err());
         assert!(decode_header(&[0u8; 3], u64::MAX).is_err());
+    }
+
+    #[test]
+    fn checks_p2p_flags_and_empty_acks() {
+        let mut h = sample();
+        h.kind = FrameKind::P2p as u8;
+        h.step = P2P_SYNC;
+        assert_eq!(decode_header(&encode_header(&h), u64::MAX).unwrap(), h);
+        h.step = 2;
+        assert!(decode_header(&encode_header(&h), u64::MAX).is_err());
+        let mut a = FrameHeader::new(FrameKind::Ack, 1);
+        a.seq = 5;
+        assert_eq!(decode_header(&encode_header(&a), 0).unwrap(), a);
+        a.len = 1;
+        assert!(decode_header(&encode_header(&a), u64::MAX).is_err());
     }
 
     #[test]

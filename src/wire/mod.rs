@@ -4,7 +4,9 @@
 
 mod header;
 
-pub use header::{FrameHeader, FrameKind, HEADER_LEN, MAGIC, decode_header, encode_header};
+pub use header::{
+    FrameHeader, FrameKind, HEADER_LEN, MAGIC, P2P_SYNC, decode_header, encode_header,
+};
 
 use bytes::Bytes;
 

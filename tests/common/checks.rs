@@ -19,6 +19,7 @@ pub const ALL: &[Check] = &[
     ("p2p_self_and_sendrecv_ring", p2p_self_and_sendrecv_ring),
     ("p2p_nonblocking_post_order", p2p_nonblocking_post_order),
     ("p2p_large_messages", p2p_large_messages),
+    ("p2p_ssend_mprobe_cancel", p2p_ssend_mprobe_cancel),
     ("barrier_bcast_every_root", barrier_bcast_every_root),
     ("reduce_allreduce", reduce_allreduce),
     ("allreduce_bitwise_identical", allreduce_bitwise_identical),
@@ -173,6 +174,34 @@ pub fn p2p_self_and_sendrecv_ring(ctx: &Context) -> Result<()> {
         TagMatch::Tag(1),
     )?;
     assert_eq!((v[0], st.source), (left, left));
+    Ok(())
+}
+
+/// Synchronous sends acknowledged by wildcard receives, matched probes that own their message,
+/// and a cancelled receive that does not take a later message.
+pub fn p2p_ssend_mprobe_cancel(ctx: &Context) -> Result<()> {
+    let w = ctx.world();
+    let (me, n) = (w.rank(), w.size());
+    let (right, left) = ((me + 1) % n, (me + n - 1) % n);
+    let s = w.issend(&[me, me * 2], right, 21)?;
+    let mut v = [0u32; 2];
+    let st = w.recv_blocking(&mut v, ANY_SOURCE, TagMatch::Tag(21))?;
+    assert_eq!((v, st.source), ([left, left * 2], left));
+    s.wait()?;
+    w.send_blocking(&[me as u16; 3], right, 22)?;
+    let m = w.mprobe_blocking(ANY_SOURCE, TagMatch::Tag(22))?;
+    assert!(w.iprobe(ANY_SOURCE, TagMatch::Tag(22))?.is_none());
+    let mut b = [0u16; 3];
+    let st = m.recv(&mut b)?;
+    assert_eq!((b, st.source), ([left as u16; 3], left));
+    // Only this rank sends itself tag 23, so nothing can match before the cancel.
+    let p = w.start_recv(Source::Rank(me), TagMatch::Tag(23))?;
+    assert!(p.cancel_handle().cancel());
+    drop(p);
+    w.send_blocking(&[me + 5], me, 23)?;
+    let mut c = [0u32];
+    w.recv_blocking(&mut c, Source::Rank(me), TagMatch::Tag(23))?;
+    assert_eq!(c[0], me + 5);
     Ok(())
 }
 

@@ -227,6 +227,26 @@ struct Code {
     post: Vec<String>,
 }
 
+/// The length of a per-rank datatype array of `MPI_(I)Alltoallw(_init)` (one entry per rank of
+/// `comm`), as an expression of the generated code: the communicator's size (0 when the handle
+/// is invalid; the C call then reports it), and 0 for `sendtypes` with `MPI_IN_PLACE`, which the
+/// standard lets the caller leave undefined.
+fn per_rank_len(f: &Function, param: &str) -> Option<String> {
+    let family = f.name.trim_end_matches("_c").trim_end_matches("_init");
+    if !matches!(family, "MPI_Alltoallw" | "MPI_Ialltoallw") {
+        return None;
+    }
+    let size = "crate::state::comm(PMPI_Comm_fromint(fs::get(comm)))\
+                .map_or(0, |c| c.size() as usize)";
+    match param {
+        "recvtypes" => Some(size.to_string()),
+        "sendtypes" => Some(format!(
+            "if fs::buffer(sendbuf) as usize == 1 {{ 0 }} else {{ {size} }}"
+        )),
+        _ => None,
+    }
+}
+
 fn render_fn(f: &Function, ps: &[Param], out: &mut String) -> Result<(), String> {
     let mut c = Code {
         fparams: Vec::new(),
@@ -328,11 +348,14 @@ fn render_fn(f: &Function, ps: &[Param], out: &mut String) -> Result<(), String>
                 c.post.push(format!("fs::set({n}, PMPI_{h}_toint(h_{n}));"));
             }
             Kind::HandleArray(h, constant) => {
-                let len = count_of(i)?;
+                let len = match count_of(i) {
+                    Ok(len) => format!("fs::get({len}).max(0) as usize"),
+                    Err(e) => per_rank_len(f, &p.name).ok_or(e)?,
+                };
                 fp(&mut c, "*mut c_int");
                 c.cparams.push(format!("{n}: *mut usize"));
                 c.pre.push(format!(
-                    "let mut v_{n}: Vec<usize> = (0..fs::get({len}).max(0) as usize)\
+                    "let mut v_{n}: Vec<usize> = (0..{len})\
                      .map(|i| PMPI_{h}_fromint({n}.add(i).read())).collect();"
                 ));
                 c.args.push(format!("v_{n}.as_mut_ptr()"));
@@ -547,5 +570,10 @@ mod tests {
         assert!(allreduce.contains("fs::buffer(sendbuf)"));
         let init = body("MPI_Init");
         assert!(init.contains("|c| (ierror: *mut c_int) -> ()"));
+        // Alltoallw's datatype arrays have one entry per rank; none with MPI_IN_PLACE.
+        let w = body("MPI_Alltoallw");
+        assert!(w.contains("(0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm)))"));
+        assert!(w.contains("if fs::buffer(sendbuf) as usize == 1 { 0 }"));
+        assert!(text.contains("//! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`"));
     }
 }

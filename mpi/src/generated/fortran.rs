@@ -6,8 +6,10 @@
 //! * `MPI_Alloc_mem`: parameter `void *baseptr` has no mechanical mapping
 //! * `MPI_Attr_get`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Attr_put`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Buffer_detach`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
 //! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Comm_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Comm_get_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
@@ -203,6 +205,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
+    fn PMPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Alltoallw`.
+    mpi_alltoallw_ / pmpi_alltoallw_ => MPI_Alltoallw / PMPI_Alltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
+            let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Attr_delete(comm: usize, keyval: c_int) -> c_int;
     fn PMPI_Attr_delete(comm: usize, keyval: c_int) -> c_int;
 }
@@ -245,6 +265,108 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buffer), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Bsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Bsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Bsend`.
+    mpi_bsend_ / pmpi_bsend_ => MPI_Bsend / PMPI_Bsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Bsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Bsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Bsend_init`.
+    mpi_bsend_init_ / pmpi_bsend_init_ => MPI_Bsend_init / PMPI_Bsend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_attach`.
+    mpi_buffer_attach_ / pmpi_buffer_attach_ => MPI_Buffer_attach / PMPI_Buffer_attach,
+    |c| (buffer: *const c_void, size: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buffer), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_flush() -> c_int;
+    fn PMPI_Buffer_flush() -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_flush`.
+    mpi_buffer_flush_ / pmpi_buffer_flush_ => MPI_Buffer_flush / PMPI_Buffer_flush,
+    |c| (ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c();
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Buffer_iflush(request: *mut usize) -> c_int;
+    fn PMPI_Buffer_iflush(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_iflush`.
+    mpi_buffer_iflush_ / pmpi_buffer_iflush_ => MPI_Buffer_iflush / PMPI_Buffer_iflush,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Cancel(request: *mut usize) -> c_int;
+    fn PMPI_Cancel(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Cancel`.
+    mpi_cancel_ / pmpi_cancel_ => MPI_Cancel / PMPI_Cancel,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -383,6 +505,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_attach_buffer`.
+    mpi_comm_attach_buffer_ / pmpi_comm_attach_buffer_ => MPI_Comm_attach_buffer / PMPI_Comm_attach_buffer,
+    |c| (comm: *const c_int, buffer: *const c_void, size: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::buffer(buffer), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
     fn PMPI_Comm_call_errhandler(comm: usize, errorcode: c_int) -> c_int;
 }
@@ -503,6 +641,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_flush_buffer(comm: usize) -> c_int;
+    fn PMPI_Comm_flush_buffer(comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_flush_buffer`.
+    mpi_comm_flush_buffer_ / pmpi_comm_flush_buffer_ => MPI_Comm_flush_buffer / PMPI_Comm_flush_buffer,
+    |c| (comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_free(comm: *mut usize) -> c_int;
     fn PMPI_Comm_free(comm: *mut usize) -> c_int;
 }
@@ -591,6 +745,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_get_parent(parent: *mut usize) -> c_int;
+    fn PMPI_Comm_get_parent(parent: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_get_parent`.
+    mpi_comm_get_parent_ / pmpi_comm_get_parent_ => MPI_Comm_get_parent / PMPI_Comm_get_parent,
+    |c| (parent: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_parent = PMPI_Comm_fromint(fs::get(parent));
+            let rc = c(&mut h_parent);
+            fs::set(parent, PMPI_Comm_toint(h_parent));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_group(comm: usize, group: *mut usize) -> c_int;
     fn PMPI_Comm_group(comm: usize, group: *mut usize) -> c_int;
 }
@@ -603,6 +775,24 @@ fortran_fn! {
             let mut h_group = PMPI_Group_fromint(fs::get(group));
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_group);
             fs::set(group, PMPI_Group_toint(h_group));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_iflush_buffer(comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Comm_iflush_buffer(comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_iflush_buffer`.
+    mpi_comm_iflush_buffer_ / pmpi_comm_iflush_buffer_ => MPI_Comm_iflush_buffer / PMPI_Comm_iflush_buffer,
+    |c| (comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -1014,6 +1204,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Get_address(location: *mut c_void, address: *mut isize) -> c_int;
+    fn PMPI_Get_address(location: *mut c_void, address: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_address`.
+    mpi_get_address_ / pmpi_get_address_ => MPI_Get_address / PMPI_Get_address,
+    |c| (location: *const c_void, address: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(location), address.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Get_count(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
     fn PMPI_Get_count(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
 }
@@ -1024,6 +1230,56 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_elements(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
+    fn PMPI_Get_elements(status: *mut c_void, datatype: usize, count: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_elements`.
+    mpi_get_elements_ / pmpi_get_elements_ => MPI_Get_elements / PMPI_Get_elements,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_elements_x(status: *mut c_void, datatype: usize, count: *mut i64) -> c_int;
+    fn PMPI_Get_elements_x(status: *mut c_void, datatype: usize, count: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_elements_x`.
+    mpi_get_elements_x_ / pmpi_get_elements_x_ => MPI_Get_elements_x / PMPI_Get_elements_x,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), count.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_hw_resource_info(hw_info: *mut usize) -> c_int;
+    fn PMPI_Get_hw_resource_info(hw_info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_hw_resource_info`.
+    mpi_get_hw_resource_info_ / pmpi_get_hw_resource_info_ => MPI_Get_hw_resource_info / PMPI_Get_hw_resource_info,
+    |c| (hw_info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_hw_info = PMPI_Info_fromint(fs::get(hw_info));
+            let rc = c(&mut h_hw_info);
+            fs::set(hw_info, PMPI_Info_toint(h_hw_info));
             fs::set(ierror, rc);
         }
     }
@@ -1481,6 +1737,26 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Ialltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ialltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ialltoallw`.
+    mpi_ialltoallw_ / pmpi_ialltoallw_ => MPI_Ialltoallw / PMPI_Ialltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
+            let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Ibarrier(comm: usize, request: *mut usize) -> c_int;
     fn PMPI_Ibarrier(comm: usize, request: *mut usize) -> c_int;
 }
@@ -1510,6 +1786,24 @@ fortran_fn! {
         unsafe {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(buffer), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ibsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ibsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ibsend`.
+    mpi_ibsend_ / pmpi_ibsend_ => MPI_Ibsend / PMPI_Ibsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
@@ -1564,6 +1858,46 @@ fortran_fn! {
         unsafe {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Improbe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Improbe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Improbe`.
+    mpi_improbe_ / pmpi_improbe_ => MPI_Improbe / PMPI_Improbe,
+    |c| (source: *const c_int, tag: *const c_int, comm: *const c_int, flag: *mut c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_flag: c_int = 0;
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut l_flag, &mut h_message, fs::status(status));
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(message, PMPI_Message_toint(h_message));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Imrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, request: *mut usize) -> c_int;
+    fn PMPI_Imrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Imrecv`.
+    mpi_imrecv_ / pmpi_imrecv_ => MPI_Imrecv / PMPI_Imrecv,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, message: *mut c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_message, &mut h_request);
+            fs::set(message, PMPI_Message_toint(h_message));
             fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
@@ -1895,6 +2229,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Irsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Irsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Irsend`.
+    mpi_irsend_ / pmpi_irsend_ => MPI_Irsend / PMPI_Irsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Is_thread_main(flag: *mut c_int) -> c_int;
     fn PMPI_Is_thread_main(flag: *mut c_int) -> c_int;
 }
@@ -2021,6 +2373,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Issend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Issend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Issend`.
+    mpi_issend_ / pmpi_issend_ => MPI_Issend / PMPI_Issend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Keyval_free(keyval: *mut c_int) -> c_int;
     fn PMPI_Keyval_free(keyval: *mut c_int) -> c_int;
 }
@@ -2031,6 +2401,42 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(keyval);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Mprobe`.
+    mpi_mprobe_ / pmpi_mprobe_ => MPI_Mprobe / PMPI_Mprobe,
+    |c| (source: *const c_int, tag: *const c_int, comm: *const c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_message, fs::status(status));
+            fs::set(message, PMPI_Message_toint(h_message));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Mrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, status: *mut c_void) -> c_int;
+    fn PMPI_Mrecv(buf: *mut c_void, count: c_int, datatype: usize, message: *mut usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Mrecv`.
+    mpi_mrecv_ / pmpi_mrecv_ => MPI_Mrecv / PMPI_Mrecv,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, message: *mut c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_message = PMPI_Message_fromint(fs::get(message));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_message, fs::status(status));
+            fs::set(message, PMPI_Message_toint(h_message));
             fs::set(ierror, rc);
         }
     }
@@ -2065,6 +2471,72 @@ fortran_fn! {
             let mut h_op = PMPI_Op_fromint(fs::get(op));
             let rc = c(&mut h_op);
             fs::set(op, PMPI_Op_toint(h_op));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
+    fn PMPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack`.
+    mpi_pack_ / pmpi_pack_ => MPI_Pack / PMPI_Pack,
+    |c| (inbuf: *const c_void, incount: *const c_int, datatype: *const c_int, outbuf: *const c_void, outsize: *const c_int, position: *mut c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(inbuf), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), fs::buffer(outbuf), fs::get(outsize), position, PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_external(datarep: *const c_char, inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: isize, position: *mut isize) -> c_int;
+    fn PMPI_Pack_external(datarep: *const c_char, inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: isize, position: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_external`.
+    mpi_pack_external_ / pmpi_pack_external_ => MPI_Pack_external / PMPI_Pack_external,
+    |c| (datarep: *const u8, inbuf: *const c_void, incount: *const c_int, datatype: *const c_int, outbuf: *const c_void, outsize: *const i64, position: *mut i64, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::buffer(inbuf), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), fs::buffer(outbuf), fs::get(outsize) as isize, position.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: usize, size: *mut isize) -> c_int;
+    fn PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: usize, size: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_external_size`.
+    mpi_pack_external_size_ / pmpi_pack_external_size_ => MPI_Pack_external_size / PMPI_Pack_external_size,
+    |c| (datarep: *const u8, incount: *const c_int, datatype: *const c_int, size: *mut i64, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), size.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pack_size(incount: c_int, datatype: usize, comm: usize, size: *mut c_int) -> c_int;
+    fn PMPI_Pack_size(incount: c_int, datatype: usize, comm: usize, size: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pack_size`.
+    mpi_pack_size_ / pmpi_pack_size_ => MPI_Pack_size / PMPI_Pack_size,
+    |c| (incount: *const c_int, datatype: *const c_int, comm: *const c_int, size: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(incount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Comm_fromint(fs::get(comm)), size);
             fs::set(ierror, rc);
         }
     }
@@ -2113,6 +2585,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Recv_init(buf: *mut c_void, count: c_int, datatype: usize, source: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Recv_init(buf: *mut c_void, count: c_int, datatype: usize, source: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Recv_init`.
+    mpi_recv_init_ / pmpi_recv_init_ => MPI_Recv_init / PMPI_Recv_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, source: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -2324,6 +2814,40 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Rsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Rsend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rsend`.
+    mpi_rsend_ / pmpi_rsend_ => MPI_Rsend / PMPI_Rsend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Rsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Rsend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rsend_init`.
+    mpi_rsend_init_ / pmpi_rsend_init_ => MPI_Rsend_init / PMPI_Rsend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Scan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize) -> c_int;
     fn PMPI_Scan(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize) -> c_int;
 }
@@ -2388,6 +2912,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Send_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Send_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Send_init`.
+    mpi_send_init_ / pmpi_send_init_ => MPI_Send_init / PMPI_Send_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Sendrecv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
     fn PMPI_Sendrecv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
 }
@@ -2398,6 +2940,236 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::get(dest), fs::get(sendtag), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(source), fs::get(recvtag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
+    fn PMPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Sendrecv_replace`.
+    mpi_sendrecv_replace_ / pmpi_sendrecv_replace_ => MPI_Sendrecv_replace / PMPI_Sendrecv_replace,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, sendtag: *const c_int, source: *const c_int, recvtag: *const c_int, comm: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(sendtag), fs::get(source), fs::get(recvtag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ssend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+    fn PMPI_Ssend(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ssend`.
+    mpi_ssend_ / pmpi_ssend_ => MPI_Ssend / PMPI_Ssend,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ssend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ssend_init(buf: *mut c_void, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ssend_init`.
+    mpi_ssend_init_ / pmpi_ssend_init_ => MPI_Ssend_init / PMPI_Ssend_init,
+    |c| (buf: *const c_void, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Start(request: *mut usize) -> c_int;
+    fn PMPI_Start(request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Start`.
+    mpi_start_ / pmpi_start_ => MPI_Start / PMPI_Start,
+    |c| (request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(&mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Startall(count: c_int, array_of_requests: *mut usize) -> c_int;
+    fn PMPI_Startall(count: c_int, array_of_requests: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Startall`.
+    mpi_startall_ / pmpi_startall_ => MPI_Startall / PMPI_Startall,
+    |c| (count: *const c_int, array_of_requests: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_requests: Vec<usize> = (0..fs::get(count).max(0) as usize).map(|i| PMPI_Request_fromint(array_of_requests.add(i).read())).collect();
+            let rc = c(fs::get(count), v_array_of_requests.as_mut_ptr());
+            for (i, h) in v_array_of_requests.iter().enumerate() { array_of_requests.add(i).write(PMPI_Request_toint(*h)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_get_error(status: *mut c_void, error: *mut c_int) -> c_int;
+    fn PMPI_Status_get_error(status: *mut c_void, error: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_error`.
+    mpi_status_get_error_ / pmpi_status_get_error_ => MPI_Status_get_error / PMPI_Status_get_error,
+    |c| (status: *mut c_int, error: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), error);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_get_source(status: *mut c_void, source: *mut c_int) -> c_int;
+    fn PMPI_Status_get_source(status: *mut c_void, source: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_source`.
+    mpi_status_get_source_ / pmpi_status_get_source_ => MPI_Status_get_source / PMPI_Status_get_source,
+    |c| (status: *mut c_int, source: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), source);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_get_tag(status: *mut c_void, tag: *mut c_int) -> c_int;
+    fn PMPI_Status_get_tag(status: *mut c_void, tag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_get_tag`.
+    mpi_status_get_tag_ / pmpi_status_get_tag_ => MPI_Status_get_tag / PMPI_Status_get_tag,
+    |c| (status: *mut c_int, tag: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), tag);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
+    fn PMPI_Status_set_cancelled(status: *mut c_void, flag: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_cancelled`.
+    mpi_status_set_cancelled_ / pmpi_status_set_cancelled_ => MPI_Status_set_cancelled / PMPI_Status_set_cancelled,
+    |c| (status: *mut c_int, flag: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::logical_to_c(fs::get(flag)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_elements(status: *mut c_void, datatype: usize, count: c_int) -> c_int;
+    fn PMPI_Status_set_elements(status: *mut c_void, datatype: usize, count: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_elements`.
+    mpi_status_set_elements_ / pmpi_status_set_elements_ => MPI_Status_set_elements / PMPI_Status_set_elements,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), fs::get(count));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_elements_x(status: *mut c_void, datatype: usize, count: i64) -> c_int;
+    fn PMPI_Status_set_elements_x(status: *mut c_void, datatype: usize, count: i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_elements_x`.
+    mpi_status_set_elements_x_ / pmpi_status_set_elements_x_ => MPI_Status_set_elements_x / PMPI_Status_set_elements_x,
+    |c| (status: *mut c_int, datatype: *const c_int, count: *const i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), PMPI_Type_fromint(fs::get(datatype)), fs::get(count));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_error(status: *mut c_void, error: c_int) -> c_int;
+    fn PMPI_Status_set_error(status: *mut c_void, error: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_error`.
+    mpi_status_set_error_ / pmpi_status_set_error_ => MPI_Status_set_error / PMPI_Status_set_error,
+    |c| (status: *mut c_int, error: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(error));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_source(status: *mut c_void, source: c_int) -> c_int;
+    fn PMPI_Status_set_source(status: *mut c_void, source: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_source`.
+    mpi_status_set_source_ / pmpi_status_set_source_ => MPI_Status_set_source / PMPI_Status_set_source,
+    |c| (status: *mut c_int, source: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(source));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Status_set_tag(status: *mut c_void, tag: c_int) -> c_int;
+    fn PMPI_Status_set_tag(status: *mut c_void, tag: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Status_set_tag`.
+    mpi_status_set_tag_ / pmpi_status_set_tag_ => MPI_Status_set_tag / PMPI_Status_set_tag,
+    |c| (status: *mut c_int, tag: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::status(status), fs::get(tag));
             fs::set(ierror, rc);
         }
     }
@@ -2512,6 +3284,547 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), status);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_commit(datatype: *mut usize) -> c_int;
+    fn PMPI_Type_commit(datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_commit`.
+    mpi_type_commit_ / pmpi_type_commit_ => MPI_Type_commit / PMPI_Type_commit,
+    |c| (datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(&mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_contiguous(count: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_contiguous(count: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_contiguous`.
+    mpi_type_contiguous_ / pmpi_type_contiguous_ => MPI_Type_contiguous / PMPI_Type_contiguous,
+    |c| (count: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_darray`.
+    mpi_type_create_darray_ / pmpi_type_create_darray_ => MPI_Type_create_darray / PMPI_Type_create_darray,
+    |c| (size: *const c_int, rank: *const c_int, ndims: *const c_int, array_of_gsizes: *mut c_int, array_of_distribs: *mut c_int, array_of_dargs: *mut c_int, array_of_psizes: *mut c_int, order: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(size), fs::get(rank), fs::get(ndims), array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, fs::get(order), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_complex`.
+    mpi_type_create_f90_complex_ / pmpi_type_create_f90_complex_ => MPI_Type_create_f90_complex / PMPI_Type_create_f90_complex,
+    |c| (p: *const c_int, r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(p), fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_integer(r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_integer`.
+    mpi_type_create_f90_integer_ / pmpi_type_create_f90_integer_ => MPI_Type_create_f90_integer / PMPI_Type_create_f90_integer,
+    |c| (r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_f90_real`.
+    mpi_type_create_f90_real_ / pmpi_type_create_f90_real_ => MPI_Type_create_f90_real / PMPI_Type_create_f90_real,
+    |c| (p: *const c_int, r: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(p), fs::get(r), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hindexed`.
+    mpi_type_create_hindexed_ / pmpi_type_create_hindexed_ => MPI_Type_create_hindexed / PMPI_Type_create_hindexed,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements.cast(), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hindexed_block`.
+    mpi_type_create_hindexed_block_ / pmpi_type_create_hindexed_block_ => MPI_Type_create_hindexed_block / PMPI_Type_create_hindexed_block,
+    |c| (count: *const c_int, blocklength: *const c_int, array_of_displacements: *mut i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), array_of_displacements.cast(), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: isize, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: isize, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_hvector`.
+    mpi_type_create_hvector_ / pmpi_type_create_hvector_ => MPI_Type_create_hvector / PMPI_Type_create_hvector,
+    |c| (count: *const c_int, blocklength: *const c_int, stride: *const i64, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), fs::get(stride) as isize, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_indexed_block`.
+    mpi_type_create_indexed_block_ / pmpi_type_create_indexed_block_ => MPI_Type_create_indexed_block / PMPI_Type_create_indexed_block,
+    |c| (count: *const c_int, blocklength: *const c_int, array_of_displacements: *mut c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), array_of_displacements, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_resized(oldtype: usize, lb: isize, extent: isize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_resized(oldtype: usize, lb: isize, extent: isize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_resized`.
+    mpi_type_create_resized_ / pmpi_type_create_resized_ => MPI_Type_create_resized / PMPI_Type_create_resized,
+    |c| (oldtype: *const c_int, lb: *const i64, extent: *const i64, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(PMPI_Type_fromint(fs::get(oldtype)), fs::get(lb) as isize, fs::get(extent) as isize, &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, array_of_types: *mut usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut isize, array_of_types: *mut usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_struct`.
+    mpi_type_create_struct_ / pmpi_type_create_struct_ => MPI_Type_create_struct / PMPI_Type_create_struct,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut i64, array_of_types: *mut c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_types: Vec<usize> = (0..fs::get(count).max(0) as usize).map(|i| PMPI_Type_fromint(array_of_types.add(i).read())).collect();
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements.cast(), v_array_of_types.as_mut_ptr(), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_create_subarray`.
+    mpi_type_create_subarray_ / pmpi_type_create_subarray_ => MPI_Type_create_subarray / PMPI_Type_create_subarray,
+    |c| (ndims: *const c_int, array_of_sizes: *mut c_int, array_of_subsizes: *mut c_int, array_of_starts: *mut c_int, order: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(ndims), array_of_sizes, array_of_subsizes, array_of_starts, fs::get(order), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_dup`.
+    mpi_type_dup_ / pmpi_type_dup_ => MPI_Type_dup / PMPI_Type_dup,
+    |c| (oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_free(datatype: *mut usize) -> c_int;
+    fn PMPI_Type_free(datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_free`.
+    mpi_type_free_ / pmpi_type_free_ => MPI_Type_free / PMPI_Type_free,
+    |c| (datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(&mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_contents(datatype: usize, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut isize, array_of_datatypes: *mut usize) -> c_int;
+    fn PMPI_Type_get_contents(datatype: usize, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut isize, array_of_datatypes: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_contents`.
+    mpi_type_get_contents_ / pmpi_type_get_contents_ => MPI_Type_get_contents / PMPI_Type_get_contents,
+    |c| (datatype: *const c_int, max_integers: *const c_int, max_addresses: *const c_int, max_datatypes: *const c_int, array_of_integers: *mut c_int, array_of_addresses: *mut i64, array_of_datatypes: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_array_of_datatypes: Vec<usize> = (0..fs::get(max_datatypes).max(0) as usize).map(|i| PMPI_Type_fromint(array_of_datatypes.add(i).read())).collect();
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), fs::get(max_integers), fs::get(max_addresses), fs::get(max_datatypes), array_of_integers, array_of_addresses.cast(), v_array_of_datatypes.as_mut_ptr());
+            for (i, h) in v_array_of_datatypes.iter().enumerate() { array_of_datatypes.add(i).write(PMPI_Type_toint(*h)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_envelope(datatype: usize, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
+    fn PMPI_Type_get_envelope(datatype: usize, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_envelope`.
+    mpi_type_get_envelope_ / pmpi_type_get_envelope_ => MPI_Type_get_envelope / PMPI_Type_get_envelope,
+    |c| (datatype: *const c_int, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), num_integers, num_addresses, num_datatypes, combiner);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_extent(datatype: usize, lb: *mut isize, extent: *mut isize) -> c_int;
+    fn PMPI_Type_get_extent(datatype: usize, lb: *mut isize, extent: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_extent`.
+    mpi_type_get_extent_ / pmpi_type_get_extent_ => MPI_Type_get_extent / PMPI_Type_get_extent,
+    |c| (datatype: *const c_int, lb: *mut i64, extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), lb.cast(), extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_extent_x(datatype: usize, lb: *mut i64, extent: *mut i64) -> c_int;
+    fn PMPI_Type_get_extent_x(datatype: usize, lb: *mut i64, extent: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_extent_x`.
+    mpi_type_get_extent_x_ / pmpi_type_get_extent_x_ => MPI_Type_get_extent_x / PMPI_Type_get_extent_x,
+    |c| (datatype: *const c_int, lb: *mut i64, extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), lb.cast(), extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_name(datatype: usize, type_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+    fn PMPI_Type_get_name(datatype: usize, type_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_name`.
+    mpi_type_get_name_ / pmpi_type_get_name_ => MPI_Type_get_name / PMPI_Type_get_name,
+    |c| (datatype: *const c_int, type_name: *mut u8, resultlen: *mut c_int, ierror: *mut c_int, type_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_type_name = fs::string_buffer(type_name_len);
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), s_type_name.as_mut_ptr().cast(), resultlen);
+            if rc == 0 { fs::string_out(type_name, type_name_len, &s_type_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_true_extent(datatype: usize, true_lb: *mut isize, true_extent: *mut isize) -> c_int;
+    fn PMPI_Type_get_true_extent(datatype: usize, true_lb: *mut isize, true_extent: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_true_extent`.
+    mpi_type_get_true_extent_ / pmpi_type_get_true_extent_ => MPI_Type_get_true_extent / PMPI_Type_get_true_extent,
+    |c| (datatype: *const c_int, true_lb: *mut i64, true_extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), true_lb.cast(), true_extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_true_extent_x(datatype: usize, true_lb: *mut i64, true_extent: *mut i64) -> c_int;
+    fn PMPI_Type_get_true_extent_x(datatype: usize, true_lb: *mut i64, true_extent: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_true_extent_x`.
+    mpi_type_get_true_extent_x_ / pmpi_type_get_true_extent_x_ => MPI_Type_get_true_extent_x / PMPI_Type_get_true_extent_x,
+    |c| (datatype: *const c_int, true_lb: *mut i64, true_extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), true_lb.cast(), true_extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_get_value_index(value_type: usize, index_type: usize, pair_type: *mut usize) -> c_int;
+    fn PMPI_Type_get_value_index(value_type: usize, index_type: usize, pair_type: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_get_value_index`.
+    mpi_type_get_value_index_ / pmpi_type_get_value_index_ => MPI_Type_get_value_index / PMPI_Type_get_value_index,
+    |c| (value_type: *const c_int, index_type: *const c_int, pair_type: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_pair_type = PMPI_Type_fromint(fs::get(pair_type));
+            let rc = c(PMPI_Type_fromint(fs::get(value_type)), PMPI_Type_fromint(fs::get(index_type)), &mut h_pair_type);
+            fs::set(pair_type, PMPI_Type_toint(h_pair_type));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_indexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_indexed`.
+    mpi_type_indexed_ / pmpi_type_indexed_ => MPI_Type_indexed / PMPI_Type_indexed,
+    |c| (count: *const c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), array_of_blocklengths, array_of_displacements, PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut usize) -> c_int;
+    fn PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_match_size`.
+    mpi_type_match_size_ / pmpi_type_match_size_ => MPI_Type_match_size / PMPI_Type_match_size,
+    |c| (typeclass: *const c_int, size: *const c_int, datatype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
+            let rc = c(fs::get(typeclass), fs::get(size), &mut h_datatype);
+            fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_set_name(datatype: usize, type_name: *const c_char) -> c_int;
+    fn PMPI_Type_set_name(datatype: usize, type_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_set_name`.
+    mpi_type_set_name_ / pmpi_type_set_name_ => MPI_Type_set_name / PMPI_Type_set_name,
+    |c| (datatype: *const c_int, type_name: *const u8, ierror: *mut c_int, type_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_type_name = fs::string_in(type_name, type_name_len);
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), s_type_name.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_size(datatype: usize, size: *mut c_int) -> c_int;
+    fn PMPI_Type_size(datatype: usize, size: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_size`.
+    mpi_type_size_ / pmpi_type_size_ => MPI_Type_size / PMPI_Type_size,
+    |c| (datatype: *const c_int, size: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), size);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_size_x(datatype: usize, size: *mut i64) -> c_int;
+    fn PMPI_Type_size_x(datatype: usize, size: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_size_x`.
+    mpi_type_size_x_ / pmpi_type_size_x_ => MPI_Type_size_x / PMPI_Type_size_x,
+    |c| (datatype: *const c_int, size: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), size.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+    fn PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: usize, newtype: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_vector`.
+    mpi_type_vector_ / pmpi_type_vector_ => MPI_Type_vector / PMPI_Type_vector,
+    |c| (count: *const c_int, blocklength: *const c_int, stride: *const c_int, oldtype: *const c_int, newtype: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newtype = PMPI_Type_fromint(fs::get(newtype));
+            let rc = c(fs::get(count), fs::get(blocklength), fs::get(stride), PMPI_Type_fromint(fs::get(oldtype)), &mut h_newtype);
+            fs::set(newtype, PMPI_Type_toint(h_newtype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Unpack(inbuf: *mut c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: usize, comm: usize) -> c_int;
+    fn PMPI_Unpack(inbuf: *mut c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Unpack`.
+    mpi_unpack_ / pmpi_unpack_ => MPI_Unpack / PMPI_Unpack,
+    |c| (inbuf: *const c_void, insize: *const c_int, position: *mut c_int, outbuf: *const c_void, outcount: *const c_int, datatype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(inbuf), fs::get(insize), position, fs::buffer(outbuf), fs::get(outcount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Unpack_external(datarep: *const c_char, inbuf: *mut c_void, insize: isize, position: *mut isize, outbuf: *mut c_void, outcount: c_int, datatype: usize) -> c_int;
+    fn PMPI_Unpack_external(datarep: *const c_char, inbuf: *mut c_void, insize: isize, position: *mut isize, outbuf: *mut c_void, outcount: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Unpack_external`.
+    mpi_unpack_external_ / pmpi_unpack_external_ => MPI_Unpack_external / PMPI_Unpack_external,
+    |c| (datarep: *const u8, inbuf: *const c_void, insize: *const i64, position: *mut i64, outbuf: *const c_void, outcount: *const c_int, datatype: *const c_int, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(s_datarep.as_ptr(), fs::buffer(inbuf), fs::get(insize) as isize, position.cast(), fs::buffer(outbuf), fs::get(outcount), PMPI_Type_fromint(fs::get(datatype)));
             fs::set(ierror, rc);
         }
     }

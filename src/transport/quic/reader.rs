@@ -119,7 +119,7 @@ pub(super) async fn read_stream(
             Err(f) => break f,
         };
         match kind {
-            Some(FrameKind::P2p | FrameKind::Collective) => {
+            Some(FrameKind::P2p | FrameKind::Collective | FrameKind::Ack) => {
                 inner.sink.on_frame(Frame { header, payload });
             }
             Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),

@@ -1,0 +1,324 @@
+//! The layout of a datatype: its typemap as contiguous byte runs, its signature (the sequence of
+//! primitive elements, run-length encoded), bounds, and the element kind reductions use. Every
+//! constructor reduces to [`Type::blocks`]: blocks of `count` instances of a child type at byte
+//! displacements.
+
+use crate::consts::*;
+use crate::error::{MpiError, Result};
+use nexar::Datatype as D;
+use std::ffi::c_int;
+use std::sync::Arc;
+
+/// How a primitive element reduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Red {
+    /// As one nexar element type.
+    Basic(D),
+    /// A complex number: two elements of this nexar type (SUM only, element-wise).
+    Complex(D),
+    /// No nexar type (data movement only); the predefined handle it comes from.
+    Opaque(usize),
+}
+
+/// A primitive element of a signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prim {
+    /// Size in bytes.
+    pub size: usize,
+    /// How it reduces.
+    pub red: Red,
+    /// Byte-swap unit of its `external32` form (same size, big-endian), or 0 when this
+    /// shim has no `external32` form for it (`long`, pair types, `long double`, ...).
+    pub swap: usize,
+}
+
+/// A contiguous run of bytes of one instance, relative to the instance's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seg {
+    /// Offset in bytes (may be negative).
+    pub off: isize,
+    /// Length in bytes.
+    pub len: usize,
+}
+
+/// How a datatype was made (`MPI_Type_get_envelope` / `MPI_Type_get_contents`).
+#[derive(Debug, Clone, Default)]
+pub struct Envelope {
+    /// `MPI_COMBINER_*`.
+    pub combiner: c_int,
+    /// The integer arguments.
+    pub ints: Vec<c_int>,
+    /// The address arguments.
+    pub aints: Vec<MPI_Aint>,
+    /// The large-count arguments (constructors' `_c` forms).
+    pub counts: Vec<MPI_Count>,
+    /// The datatype arguments, kept alive with their layouts.
+    pub types: Vec<(MPI_Datatype, Arc<Type>)>,
+}
+
+/// A datatype's layout (immutable once built; handles share it).
+#[derive(Debug, Clone)]
+pub struct Type {
+    /// The byte runs of one instance, in typemap order, adjacent runs merged.
+    pub segs: Vec<Seg>,
+    /// The signature of one instance: `(element, repetitions)` runs.
+    pub sig: Vec<(Prim, usize)>,
+    /// Bytes of data in one instance.
+    pub size: usize,
+    /// Lower bound.
+    pub lb: isize,
+    /// Upper bound.
+    pub ub: isize,
+    /// Lowest byte of data.
+    pub true_lb: isize,
+    /// One past the highest byte of data.
+    pub true_ub: isize,
+    /// Alignment (struct extents are rounded up to it).
+    pub align: usize,
+    /// The default name (predefined types: the MPI name).
+    pub name: &'static str,
+    /// How it was made.
+    pub env: Envelope,
+}
+
+/// Upper limit on the byte runs of one type (keeps hostile constructors from exhausting
+/// memory).
+const MAX_SEGS: usize = 1 << 24;
+
+impl Type {
+    /// A predefined type of `n` elements `prim`.
+    pub fn predefined(name: &'static str, prim: Prim, n: usize, align: usize) -> Self {
+        let size = prim.size * n;
+        Self {
+            segs: vec![Seg { off: 0, len: size }],
+            sig: vec![(prim, n)],
+            size,
+            lb: 0,
+            ub: size as isize,
+            true_lb: 0,
+            true_ub: size as isize,
+            align,
+            name,
+            env: Envelope {
+                combiner: super::MPI_COMBINER_NAMED,
+                types: Vec::new(),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// `ub - lb`.
+    pub fn extent(&self) -> isize {
+        self.ub - self.lb
+    }
+
+    /// Whether `count` instances occupy exactly `count * size` bytes starting at the buffer
+    /// (so the user's memory is already the packed form).
+    pub fn dense(&self, count: usize) -> bool {
+        let one = self.size == 0
+            || (self.segs.len() == 1 && self.segs[0].off == 0 && self.segs[0].len == self.size);
+        one && (count <= 1 || self.extent() == self.size as isize)
+    }
+
+    /// The primitive elements in one instance.
+    pub fn elements(&self) -> usize {
+        self.sig.iter().map(|s| s.1).sum()
+    }
+
+    /// The one element kind of the whole signature, if it has a single one.
+    pub fn uniform(&self) -> Option<Red> {
+        let first = self.sig.first()?.0.red;
+        self.sig.iter().all(|s| s.0.red == first).then_some(first)
+    }
+
+    /// The nexar type data of this type moves as: the uniform element type, else bytes.
+    pub fn move_type(&self) -> D {
+        match self.uniform() {
+            Some(Red::Basic(d) | Red::Complex(d)) => d,
+            _ => D::U8,
+        }
+    }
+
+    /// Blocks of `(child, count, byte displacement)`; `combiner` etc. describe the call.
+    pub fn blocks(blocks: &[(&Arc<Type>, usize, isize)], env: Envelope) -> Result<Self> {
+        let mut t = Self {
+            segs: Vec::new(),
+            sig: Vec::new(),
+            size: 0,
+            lb: 0,
+            ub: 0,
+            true_lb: 0,
+            true_ub: 0,
+            align: 1,
+            name: "",
+            env,
+        };
+        let mut bounds: Option<(isize, isize)> = None;
+        let mut nsegs = 0usize;
+        for &(child, count, disp) in blocks {
+            if count == 0 {
+                continue;
+            }
+            nsegs = count
+                .checked_mul(child.segs.len())
+                .and_then(|n| n.checked_add(nsegs))
+                .filter(|&n| n <= MAX_SEGS)
+                .ok_or_else(|| too_large("the type has too many non-contiguous pieces"))?;
+            let ext = child.extent();
+            let span = ext
+                .checked_mul(count as isize - 1)
+                .ok_or_else(|| too_large("the type's extent overflows"))?;
+            let lo = disp + child.lb + span.min(0);
+            let hi = disp + child.ub + span.max(0);
+            bounds = Some(bounds.map_or((lo, hi), |(l, h)| (l.min(lo), h.max(hi))));
+            t.align = t.align.max(child.align);
+            for k in 0..count {
+                let base = disp + k as isize * ext;
+                for s in &child.segs {
+                    t.push_seg(base + s.off, s.len);
+                }
+                for &(p, n) in &child.sig {
+                    t.push_sig(p, n);
+                }
+            }
+            t.size = count
+                .checked_mul(child.size)
+                .and_then(|n| n.checked_add(t.size))
+                .ok_or_else(|| too_large("the type's size overflows"))?;
+        }
+        if let Some((lo, hi)) = bounds {
+            (t.lb, t.ub) = (lo, hi);
+        }
+        t.set_true_bounds();
+        Ok(t)
+    }
+
+    fn push_seg(&mut self, off: isize, len: usize) {
+        if len == 0 {
+            return;
+        }
+        if let Some(last) = self.segs.last_mut()
+            && last.off + last.len as isize == off
+        {
+            last.len += len;
+            return;
+        }
+        self.segs.push(Seg { off, len });
+    }
+
+    fn push_sig(&mut self, p: Prim, n: usize) {
+        if let Some(last) = self.sig.last_mut()
+            && last.0 == p
+        {
+            last.1 += n;
+            return;
+        }
+        self.sig.push((p, n));
+    }
+
+    fn set_true_bounds(&mut self) {
+        let lo = self.segs.iter().map(|s| s.off).min();
+        let hi = self.segs.iter().map(|s| s.off + s.len as isize).max();
+        (self.true_lb, self.true_ub) = (lo.unwrap_or(0), hi.unwrap_or(0));
+    }
+
+    /// Rounds the extent up to the alignment (what C does for structs).
+    pub fn pad_to_alignment(&mut self) {
+        let a = self.align as isize;
+        let ext = self.extent();
+        let rem = ext.rem_euclid(a);
+        if rem != 0 {
+            self.ub += a - rem;
+        }
+    }
+
+    /// The same data with bounds `lb` and `lb + extent`.
+    pub fn resized(&self, lb: isize, extent: isize, env: Envelope) -> Self {
+        Self {
+            lb,
+            ub: lb + extent,
+            name: "",
+            env,
+            ..self.clone()
+        }
+    }
+
+    /// Number of primitive elements in `bytes` bytes of packed data of this type, or `None`
+    /// when `bytes` ends inside an element.
+    pub fn elements_in(&self, bytes: usize) -> Option<usize> {
+        if self.size == 0 {
+            return (bytes == 0).then_some(0);
+        }
+        let mut n = bytes / self.size * self.elements();
+        let mut rem = bytes % self.size;
+        for &(p, reps) in &self.sig {
+            if rem == 0 {
+                break;
+            }
+            let whole = (rem / p.size).min(reps);
+            n += whole;
+            rem -= whole * p.size;
+            if whole < reps {
+                break;
+            }
+        }
+        (rem == 0).then_some(n)
+    }
+}
+
+fn too_large(what: &str) -> MpiError {
+    MpiError::new(MPI_ERR_ARG, what.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::predefined;
+
+    fn int() -> Arc<Type> {
+        predefined::get(0x209).unwrap()
+    }
+
+    #[test]
+    fn vector_layout_and_bounds() {
+        let i = int();
+        // vector(3, 2, 4, int)
+        let b: Vec<_> = (0..3).map(|k| (&i, 2, k * 16)).collect();
+        let t = Type::blocks(&b, Envelope::default()).unwrap();
+        assert_eq!(t.size, 24);
+        assert_eq!((t.lb, t.ub), (0, 40));
+        assert_eq!((t.true_lb, t.true_ub), (0, 40));
+        assert_eq!(t.segs.len(), 3);
+        assert_eq!(t.segs[1], Seg { off: 16, len: 8 });
+        assert_eq!(t.elements(), 6);
+        assert!(!t.dense(1));
+        assert_eq!(t.uniform(), Some(Red::Basic(D::I32)));
+        assert_eq!(t.elements_in(28), Some(7));
+        assert_eq!(t.elements_in(30), None);
+    }
+
+    #[test]
+    fn contiguous_merges_and_is_dense() {
+        let i = int();
+        let t = Type::blocks(&[(&i, 5, 0)], Envelope::default()).unwrap();
+        assert_eq!(t.segs, vec![Seg { off: 0, len: 20 }]);
+        assert!(t.dense(7));
+        let r = t.resized(0, 32, Envelope::default());
+        assert!(r.dense(1) && !r.dense(2));
+    }
+
+    #[test]
+    fn struct_pads_and_mixes() {
+        let i = int();
+        let d = predefined::get(0x214).unwrap();
+        let c = predefined::get(0x243).unwrap();
+        let mut t =
+            Type::blocks(&[(&i, 1, 0), (&d, 1, 8), (&c, 3, 16)], Envelope::default()).unwrap();
+        t.pad_to_alignment();
+        assert_eq!((t.size, t.extent()), (15, 24));
+        assert_eq!(t.uniform(), None);
+        assert_eq!(t.move_type(), D::U8);
+        assert_eq!(t.elements(), 5);
+        assert_eq!(t.elements_in(12), Some(2));
+    }
+}

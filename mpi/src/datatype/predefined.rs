@@ -1,0 +1,206 @@
+//! The predefined datatypes of the standard ABI: name, size, alignment and element kind of
+//! each handle. C `char` types are 8-bit integers, `long` / `long long` / `wchar_t` follow the
+//! platform (LP64), `long double` is the x86-64 80-bit format in 16 bytes. Pair types
+//! (`MPI_FLOAT_INT`, ...) are one opaque element of their C struct's size (padding included),
+//! which is the layout nexar's MINLOC/MAXLOC kernels use.
+
+use super::layout::{Prim, Red, Type};
+use crate::consts::MPI_Datatype;
+use nexar::Datatype as D;
+use std::ffi::{c_int, c_long, c_longlong, c_short};
+use std::sync::{Arc, OnceLock};
+
+/// The signed nexar integer type of `n` bytes.
+const fn int_of(n: usize) -> D {
+    match n {
+        1 => D::I8,
+        2 => D::I16,
+        4 => D::I32,
+        _ => D::I64,
+    }
+}
+
+/// The unsigned nexar integer type of `n` bytes.
+const fn uint_of(n: usize) -> D {
+    match n {
+        1 => D::U8,
+        2 => D::U16,
+        4 => D::U32,
+        _ => D::U64,
+    }
+}
+
+const SHORT: usize = size_of::<c_short>();
+const INT: usize = size_of::<c_int>();
+const LONG: usize = size_of::<c_long>();
+const LLONG: usize = size_of::<c_longlong>();
+const AINT: usize = size_of::<isize>();
+
+use Red::{Basic as B, Complex as C, Opaque as O};
+
+/// `(handle, name, element kind, elements per instance, element size, alignment)`.
+type Row = (usize, &'static str, Red, usize, usize, usize);
+
+/// Every predefined datatype (aliases such as `MPI_LONG_LONG_INT` share a handle).
+const TABLE: &[Row] = &[
+    (0x201, "MPI_AINT", B(int_of(AINT)), 1, AINT, AINT),
+    (0x202, "MPI_COUNT", B(D::I64), 1, 8, 8),
+    (0x203, "MPI_OFFSET", B(D::I64), 1, 8, 8),
+    (0x207, "MPI_PACKED", B(D::U8), 1, 1, 1),
+    (0x208, "MPI_SHORT", B(int_of(SHORT)), 1, SHORT, SHORT),
+    (0x209, "MPI_INT", B(int_of(INT)), 1, INT, INT),
+    (0x20a, "MPI_LONG", B(int_of(LONG)), 1, LONG, LONG),
+    (0x20b, "MPI_LONG_LONG", B(int_of(LLONG)), 1, LLONG, LLONG),
+    (
+        0x20c,
+        "MPI_UNSIGNED_SHORT",
+        B(uint_of(SHORT)),
+        1,
+        SHORT,
+        SHORT,
+    ),
+    (0x20d, "MPI_UNSIGNED", B(uint_of(INT)), 1, INT, INT),
+    (0x20e, "MPI_UNSIGNED_LONG", B(uint_of(LONG)), 1, LONG, LONG),
+    (
+        0x20f,
+        "MPI_UNSIGNED_LONG_LONG",
+        B(uint_of(LLONG)),
+        1,
+        LLONG,
+        LLONG,
+    ),
+    (0x210, "MPI_FLOAT", B(D::F32), 1, 4, 4),
+    (0x212, "MPI_C_FLOAT_COMPLEX", C(D::F32), 1, 8, 4),
+    (0x213, "MPI_CXX_FLOAT_COMPLEX", C(D::F32), 1, 8, 4),
+    (0x214, "MPI_DOUBLE", B(D::F64), 1, 8, 8),
+    (0x216, "MPI_C_DOUBLE_COMPLEX", C(D::F64), 1, 16, 8),
+    (0x217, "MPI_CXX_DOUBLE_COMPLEX", C(D::F64), 1, 16, 8),
+    (0x218, "MPI_LOGICAL", B(D::I32), 1, 4, 4),
+    (0x219, "MPI_INTEGER", B(D::I32), 1, 4, 4),
+    (0x21a, "MPI_REAL", B(D::F32), 1, 4, 4),
+    (0x21b, "MPI_COMPLEX", C(D::F32), 1, 8, 4),
+    (0x21c, "MPI_DOUBLE_PRECISION", B(D::F64), 1, 8, 8),
+    (0x21d, "MPI_DOUBLE_COMPLEX", C(D::F64), 1, 16, 8),
+    (0x21e, "MPI_CHARACTER", B(D::U8), 1, 1, 1),
+    (0x220, "MPI_LONG_DOUBLE", O(0x220), 1, 16, 16),
+    (0x224, "MPI_C_LONG_DOUBLE_COMPLEX", O(0x224), 1, 32, 16),
+    (0x225, "MPI_CXX_LONG_DOUBLE_COMPLEX", O(0x225), 1, 32, 16),
+    (0x228, "MPI_FLOAT_INT", B(D::F32I32), 1, 8, 4),
+    (0x229, "MPI_DOUBLE_INT", B(D::F64I32), 1, 16, 8),
+    (
+        0x22a,
+        "MPI_LONG_INT",
+        B(if LONG == 8 { D::I64I32 } else { D::I32I32 }),
+        1,
+        2 * LONG,
+        LONG,
+    ),
+    (0x22b, "MPI_2INT", B(D::I32I32), 1, 8, 4),
+    (0x22c, "MPI_SHORT_INT", B(D::I16I32), 1, 8, 4),
+    (0x22d, "MPI_LONG_DOUBLE_INT", O(0x22d), 1, 32, 16),
+    (0x230, "MPI_2REAL", B(D::F32), 2, 4, 4),
+    (0x231, "MPI_2DOUBLE_PRECISION", B(D::F64), 2, 8, 8),
+    (0x232, "MPI_2INTEGER", B(D::I32I32), 1, 8, 4),
+    (0x238, "MPI_C_BOOL", B(D::U8), 1, 1, 1),
+    (0x239, "MPI_CXX_BOOL", B(D::U8), 1, 1, 1),
+    (0x23c, "MPI_WCHAR", B(D::I32), 1, 4, 4),
+    (0x240, "MPI_INT8_T", B(D::I8), 1, 1, 1),
+    (0x241, "MPI_UINT8_T", B(D::U8), 1, 1, 1),
+    (0x243, "MPI_CHAR", B(D::I8), 1, 1, 1),
+    (0x244, "MPI_SIGNED_CHAR", B(D::I8), 1, 1, 1),
+    (0x245, "MPI_UNSIGNED_CHAR", B(D::U8), 1, 1, 1),
+    (0x247, "MPI_BYTE", B(D::U8), 1, 1, 1),
+    (0x248, "MPI_INT16_T", B(D::I16), 1, 2, 2),
+    (0x249, "MPI_UINT16_T", B(D::U16), 1, 2, 2),
+    (0x250, "MPI_INT32_T", B(D::I32), 1, 4, 4),
+    (0x251, "MPI_UINT32_T", B(D::U32), 1, 4, 4),
+    (0x258, "MPI_INT64_T", B(D::I64), 1, 8, 8),
+    (0x259, "MPI_UINT64_T", B(D::U64), 1, 8, 8),
+    (0x2c0, "MPI_LOGICAL1", B(D::U8), 1, 1, 1),
+    (0x2c1, "MPI_INTEGER1", B(D::I8), 1, 1, 1),
+    (0x2c8, "MPI_LOGICAL2", B(D::I16), 1, 2, 2),
+    (0x2c9, "MPI_INTEGER2", B(D::I16), 1, 2, 2),
+    (0x2ca, "MPI_REAL2", B(D::F16), 1, 2, 2),
+    (0x2d0, "MPI_LOGICAL4", B(D::I32), 1, 4, 4),
+    (0x2d1, "MPI_INTEGER4", B(D::I32), 1, 4, 4),
+    (0x2d2, "MPI_REAL4", B(D::F32), 1, 4, 4),
+    (0x2d3, "MPI_COMPLEX4", C(D::F16), 1, 4, 2),
+    (0x2d8, "MPI_LOGICAL8", B(D::I64), 1, 8, 8),
+    (0x2d9, "MPI_INTEGER8", B(D::I64), 1, 8, 8),
+    (0x2da, "MPI_REAL8", B(D::F64), 1, 8, 8),
+    (0x2db, "MPI_COMPLEX8", C(D::F32), 1, 8, 4),
+    (0x2e0, "MPI_LOGICAL16", O(0x2e0), 1, 16, 16),
+    (0x2e1, "MPI_INTEGER16", O(0x2e1), 1, 16, 16),
+    (0x2e2, "MPI_REAL16", O(0x2e2), 1, 16, 16),
+    (0x2e3, "MPI_COMPLEX16", C(D::F64), 1, 16, 8),
+    (0x2eb, "MPI_COMPLEX32", O(0x2eb), 1, 32, 16),
+];
+
+/// Predefined handles lie in `FIRST..END`.
+const FIRST: usize = 0x200;
+const END: usize = 0x400;
+
+fn all() -> &'static [Option<Arc<Type>>] {
+    static TYPES: OnceLock<Vec<Option<Arc<Type>>>> = OnceLock::new();
+    TYPES.get_or_init(|| {
+        let mut v = vec![None; END - FIRST];
+        for &(h, name, red, n, size, align) in TABLE {
+            let prim = Prim {
+                size,
+                red,
+                swap: swap_unit(h, red),
+            };
+            v[h - FIRST] = Some(Arc::new(Type::predefined(name, prim, n, align)));
+        }
+        v
+    })
+}
+
+/// The byte-swap unit of `external32` (whose sizes match these except for `long`, pair types
+/// and the 16-byte floats, which have no `external32` form here).
+fn swap_unit(h: usize, red: Red) -> usize {
+    match red {
+        _ if matches!(h, 0x20a | 0x20e) && LONG != 4 => 0,
+        Red::Basic(D::F32I32 | D::F64I32 | D::I32I32 | D::I64I32 | D::I16I32) => 0,
+        Red::Basic(d) | Red::Complex(d) => d.size(),
+        Red::Opaque(_) => 0,
+    }
+}
+
+/// The layout of predefined handle `h`, if `h` is one.
+pub fn get(h: MPI_Datatype) -> Option<Arc<Type>> {
+    h.checked_sub(FIRST)
+        .and_then(|i| all().get(i))
+        .and_then(Clone::clone)
+}
+
+/// Whether `h` is a predefined datatype handle (not `MPI_DATATYPE_NULL`).
+pub fn is_predefined(h: MPI_Datatype) -> bool {
+    get(h).is_some()
+}
+
+/// Every predefined handle with its name (for tests and `MPI_Type_match_size`).
+pub fn handles() -> impl Iterator<Item = (usize, &'static str, usize)> {
+    TABLE.iter().map(|r| (r.0, r.1, r.4 * r.3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_match_c() {
+        assert_eq!(get(0x209).unwrap().size, INT);
+        assert_eq!(get(0x20a).unwrap().size, LONG);
+        assert_eq!(get(0x220).unwrap().size, 16, "long double");
+        assert_eq!(get(0x216).unwrap().size, 16, "double complex");
+        assert_eq!(get(0x229).unwrap().extent(), 16, "double_int with padding");
+        assert_eq!(get(0x230).unwrap().size, 8, "2real");
+        assert!(get(0x200).is_none() && get(0x215).is_none() && get(5).is_none());
+        for (h, name, size) in handles() {
+            let t = get(h).unwrap();
+            assert_eq!(t.size, size, "{name}");
+            assert_eq!(t.name, name);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Datatype handles: predefined ones (fixed layouts) and user ones in a generational
+//! [`Table`], each with its commit flag and name. Freed and forged handles are detected.
+
+use super::layout::Type;
+use super::predefined;
+use crate::consts::*;
+use crate::error::{MpiError, Result};
+use crate::table::Table;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+/// A user datatype handle's state.
+struct Entry {
+    ty: Arc<Type>,
+    committed: bool,
+    name: Option<String>,
+}
+
+static TYPES: Mutex<Table<Entry>> = Mutex::new(Table::new());
+
+fn invalid(h: MPI_Datatype) -> MpiError {
+    if h == MPI_DATATYPE_NULL {
+        MpiError::new(MPI_ERR_TYPE, "datatype is MPI_DATATYPE_NULL")
+    } else {
+        MpiError::new(
+            MPI_ERR_TYPE,
+            format!("invalid or freed datatype handle {h:#x}"),
+        )
+    }
+}
+
+/// The layout behind `h` (committed or not).
+pub fn layout(h: MPI_Datatype) -> Result<Arc<Type>> {
+    if let Some(t) = predefined::get(h) {
+        return Ok(t);
+    }
+    TYPES
+        .lock()
+        .get(h)
+        .map(|e| e.ty.clone())
+        .ok_or_else(|| invalid(h))
+}
+
+/// The layout behind `h` for communication: it must be committed.
+pub fn committed(h: MPI_Datatype) -> Result<Arc<Type>> {
+    if let Some(t) = predefined::get(h) {
+        return Ok(t);
+    }
+    let t = TYPES.lock();
+    let e = t.get(h).ok_or_else(|| invalid(h))?;
+    if !e.committed {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!("datatype {h:#x} is not committed (call MPI_Type_commit first)"),
+        ));
+    }
+    Ok(e.ty.clone())
+}
+
+/// Registers a new (uncommitted unless `committed`) handle for `ty`.
+pub fn insert(ty: Arc<Type>, committed: bool) -> Result<MPI_Datatype> {
+    TYPES
+        .lock()
+        .insert(Entry {
+            ty,
+            committed,
+            name: None,
+        })
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live datatypes"))
+}
+
+fn user_only(h: MPI_Datatype, what: &str) -> Result<()> {
+    if predefined::is_predefined(h) {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!("cannot {what} the predefined datatype {h:#x}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Marks `h` committed (predefined types are always committed).
+pub fn commit(h: MPI_Datatype) -> Result<()> {
+    if predefined::is_predefined(h) {
+        return Ok(());
+    }
+    let mut t = TYPES.lock();
+    t.get_mut(h).ok_or_else(|| invalid(h))?.committed = true;
+    Ok(())
+}
+
+/// Whether `h` is committed.
+pub fn is_committed(h: MPI_Datatype) -> Result<bool> {
+    if predefined::is_predefined(h) {
+        return Ok(true);
+    }
+    Ok(TYPES.lock().get(h).ok_or_else(|| invalid(h))?.committed)
+}
+
+/// Frees user handle `h`.
+pub fn free(h: MPI_Datatype) -> Result<()> {
+    user_only(h, "free")?;
+    TYPES.lock().remove(h).map(drop).ok_or_else(|| invalid(h))
+}
+
+/// The name of `h`: the set one, else the predefined name, else empty.
+pub fn name(h: MPI_Datatype) -> Result<String> {
+    if let Some(t) = predefined::get(h) {
+        return Ok(t.name.to_string());
+    }
+    let t = TYPES.lock();
+    let e = t.get(h).ok_or_else(|| invalid(h))?;
+    Ok(e.name.clone().unwrap_or_default())
+}
+
+/// Sets the name of user handle `h`.
+pub fn set_name(h: MPI_Datatype, name: String) -> Result<()> {
+    user_only(h, "rename")?;
+    let mut t = TYPES.lock();
+    t.get_mut(h).ok_or_else(|| invalid(h))?.name = Some(name);
+    Ok(())
+}
+
+/// Whether `h` is a predefined or live user datatype (for `MPI_Type_fromint`).
+pub fn is_valid(h: MPI_Datatype) -> bool {
+    predefined::is_predefined(h) || TYPES.lock().get(h).is_some()
+}
