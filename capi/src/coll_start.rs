@@ -46,11 +46,15 @@ impl Started {
 
     /// Finishes on the calling thread.
     pub fn finish(self) -> Result<()> {
-        let Self { pending, dest, .. } = self;
+        let Self {
+            comm,
+            pending,
+            dest,
+        } = self;
         match dest {
             // SAFETY: the buffer was checked at start and the caller is blocked meanwhile.
-            Dest::User(out) => pollster::block_on(pending.finish_into(unsafe { out.get() })),
-            Dest::Scratch(mut v) => pollster::block_on(pending.finish_into(&mut v)),
+            Dest::User(out) => comm.block_on(pending.finish_into(unsafe { out.get() })),
+            Dest::Scratch(mut v) => comm.block_on(pending.finish_into(&mut v)),
         }
     }
 

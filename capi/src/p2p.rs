@@ -69,7 +69,8 @@ fn send_impl(
     // SAFETY: the C caller provides `count` elements at `buf`.
     let data = unsafe { input(buf, byte_len(count, dt)?, "buf")? };
     let dest = crate::types::rank_arg(dest, ErrorKind::InvalidRank, "destination rank")?;
-    pollster::block_on(comm(comm_h)?.send(data, dest, tag))
+    let c = comm(comm_h)?;
+    c.block_on(c.send(data, dest, tag))
 }
 
 /// Sends `count` elements of `datatype` from `buf` to rank `dest` of `comm` with `tag` (>= 0).
@@ -118,8 +119,9 @@ pub extern "C" fn nexar_recv(
         let out = unsafe { output(buf, byte_len(count, dt)?, "buf")? };
         let capacity = out.len();
         let (src, tag) = (source_arg(source)?, tag_arg(tag)?);
-        let pending = self::comm(comm)?.start_recv(src, tag)?;
-        let outcome = pollster::block_on(pending.finish_into(out))?;
+        let c = self::comm(comm)?;
+        let pending = c.start_recv(src, tag)?;
+        let outcome = c.block_on(pending.finish_into(out))?;
         finish_status(&outcome, capacity, status)
     })
 }
@@ -231,8 +233,8 @@ pub extern "C" fn nexar_sendrecv(
             ));
         }
         let pending = c.start_recv(src, rtag)?;
-        pollster::block_on(c.send(data, to, sendtag))?;
-        let outcome = pollster::block_on(pending.finish_into(out))?;
+        c.block_on(c.send(data, to, sendtag))?;
+        let outcome = c.block_on(pending.finish_into(out))?;
         finish_status(&outcome, capacity, status)
     })
 }

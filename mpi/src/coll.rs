@@ -64,8 +64,12 @@ impl Started {
 
     /// Finishes on the calling thread.
     pub fn finish(self) -> Result<()> {
-        let Self { pending, dest, .. } = self;
-        Ok(pollster::block_on(finish_into(pending, dest))?)
+        let Self {
+            comm,
+            pending,
+            dest,
+        } = self;
+        Ok(comm.block_on(finish_into(pending, dest))?)
     }
 
     /// Finishes in the background; `*request` (checked for NULL) receives the handle.

@@ -112,12 +112,12 @@ impl StartedW {
     /// Finishes on the calling thread.
     fn finish(self) -> Result<()> {
         let Self {
+            comm,
             pending,
             temp,
             targets,
-            ..
         } = self;
-        Ok(pollster::block_on(complete(pending, temp, targets))?)
+        Ok(comm.block_on(complete(pending, temp, targets))?)
     }
 
     /// Finishes in the background; `*request` (checked for NULL) receives the handle.

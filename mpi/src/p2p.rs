@@ -39,7 +39,7 @@ fn finish(p: Option<nexar::PendingRecv>, buf: Buf, status: *mut MPI_Status) -> R
     };
     let mut target = buf.recv_target();
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
-    let out = pollster::block_on(p.finish_into(unsafe { target.slice() }))?;
+    let out = p.finish_into_blocking(unsafe { target.slice() })?;
     // SAFETY: as above.
     unsafe { target.finish(out.status.bytes) };
     let st = status_of(out);

@@ -93,7 +93,12 @@ impl Entry {
         match self.done.take() {
             Some(o) => o,
             None => match self.req.take() {
-                Some(r) => r.wait().map_err(MpiError::from),
+                // Blocking through the communicator lets this thread drive the transport.
+                Some(r) => match crate::state::comm(self.comm) {
+                    Ok(c) => c.block_on(r),
+                    Err(_) => r.wait(),
+                }
+                .map_err(MpiError::from),
                 None if self.starter.is_some() => Ok(None),
                 None => Err(MpiError::new(MPI_ERR_INTERN, "request without operation")),
             },

@@ -123,7 +123,7 @@ fn sendrecv_replace(
     };
     let mut target = b.recv_target();
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
-    let o = pollster::block_on(p.finish_into(unsafe { target.slice() }))?;
+    let o = p.finish_into_blocking(unsafe { target.slice() })?;
     // SAFETY: as above; a derived layout is unpacked here.
     unsafe { target.finish(o.status.bytes) };
     let err = if o.truncated {

@@ -269,6 +269,13 @@ impl PendingRecv {
         let (status, truncated) = self.comm.deliver_into(&env, buf);
         Ok(RecvOutcome { status, truncated })
     }
+
+    /// [`PendingRecv::finish_into`], blocking the calling thread (which drives the transport
+    /// meanwhile where it can: see [`Comm::block_on`]).
+    pub fn finish_into_blocking(self, buf: &mut [u8]) -> Result<RecvOutcome> {
+        let comm = self.comm.clone();
+        comm.block_on(self.finish_into(buf))
+    }
 }
 
 impl Comm {
