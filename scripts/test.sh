@@ -29,6 +29,8 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v gfortran >/dev/null || missing+=(gfortran)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v g++ >/dev/null || missing+=(g++)
+# Open MPI: the benchmark's reference, and the "other MPI" the FindMPI test must not pick.
+command -v mpicc.openmpi >/dev/null || missing+=(openmpi-bin libopenmpi-dev)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   sudo=()
@@ -42,6 +44,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel 2
 echo "== ctest (C, C++ and Fortran examples and tests, install + find_package + pkg-config)"
 ctest --test-dir build --output-on-failure -j2
+echo "== the Rust and CTest suites again with QUIC forced between local ranks"
+NEXAR_TRANSPORT=quic cargo test --workspace --locked
+NEXAR_TRANSPORT=quic ctest --test-dir build --output-on-failure -j2
 echo "== C tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNEXAR_SANITIZE=ON
 cmake --build build-asan --parallel 2
