@@ -1,7 +1,8 @@
 /* MPI shim datatypes, continued: the name of MPI_DATATYPE_NULL and renamed predefined types;
  * MPI_Type_create_f90_* as cached derived types (combiner, contents, no free, data movement);
  * external32 for long (4 bytes, range checked), pair types (members without padding) and
- * long double (16-byte IEEE quad); a huge contiguous type. Every check verifies values. */
+ * long double (16-byte IEEE quad); a huge contiguous type; datatype attributes with copy and
+ * delete callbacks through MPI_Type_dup and MPI_Type_free. Every check verifies values. */
 #include "mpi_check.h"
 
 #include <limits.h>
@@ -193,6 +194,95 @@ static void huge_contiguous(void)
     CHECK_OK(MPI_Type_free(&t));
 }
 
+static int copies, deletes, last_deleted;
+
+static int copy_fn(MPI_Datatype t, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)keyval;
+    copies++;
+    *(void **)out = (char *)in + *(int *)extra; /* the copy is the value plus the extra */
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int delete_fn(MPI_Datatype t, int keyval, void *val, void *extra)
+{
+    (void)keyval, (void)extra;
+    int sz = -1;
+    MPI_Type_size(t, &sz); /* the type is still valid while its attributes go */
+    deletes++;
+    last_deleted = (int)(MPI_Aint)val * 100 + sz;
+    return MPI_SUCCESS;
+}
+
+static int failing_copy(MPI_Datatype t, int k, void *e, void *in, void *out, int *flag)
+{
+    (void)t, (void)k, (void)e, (void)in, (void)out, (void)flag;
+    return MPI_ERR_OTHER;
+}
+
+static void attributes(void)
+{
+    static int step = 5;
+    int k, kdup, kfail;
+    CHECK_OK(MPI_Type_create_keyval(copy_fn, delete_fn, &k, &step));
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &kdup, NULL));
+    MPI_Datatype t, d;
+    CHECK_OK(MPI_Type_contiguous(3, MPI_INT, &t));
+    void *v = NULL;
+    int flag = -1;
+    CHECK_OK(MPI_Type_get_attr(t, k, &v, &flag));
+    CHECK(flag == 0);
+    CHECK_OK(MPI_Type_set_attr(t, k, (void *)(MPI_Aint)1));
+    CHECK_OK(MPI_Type_set_attr(t, k, (void *)(MPI_Aint)2)); /* replaces: deletes 1 */
+    CHECK(deletes == 1 && last_deleted == 112);
+    CHECK_OK(MPI_Type_set_attr(t, kdup, (void *)(MPI_Aint)77));
+    CHECK_OK(MPI_Type_get_attr(t, k, &v, &flag));
+    CHECK(flag == 1 && v == (void *)(MPI_Aint)2);
+
+    CHECK_OK(MPI_Type_dup(t, &d));
+    CHECK(copies == 1);
+    CHECK_OK(MPI_Type_get_attr(d, k, &v, &flag));
+    CHECK(flag == 1 && v == (void *)(MPI_Aint)7);
+    CHECK_OK(MPI_Type_get_attr(d, kdup, &v, &flag));
+    CHECK(flag == 1 && v == (void *)(MPI_Aint)77);
+
+    CHECK_OK(MPI_Type_delete_attr(d, k));
+    CHECK(deletes == 2 && last_deleted == 712);
+    CHECK_OK(MPI_Type_get_attr(d, k, &v, &flag));
+    CHECK(flag == 0);
+    CHECK_OK(MPI_Type_free(&d));
+    CHECK(deletes == 2);
+
+    /* A freed keyval stays with the attributes still attached. */
+    CHECK_OK(MPI_Type_free_keyval(&k));
+    CHECK(k == MPI_KEYVAL_INVALID);
+    CHECK_OK(MPI_Type_free(&t));
+    CHECK(deletes == 3 && last_deleted == 212);
+
+    /* Predefined types carry attributes too. */
+    CHECK_OK(MPI_Type_set_attr(MPI_DOUBLE, kdup, (void *)(MPI_Aint)9));
+    CHECK_OK(MPI_Type_get_attr(MPI_DOUBLE, kdup, &v, &flag));
+    CHECK(flag == 1 && v == (void *)(MPI_Aint)9);
+    CHECK_OK(MPI_Type_delete_attr(MPI_DOUBLE, kdup));
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK_OK(MPI_Type_create_keyval(failing_copy, MPI_TYPE_NULL_DELETE_FN, &kfail, NULL));
+    CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &t));
+    CHECK_OK(MPI_Type_set_attr(t, kfail, NULL));
+    d = MPI_DATATYPE_NULL;
+    EXPECT_CLASS(MPI_Type_dup(t, &d), MPI_ERR_OTHER);
+    CHECK(d == MPI_DATATYPE_NULL);
+    CHECK_OK(MPI_Type_free(&t));
+    EXPECT_CLASS(MPI_Type_get_attr(MPI_INT, k, &v, &flag), MPI_ERR_KEYVAL);
+    EXPECT_CLASS(MPI_Type_set_attr(MPI_DATATYPE_NULL, kdup, NULL), MPI_ERR_TYPE);
+    int bad = 12345;
+    EXPECT_CLASS(MPI_Type_free_keyval(&bad), MPI_ERR_KEYVAL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    CHECK_OK(MPI_Type_free_keyval(&kdup));
+    CHECK_OK(MPI_Type_free_keyval(&kfail));
+}
+
 int main(int argc, char **argv)
 {
     check_init(&argc, &argv);
@@ -204,5 +294,6 @@ int main(int argc, char **argv)
     ext32_pairs();
     ext32_long_double();
     huge_contiguous();
+    attributes();
     return check_finish();
 }

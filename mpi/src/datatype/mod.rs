@@ -3,6 +3,7 @@
 //! * [`predefined`]: the layout of every predefined handle of the standard ABI.
 //! * [`layout`]: a datatype's layout ([`Type`]): byte runs, signature, bounds, element kind.
 //! * [`registry`]: handles (user ones in a generational table), commit, free, names.
+//! * [`attr`]: attributes cached on datatypes (`MPI_Type_create_keyval`, `_set_attr`, ...).
 //! * [`constructors`]: `MPI_Type_contiguous`, `_vector`, `_create_struct`, ... and `_c` forms.
 //! * [`darray`]: `MPI_Type_create_darray`, block and cyclic distributions.
 //! * [`subarray`]: `MPI_Type_create_subarray`, built from [`layout`].
@@ -19,6 +20,7 @@
 //! is reducible when its signature is one nexar element type repeated (complex types reduce
 //! as pairs of floats, `MPI_SUM` only); see [`crate::args::Buf`].
 
+pub mod attr;
 pub mod constructors;
 pub mod darray;
 pub mod ext32;

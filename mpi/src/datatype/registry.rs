@@ -122,9 +122,14 @@ pub fn is_committed(h: MPI_Datatype) -> Result<bool> {
 
 /// Frees user handle `h`.
 pub fn free(h: MPI_Datatype) -> Result<()> {
+    check_free(h)?;
+    TYPES.lock().remove(h).map(drop).ok_or_else(|| invalid(h))
+}
+
+/// Whether the user may free `h`: a live handle, neither predefined nor library-owned.
+pub fn check_free(h: MPI_Datatype) -> Result<()> {
     user_only(h, "free")?;
-    let mut t = TYPES.lock();
-    if t.get(h).ok_or_else(|| invalid(h))?.fixed {
+    if TYPES.lock().get(h).ok_or_else(|| invalid(h))?.fixed {
         return Err(MpiError::new(
             MPI_ERR_TYPE,
             format!(
@@ -132,7 +137,7 @@ pub fn free(h: MPI_Datatype) -> Result<()> {
             ),
         ));
     }
-    t.remove(h).map(drop).ok_or_else(|| invalid(h))
+    Ok(())
 }
 
 /// The name of `h`: the set one, else the predefined name, else empty
