@@ -379,7 +379,8 @@ mpi_fn! {
         })
     }
 
-    /// A new handle with `oldtype`'s layout (committed if `oldtype` is).
+    /// A new handle with `oldtype`'s layout (committed if `oldtype` is) and its attributes
+    /// as their copy callbacks decide.
     fn MPI_Type_dup(old: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int => PMPI_Type_dup {
         call("MPI_Type_dup", MPI_COMM_WORLD, || {
             non_null(newtype, "newtype")?;
@@ -387,6 +388,12 @@ mpi_fn! {
             let e = env(MPI_COMBINER_DUP, false, &[], &[], &[old])?;
             let t = Type { env: e, name: "", ..(*o).clone() };
             let h = registry::insert(Arc::new(t), registry::is_committed(old)?)?;
+            if let Err(e) = super::attr::copy_all(old, h) {
+                // A copy callback failed: no new handle (its copied attributes are dropped).
+                let _ = super::attr::delete_all(h);
+                registry::free(h)?;
+                return Err(e);
+            }
             // SAFETY: checked for NULL.
             unsafe { newtype.write(h) };
             Ok(())
@@ -402,13 +409,16 @@ mpi_fn! {
         })
     }
 
-    /// Frees a user datatype and sets `*datatype` to `MPI_DATATYPE_NULL` (types built from it
-    /// and pending operations keep working).
+    /// Frees a user datatype (after its attributes' delete callbacks) and sets `*datatype` to
+    /// `MPI_DATATYPE_NULL` (types built from it and pending operations keep working).
     fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int => PMPI_Type_free {
         call("MPI_Type_free", MPI_COMM_WORLD, || {
             non_null(datatype, "datatype")?;
             // SAFETY: checked for NULL.
-            registry::free(unsafe { datatype.read() })?;
+            let h = unsafe { datatype.read() };
+            registry::check_free(h)?;
+            super::attr::delete_all(h)?;
+            registry::free(h)?;
             // SAFETY: as above.
             unsafe { datatype.write(MPI_DATATYPE_NULL) };
             Ok(())

@@ -1,8 +1,9 @@
 //! `MPI_Pack_external`, `MPI_Unpack_external`, `MPI_Pack_external_size` (and `_c` forms) for
-//! the `external32` representation: the packed form with every element big-endian. Element
-//! sizes equal the native ones for the types supported here; types without an `external32`
-//! form in this shim (`long` on LP64, pair types, 16-byte floats) are `MPI_ERR_TYPE`.
+//! the `external32` representation: the packed form with every element converted by
+//! [`super::ext32`] (big-endian; `long` in 4 bytes, pair types without padding, `long double`
+//! as an IEEE quad).
 
+use super::ext32::{ext_size, from_ext, to_ext};
 use super::layout::Type;
 use super::pack::{pack, packed_len, unpack};
 use super::registry;
@@ -26,32 +27,6 @@ fn check_rep(datarep: *const c_char) -> Result<()> {
     Ok(())
 }
 
-/// Converts packed data of `count` instances of `ty` between native and big-endian order
-/// (the same swap both ways).
-fn swap(data: &mut [u8], ty: &Type) -> Result<()> {
-    if cfg!(target_endian = "big") || ty.size == 0 {
-        return Ok(());
-    }
-    for inst in data.chunks_mut(ty.size) {
-        let mut at = 0;
-        for &(p, reps) in &ty.sig {
-            if p.swap == 0 {
-                return Err(MpiError::new(
-                    MPI_ERR_TYPE,
-                    "the datatype holds an element without an external32 form here \
-                     (long, a pair type or a 16-byte float)",
-                ));
-            }
-            let end = (at + p.size * reps).min(inst.len());
-            for unit in inst[at..end].chunks_mut(p.swap) {
-                unit.reverse();
-            }
-            at = end;
-        }
-    }
-    Ok(())
-}
-
 fn pack_ext(
     datarep: *const c_char,
     inbuf: *const c_void,
@@ -64,7 +39,8 @@ fn pack_ext(
     check_rep(datarep)?;
     non_null(pos, "position")?;
     let ty = registry::committed(dt)?;
-    let len = packed_len(n, &ty, "input")?;
+    let native = packed_len(n, &ty, "input")?;
+    let len = ext_len(n, &ty)?;
     // SAFETY: checked for NULL.
     let at = unsafe { pos.read() };
     if at < 0 || at > outsize || len as MPI_Count > outsize - at {
@@ -73,10 +49,12 @@ fn pack_ext(
             format!("packing {len} bytes at position {at} overflows the buffer of {outsize} bytes"),
         ));
     }
-    let mut v = Vec::with_capacity(len);
+    let mut v = Vec::with_capacity(native);
     // SAFETY: the input is readable per the MPI contract.
     unsafe { pack(inbuf as usize, n as usize, &ty, &mut v) };
-    swap(&mut v, &ty)?;
+    let mut e = Vec::with_capacity(len);
+    to_ext(&v, &ty, &mut e)?;
+    let v = e;
     if len > 0 {
         non_null(outbuf, "outbuf")?;
         // SAFETY: `at + len <= outsize` bytes of the output.
@@ -101,7 +79,8 @@ fn unpack_ext(
     check_rep(datarep)?;
     non_null(pos, "position")?;
     let ty = registry::committed(dt)?;
-    let len = packed_len(n, &ty, "output")?;
+    let native = packed_len(n, &ty, "output")?;
+    let len = ext_len(n, &ty)?;
     // SAFETY: checked for NULL.
     let at = unsafe { pos.read() };
     if at < 0 || at > insize || len as MPI_Count > insize - at {
@@ -116,8 +95,8 @@ fn unpack_ext(
         non_null(inbuf, "inbuf")?;
         // SAFETY: `at + len <= insize` bytes of the input.
         let src = unsafe { std::slice::from_raw_parts((inbuf as *const u8).add(at as usize), len) };
-        let mut v = src.to_vec();
-        swap(&mut v, &ty)?;
+        let mut v = vec![0u8; native];
+        from_ext(src, &ty, &mut v)?;
         // SAFETY: the output is writable per the MPI contract.
         unsafe { unpack(&v, outbuf as usize, n as usize, &ty) };
     }
@@ -129,8 +108,21 @@ fn unpack_ext(
 fn size_ext(datarep: *const c_char, n: MPI_Count, dt: MPI_Datatype) -> Result<MPI_Count> {
     check_rep(datarep)?;
     let ty = registry::committed(dt)?;
-    swap(&mut vec![0; ty.size], &ty)?;
-    Ok(packed_len(n, &ty, "input")? as MPI_Count)
+    Ok(ext_len(n, &ty)? as MPI_Count)
+}
+
+/// Bytes of the `external32` form of `n` instances of `ty`.
+fn ext_len(n: MPI_Count, ty: &Type) -> Result<usize> {
+    packed_len(n, ty, "input")?;
+    usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_mul(ext_size(ty).ok()?))
+        .ok_or_else(|| {
+            MpiError::new(
+                MPI_ERR_COUNT,
+                format!("the external32 size of {n} elements overflows"),
+            )
+        })
 }
 
 fn write<T>(p: *mut T, v: T) -> Result<()> {
@@ -208,18 +200,48 @@ mod tests {
     use super::*;
     use crate::datatype::predefined;
 
+    fn ext(h: usize, native: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        to_ext(native, &predefined::get(h).unwrap(), &mut out).unwrap();
+        out
+    }
+
     #[test]
     fn external32_is_big_endian() {
-        let int = predefined::get(0x209).unwrap();
-        let mut v = 0x0102_0304i32.to_ne_bytes().to_vec();
-        swap(&mut v, &int).unwrap();
-        assert_eq!(v, [1, 2, 3, 4]);
-        let z = predefined::get(0x216).unwrap();
-        let mut c = [1.0f64.to_ne_bytes(), 2.0f64.to_ne_bytes()].concat();
-        swap(&mut c, &z).unwrap();
-        assert_eq!(&c[..8], &1.0f64.to_be_bytes());
-        assert_eq!(&c[8..], &2.0f64.to_be_bytes());
-        let ld = predefined::get(0x220).unwrap();
-        assert!(swap(&mut [0; 16], &ld).is_err());
+        assert_eq!(ext(0x209, &0x0102_0304i32.to_ne_bytes()), [1, 2, 3, 4]);
+        let c = [1.0f64.to_ne_bytes(), 2.0f64.to_ne_bytes()].concat();
+        assert_eq!(
+            ext(0x216, &c),
+            [1.0f64.to_be_bytes(), 2.0f64.to_be_bytes()].concat()
+        );
+    }
+
+    #[test]
+    fn pairs_drop_padding_and_long_is_four_bytes() {
+        let di = predefined::get(0x229).unwrap(); // MPI_DOUBLE_INT
+        assert_eq!(ext_size(&di).unwrap(), 12);
+        let mut native = [0u8; 16];
+        native[..8].copy_from_slice(&3.5f64.to_ne_bytes());
+        native[8..12].copy_from_slice(&7i32.to_ne_bytes());
+        let e = ext(0x229, &native);
+        assert_eq!(
+            e,
+            [3.5f64.to_be_bytes().as_slice(), &7i32.to_be_bytes()].concat()
+        );
+        let mut back = [0u8; 16];
+        from_ext(&e, &di, &mut back).unwrap();
+        assert_eq!(back[..12], native[..12]);
+        let long = predefined::get(0x20a).unwrap();
+        assert_eq!(ext_size(&long).unwrap(), 4);
+        assert_eq!(
+            ext_size(&predefined::get(0x22c).unwrap()).unwrap(),
+            6,
+            "short_int"
+        );
+        assert_eq!(
+            ext_size(&predefined::get(0x220).unwrap()).unwrap(),
+            16,
+            "long double"
+        );
     }
 }

@@ -27,9 +27,8 @@ pub struct Prim {
     pub size: usize,
     /// How it reduces.
     pub red: Red,
-    /// Byte-swap unit of its `external32` form (same size, big-endian), or 0 when this
-    /// shim has no `external32` form for it (`long`, pair types, `long double`, ...).
-    pub swap: usize,
+    /// How it converts to its `external32` form.
+    pub ext: super::ext32::Ext,
 }
 
 /// A contiguous run of bytes of one instance, relative to the instance's start.
@@ -159,12 +158,20 @@ impl Type {
             if count == 0 {
                 continue;
             }
-            nsegs = count
-                .checked_mul(child.segs.len())
+            let ext = child.extent();
+            // A child that is one element kind filling its extent repeats into a single run
+            // (no per-instance loop: `MPI_Type_contiguous(INT_MAX, MPI_BYTE)` stays cheap).
+            let solid =
+                child.segs.len() == 1 && child.segs[0].len as isize == ext && child.sig.len() == 1;
+            let pieces = if solid {
+                Some(1)
+            } else {
+                count.checked_mul(child.segs.len())
+            };
+            nsegs = pieces
                 .and_then(|n| n.checked_add(nsegs))
                 .filter(|&n| n <= MAX_SEGS)
                 .ok_or_else(|| too_large("the type has too many non-contiguous pieces"))?;
-            let ext = child.extent();
             let span = ext
                 .checked_mul(count as isize - 1)
                 .ok_or_else(|| too_large("the type's extent overflows"))?;
@@ -172,7 +179,15 @@ impl Type {
             let hi = disp + child.ub + span.max(0);
             bounds = Some(bounds.map_or((lo, hi), |(l, h)| (l.min(lo), h.max(hi))));
             t.align = t.align.max(child.align);
-            for k in 0..count {
+            if solid {
+                let len = count
+                    .checked_mul(child.segs[0].len)
+                    .ok_or_else(|| too_large("the type's size overflows"))?;
+                t.push_seg(disp + child.segs[0].off, len);
+                let (p, n) = child.sig[0];
+                t.push_sig(p, n * count);
+            }
+            for k in 0..if solid { 0 } else { count } {
                 let base = disp + k as isize * ext;
                 for s in &child.segs {
                     t.push_seg(base + s.off, s.len);

@@ -3,12 +3,15 @@
 //! * [`predefined`]: the layout of every predefined handle of the standard ABI.
 //! * [`layout`]: a datatype's layout ([`Type`]): byte runs, signature, bounds, element kind.
 //! * [`registry`]: handles (user ones in a generational table), commit, free, names.
+//! * [`attr`]: attributes cached on datatypes (`MPI_Type_create_keyval`, `_set_attr`, ...).
 //! * [`constructors`]: `MPI_Type_contiguous`, `_vector`, `_create_struct`, ... and `_c` forms.
 //! * [`darray`]: `MPI_Type_create_darray`, block and cyclic distributions.
 //! * [`subarray`]: `MPI_Type_create_subarray`, built from [`layout`].
 //! * [`pack`]: the copy between a typed user buffer and the packed bytes every data path
 //!   moves; `MPI_Pack` / `MPI_Unpack` / `MPI_Pack_size`.
+//! * [`ext32`]: the `external32` form of each element (sizes, byte order, conversions).
 //! * [`external`]: `MPI_Pack_external` and friends (`external32`, big-endian).
+//! * [`f90`]: `MPI_Type_create_f90_integer` / `_real` / `_complex` (cached derived handles).
 //! * [`query`]: size, extents, names, envelope / contents, `MPI_Get_elements`,
 //!   `MPI_Get_address`, `MPI_Type_match_size`.
 //!
@@ -17,9 +20,12 @@
 //! is reducible when its signature is one nexar element type repeated (complex types reduce
 //! as pairs of floats, `MPI_SUM` only); see [`crate::args::Buf`].
 
+pub mod attr;
 pub mod constructors;
 pub mod darray;
+pub mod ext32;
 pub mod external;
+pub mod f90;
 pub mod layout;
 pub mod pack;
 pub mod predefined;
@@ -55,6 +61,12 @@ pub const MPI_COMBINER_STRUCT: c_int = 110;
 pub const MPI_COMBINER_SUBARRAY: c_int = 111;
 #[allow(missing_docs)]
 pub const MPI_COMBINER_DARRAY: c_int = 112;
+#[allow(missing_docs)]
+pub const MPI_COMBINER_F90_INTEGER: c_int = 113;
+#[allow(missing_docs)]
+pub const MPI_COMBINER_F90_REAL: c_int = 114;
+#[allow(missing_docs)]
+pub const MPI_COMBINER_F90_COMPLEX: c_int = 115;
 #[allow(missing_docs)]
 pub const MPI_COMBINER_RESIZED: c_int = 116;
 

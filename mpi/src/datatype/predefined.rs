@@ -4,6 +4,7 @@
 //! (`MPI_FLOAT_INT`, ...) are one opaque element of their C struct's size (padding included),
 //! which is the layout nexar's MINLOC/MAXLOC kernels use.
 
+use super::ext32::{Ext, Scalar};
 use super::layout::{Prim, Red, Type};
 use crate::consts::MPI_Datatype;
 use nexar::Datatype as D;
@@ -148,7 +149,7 @@ fn all() -> &'static [Option<Arc<Type>>] {
             let prim = Prim {
                 size,
                 red,
-                swap: swap_unit(h, red),
+                ext: ext_form(h, red),
             };
             v[h - FIRST] = Some(Arc::new(Type::predefined(name, prim, n, align)));
         }
@@ -156,14 +157,29 @@ fn all() -> &'static [Option<Arc<Type>>] {
     })
 }
 
-/// The byte-swap unit of `external32` (whose sizes match these except for `long`, pair types
-/// and the 16-byte floats, which have no `external32` form here).
-fn swap_unit(h: usize, red: Red) -> usize {
-    match red {
-        _ if matches!(h, 0x20a | 0x20e) && LONG != 4 => 0,
-        Red::Basic(D::F32I32 | D::F64I32 | D::I32I32 | D::I64I32 | D::I16I32) => 0,
-        Red::Basic(d) | Red::Complex(d) => d.size(),
-        Red::Opaque(_) => 0,
+/// How element `h` converts to `external32` (MPI 4.1 §13.5.2): big-endian at its native
+/// size, except `long` (4 bytes), pair types (members in sequence) and `long double` (quad).
+fn ext_form(h: usize, red: Red) -> Ext {
+    use Scalar::{Long, Swap, X87};
+    let long = if LONG == 8 { Long } else { Swap(LONG) };
+    match h {
+        0x20a => Ext::One(long),
+        0x20e => Ext::One(if LONG == 8 { Scalar::ULong } else { Swap(LONG) }),
+        // The 80-bit conversion is x86-64's `long double`; elsewhere it has no form here.
+        0x220 | 0x224 | 0x225 | 0x22d if !cfg!(target_arch = "x86_64") => Ext::None,
+        0x220 | 0x224 | 0x225 => Ext::One(X87),
+        0x22d => Ext::Pair(X87, 16, Swap(4)),
+        0x22a => Ext::Pair(long, LONG, Swap(4)),
+        // REAL16 / COMPLEX32 are IEEE quads already; INTEGER16 / LOGICAL16 are 16-byte ints.
+        0x2e0 | 0x2e1 | 0x2e2 | 0x2eb => Ext::One(Swap(16)),
+        _ => match red {
+            Red::Basic(D::F32I32) => Ext::Pair(Swap(4), 4, Swap(4)),
+            Red::Basic(D::F64I32) => Ext::Pair(Swap(8), 8, Swap(4)),
+            Red::Basic(D::I32I32) => Ext::Pair(Swap(4), 4, Swap(4)),
+            Red::Basic(D::I16I32) => Ext::Pair(Swap(2), 4, Swap(4)),
+            Red::Basic(d) | Red::Complex(d) => Ext::One(Swap(d.size())),
+            Red::Opaque(_) => Ext::None,
+        },
     }
 }
 

@@ -1,6 +1,5 @@
 //! Datatype queries: size, extents, names, envelope and contents, `MPI_Get_elements`,
-//! `MPI_Get_address`, `MPI_Type_match_size`, `MPI_Type_get_value_index` and
-//! `MPI_Type_create_f90_*` (which return the matching predefined sized type). The `_c` / `_x`
+//! `MPI_Get_address`, `MPI_Type_match_size` and `MPI_Type_get_value_index`. The `_c` / `_x`
 //! forms share the implementation; the `int` form of `MPI_Type_size` reports `MPI_UNDEFINED`
 //! when the value does not fit.
 
@@ -69,7 +68,7 @@ fn contents_types(t: &Type) -> Result<Vec<MPI_Datatype>> {
         .types
         .iter()
         .map(|(h, l)| {
-            if predefined::is_predefined(*h) {
+            if predefined::is_predefined(*h) || registry::is_fixed(*h) {
                 Ok(*h)
             } else {
                 registry::insert(l.clone(), true)
@@ -132,32 +131,6 @@ fn value_index(value: MPI_Datatype, index: MPI_Datatype) -> MPI_Datatype {
         .find(|p| p.0 == value && p.1 == index)
         .map_or(MPI_DATATYPE_NULL, |p| p.2)
 }
-
-/// The smallest predefined Fortran type of a class meeting precision `p` and range `r`
-/// (`MPI_UNDEFINED`: no requirement), from `(max p, max r, handle)` rows in size order.
-fn f90(
-    what: &str,
-    p: c_int,
-    r: c_int,
-    rows: &[(c_int, c_int, MPI_Datatype)],
-) -> Result<MPI_Datatype> {
-    let ok = |need: c_int, have: c_int| need == MPI_UNDEFINED || need <= have;
-    rows.iter()
-        .find(|row| ok(p, row.0) && ok(r, row.1))
-        .map(|row| row.2)
-        .ok_or_else(|| {
-            MpiError::new(
-                MPI_ERR_ARG,
-                format!("no {what} type with precision {p} and range {r}"),
-            )
-        })
-}
-
-/// `(precision, range)` of REAL*4, *8, *16 and the matching REAL / COMPLEX handles.
-const REALS: [(c_int, c_int, MPI_Datatype); 3] =
-    [(6, 37, 0x2d2), (15, 307, 0x2da), (33, 4931, 0x2e2)];
-const COMPLEXES: [(c_int, c_int, MPI_Datatype); 3] =
-    [(6, 37, 0x2db), (15, 307, 0x2e3), (33, 4931, 0x2eb)];
 
 fn int_or_undefined(v: usize) -> c_int {
     c_int::try_from(v).unwrap_or(MPI_UNDEFINED)
@@ -299,7 +272,7 @@ mpi_fn! {
         })
     }
 
-    /// Names a user datatype (truncated to `MPI_MAX_OBJECT_NAME - 1` bytes).
+    /// Names a datatype (predefined ones too) (truncated to `MPI_MAX_OBJECT_NAME - 1` bytes).
     fn MPI_Type_set_name(dt: MPI_Datatype, type_name: *const c_char) -> c_int
         => PMPI_Type_set_name
     {
@@ -396,34 +369,6 @@ mpi_fn! {
             registry::layout(value_type)?;
             registry::layout(index_type)?;
             write(pair_type, "pair_type", value_index(value_type, index_type))
-        })
-    }
-
-    /// The Fortran `INTEGER` type of decimal range `r` (INTEGER1 .. INTEGER16).
-    fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int
-        => PMPI_Type_create_f90_integer
-    {
-        call("MPI_Type_create_f90_integer", MPI_COMM_WORLD, || {
-            let rows = [(2, 0, 0x2c1), (4, 0, 0x2c9), (9, 0, 0x2d1), (18, 0, 0x2d9), (38, 0, 0x2e1)];
-            write(newtype, "newtype", f90("INTEGER", r, MPI_UNDEFINED, &rows)?)
-        })
-    }
-
-    /// The Fortran `REAL` type of precision `p` and range `r` (REAL4, REAL8, REAL16).
-    fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int
-        => PMPI_Type_create_f90_real
-    {
-        call("MPI_Type_create_f90_real", MPI_COMM_WORLD, || {
-            write(newtype, "newtype", f90("REAL", p, r, &REALS)?)
-        })
-    }
-
-    /// The Fortran `COMPLEX` type of precision `p` and range `r` (COMPLEX8 .. COMPLEX32).
-    fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int
-        => PMPI_Type_create_f90_complex
-    {
-        call("MPI_Type_create_f90_complex", MPI_COMM_WORLD, || {
-            write(newtype, "newtype", f90("COMPLEX", p, r, &COMPLEXES)?)
         })
     }
 

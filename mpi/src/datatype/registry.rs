@@ -7,6 +7,7 @@ use crate::consts::*;
 use crate::error::{MpiError, Result};
 use crate::table::Table;
 use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A user datatype handle's state.
@@ -14,6 +15,8 @@ struct Entry {
     ty: Arc<Type>,
     committed: bool,
     name: Option<String>,
+    /// Owned by the library (`MPI_Type_create_f90_*` results): the user may not free it.
+    fixed: bool,
 }
 
 static TYPES: Mutex<Table<Entry>> = Mutex::new(Table::new());
@@ -65,8 +68,28 @@ pub fn insert(ty: Arc<Type>, committed: bool) -> Result<MPI_Datatype> {
             ty,
             committed,
             name: None,
+            fixed: false,
         })
         .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live datatypes"))
+}
+
+/// Registers a committed handle for `ty` that the user may not free (it lives as long as the
+/// process, like a predefined one).
+pub fn insert_fixed(ty: Arc<Type>) -> Result<MPI_Datatype> {
+    TYPES
+        .lock()
+        .insert(Entry {
+            ty,
+            committed: true,
+            name: None,
+            fixed: true,
+        })
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live datatypes"))
+}
+
+/// Whether `h` is a library-owned handle from [`insert_fixed`].
+pub fn is_fixed(h: MPI_Datatype) -> bool {
+    TYPES.lock().get(h).is_some_and(|e| e.fixed)
 }
 
 fn user_only(h: MPI_Datatype, what: &str) -> Result<()> {
@@ -99,23 +122,51 @@ pub fn is_committed(h: MPI_Datatype) -> Result<bool> {
 
 /// Frees user handle `h`.
 pub fn free(h: MPI_Datatype) -> Result<()> {
-    user_only(h, "free")?;
+    check_free(h)?;
     TYPES.lock().remove(h).map(drop).ok_or_else(|| invalid(h))
 }
 
-/// The name of `h`: the set one, else the predefined name, else empty.
+/// Whether the user may free `h`: a live handle, neither predefined nor library-owned.
+pub fn check_free(h: MPI_Datatype) -> Result<()> {
+    user_only(h, "free")?;
+    if TYPES.lock().get(h).ok_or_else(|| invalid(h))?.fixed {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!(
+                "cannot free datatype {h:#x}: it comes from MPI_Type_create_f90_* (predefined)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The name of `h`: the set one, else the predefined name, else empty
+/// (`MPI_DATATYPE_NULL` is named `"MPI_DATATYPE_NULL"`, as MPICH and Open MPI do).
 pub fn name(h: MPI_Datatype) -> Result<String> {
+    if h == MPI_DATATYPE_NULL {
+        return Ok("MPI_DATATYPE_NULL".to_string());
+    }
     if let Some(t) = predefined::get(h) {
-        return Ok(t.name.to_string());
+        let renamed = RENAMED.lock().as_ref().and_then(|m| m.get(&h).cloned());
+        return Ok(renamed.unwrap_or_else(|| t.name.to_string()));
     }
     let t = TYPES.lock();
     let e = t.get(h).ok_or_else(|| invalid(h))?;
     Ok(e.name.clone().unwrap_or_default())
 }
 
-/// Sets the name of user handle `h`.
+/// Names given to predefined handles (MPI lets a program rename them too).
+static RENAMED: Mutex<Option<HashMap<MPI_Datatype, String>>> = Mutex::new(None);
+
+/// Sets the name of handle `h`.
 pub fn set_name(h: MPI_Datatype, name: String) -> Result<()> {
-    user_only(h, "rename")?;
+    if predefined::is_predefined(h) {
+        RENAMED
+            .lock()
+            .get_or_insert_with(HashMap::new)
+            .insert(h, name);
+        return Ok(());
+    }
     let mut t = TYPES.lock();
     t.get_mut(h).ok_or_else(|| invalid(h))?.name = Some(name);
     Ok(())

@@ -18,6 +18,9 @@
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
 //! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
+//! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Type_get_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Type_set_attr`: parameter `void *attribute_val` has no mechanical mapping
 
 #![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]
 
@@ -3525,6 +3528,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Type_delete_attr(datatype: usize, type_keyval: c_int) -> c_int;
+    fn PMPI_Type_delete_attr(datatype: usize, type_keyval: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_delete_attr`.
+    mpi_type_delete_attr_ / pmpi_type_delete_attr_ => MPI_Type_delete_attr / PMPI_Type_delete_attr,
+    |c| (datatype: *const c_int, type_keyval: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Type_fromint(fs::get(datatype)), fs::get(type_keyval));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
     fn PMPI_Type_dup(oldtype: usize, newtype: *mut usize) -> c_int;
 }
@@ -3555,6 +3574,22 @@ fortran_fn! {
             let mut h_datatype = PMPI_Type_fromint(fs::get(datatype));
             let rc = c(&mut h_datatype);
             fs::set(datatype, PMPI_Type_toint(h_datatype));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int;
+    fn PMPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Type_free_keyval`.
+    mpi_type_free_keyval_ / pmpi_type_free_keyval_ => MPI_Type_free_keyval / PMPI_Type_free_keyval,
+    |c| (type_keyval: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(type_keyval);
             fs::set(ierror, rc);
         }
     }
