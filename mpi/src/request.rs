@@ -19,10 +19,12 @@
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
+use crate::grequest::Greq;
 use crate::status::{MPI_Status, store};
 use crate::table::Table;
 use parking_lot::Mutex;
 use std::ffi::c_int;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What a completed request yields: the receive status, or `None`.
@@ -57,6 +59,8 @@ struct Entry {
     cancel: Option<nexar::RecvCancel>,
     /// Persistent requests: starts the operation (the entry outlives each completion).
     starter: Option<Starter>,
+    /// Generalized requests: the user's callbacks ([`crate::grequest`]).
+    greq: Option<Arc<Greq>>,
 }
 
 impl Entry {
@@ -90,6 +94,16 @@ impl Entry {
     /// [`Entry::wait`] that leaves the (now inactive) entry in place.
     fn take_wait(&mut self) -> Outcome {
         self.cancel = None;
+        let o = self.take_op_outcome();
+        match &self.greq {
+            Some(g) => g.query(o),
+            None => o,
+        }
+    }
+
+    /// The operation's own outcome (blocking until known), before any generalized-request
+    /// query.
+    fn take_op_outcome(&mut self) -> Outcome {
         match self.done.take() {
             Some(o) => o,
             None => match self.req.take() {
@@ -138,6 +152,7 @@ pub fn store_started(
             comm,
             cancel: started.cancel,
             starter,
+            greq: None,
         },
     )
 }
@@ -152,8 +167,43 @@ pub fn store_persistent(out: *mut MPI_Request, comm: MPI_Comm, starter: Starter)
             comm,
             cancel: None,
             starter: Some(starter),
+            greq: None,
         },
     )
+}
+
+/// Registers generalized request `req` (finished by `MPI_Grequest_complete`) with its
+/// callbacks `g`, and writes its handle to `*out` (checked for NULL by the caller).
+pub(crate) fn store_grequest(
+    out: *mut MPI_Request,
+    comm: MPI_Comm,
+    req: nexar::Request<Option<MPI_Status>>,
+    g: Arc<Greq>,
+) -> Result<()> {
+    insert(
+        out,
+        Entry {
+            req: Some(req),
+            done: None,
+            comm,
+            cancel: None,
+            starter: None,
+            greq: Some(g),
+        },
+    )
+}
+
+/// Takes the operation of the one-shot request `h` out of the table (its handle is then
+/// free): a persistent collective's start adopts the request its non-blocking form created.
+pub(crate) fn adopt(h: MPI_Request) -> Result<Started> {
+    let e = REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?;
+    let req = e
+        .req
+        .ok_or_else(|| MpiError::new(MPI_ERR_INTERN, format!("request {h:#x} has no operation")))?;
+    Ok(Started {
+        req,
+        cancel: e.cancel,
+    })
 }
 
 fn insert(out: *mut MPI_Request, e: Entry) -> Result<()> {
@@ -244,21 +294,26 @@ pub(crate) fn start(h: MPI_Request) -> Result<()> {
             "request is MPI_REQUEST_NULL",
         ));
     }
+    let mut starter = {
+        let mut t = REQUESTS.lock();
+        let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
+        if e.req.is_some() || e.done.is_some() {
+            return Err(MpiError::new(
+                MPI_ERR_REQUEST,
+                format!("persistent request {h:#x} is already active"),
+            ));
+        }
+        e.starter.take().ok_or_else(|| {
+            MpiError::new(MPI_ERR_REQUEST, format!("request {h:#x} is not persistent"))
+        })?
+    };
+    // The starter runs unlocked: a persistent collective's starter creates (and adopts) a
+    // request of its own.
+    let s = starter();
     let mut t = REQUESTS.lock();
     let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
-    let Some(starter) = e.starter.as_mut() else {
-        return Err(MpiError::new(
-            MPI_ERR_REQUEST,
-            format!("request {h:#x} is not persistent"),
-        ));
-    };
-    if e.req.is_some() || e.done.is_some() {
-        return Err(MpiError::new(
-            MPI_ERR_REQUEST,
-            format!("persistent request {h:#x} is already active"),
-        ));
-    }
-    let s = starter()?;
+    e.starter = Some(starter);
+    let s = s?;
     e.req = Some(s.req);
     e.cancel = s.cancel;
     Ok(())
@@ -273,15 +328,18 @@ pub(crate) fn cancel(h: MPI_Request) -> Result<()> {
             "request is MPI_REQUEST_NULL",
         ));
     }
-    let c = {
+    let (c, g) = {
         let t = REQUESTS.lock();
         let e = t.get(h).ok_or_else(|| bad_request(h))?;
-        e.cancel.clone()
+        (e.cancel.clone(), e.greq.clone())
     };
     if let Some(c) = c {
         c.cancel();
     }
-    Ok(())
+    match g {
+        Some(g) => g.cancel(),
+        None => Ok(()),
+    }
 }
 
 fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
@@ -300,6 +358,8 @@ fn take_if_done(h: MPI_Request) -> Result<Option<Outcome>> {
         return Ok(Some(e.take_wait()));
     }
     let e = t.remove(h).expect("present above");
+    // A generalized request's callbacks run in `wait`: they may call MPI.
+    drop(t);
     Ok(Some(e.wait()))
 }
 
@@ -315,6 +375,7 @@ fn take_and_wait(h: MPI_Request) -> Result<Outcome> {
             comm: e.comm,
             cancel: e.cancel.take(),
             starter: None,
+            greq: None,
         };
         drop(t);
         if op.req.is_none() && op.done.is_none() {
@@ -606,12 +667,17 @@ pub(crate) fn peek(h: MPI_Request) -> Result<Option<Outcome>> {
     }
     let mut t = REQUESTS.lock();
     let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
+    if !e.poll() {
+        return Ok(None);
+    }
     // An inactive persistent request reports an empty status.
-    Ok(if e.poll() {
-        Some(e.done.clone().unwrap_or(Ok(None)))
-    } else {
-        None
-    })
+    let o = e.done.clone().unwrap_or(Ok(None));
+    let g = e.greq.clone();
+    drop(t);
+    Ok(Some(match g {
+        Some(g) => g.query(o),
+        None => o,
+    }))
 }
 
 /// The communicator of `*request` (for error reporting), tolerating a NULL pointer.

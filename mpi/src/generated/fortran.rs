@@ -14,6 +14,7 @@
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
 //! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
@@ -144,6 +145,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Allgather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Allgather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Allgather_init`.
+    mpi_allgather_init_ / pmpi_allgather_init_ => MPI_Allgather_init / PMPI_Allgather_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize) -> c_int;
     fn PMPI_Allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize) -> c_int;
 }
@@ -154,6 +173,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Allgatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Allgatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Allgatherv_init`.
+    mpi_allgatherv_init_ / pmpi_allgatherv_init_ => MPI_Allgatherv_init / PMPI_Allgatherv_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -176,6 +213,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Allreduce_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Allreduce_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Allreduce_init`.
+    mpi_allreduce_init_ / pmpi_allreduce_init_ => MPI_Allreduce_init / PMPI_Allreduce_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, count: *const c_int, datatype: *const c_int, op: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
     fn PMPI_Alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
 }
@@ -186,6 +241,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Alltoall_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Alltoall_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Alltoall_init`.
+    mpi_alltoall_init_ / pmpi_alltoall_init_ => MPI_Alltoall_init / PMPI_Alltoall_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -208,6 +281,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Alltoallv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Alltoallv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Alltoallv_init`.
+    mpi_alltoallv_init_ / pmpi_alltoallv_init_ => MPI_Alltoallv_init / PMPI_Alltoallv_init,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, rdispls, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
     fn PMPI_Alltoallw(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize) -> c_int;
 }
@@ -220,6 +311,26 @@ fortran_fn! {
             let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
             let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
             let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Alltoallw_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Alltoallw_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Alltoallw_init`.
+    mpi_alltoallw_init_ / pmpi_alltoallw_init_ => MPI_Alltoallw_init / PMPI_Alltoallw_init,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtypes: *mut c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtypes: *mut c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut v_sendtypes: Vec<usize> = (0..if fs::buffer(sendbuf) as usize == 1 { 0 } else { crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize) }).map(|i| PMPI_Type_fromint(sendtypes.add(i).read())).collect();
+            let mut v_recvtypes: Vec<usize> = (0..crate::state::comm(PMPI_Comm_fromint(fs::get(comm))).map_or(0, |c| c.size() as usize)).map(|i| PMPI_Type_fromint(recvtypes.add(i).read())).collect();
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, v_sendtypes.as_mut_ptr(), fs::buffer(recvbuf), recvcounts, rdispls, v_recvtypes.as_mut_ptr(), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -258,6 +369,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Barrier_init(comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Barrier_init(comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Barrier_init`.
+    mpi_barrier_init_ / pmpi_barrier_init_ => MPI_Barrier_init / PMPI_Barrier_init,
+    |c| (comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Bcast(buffer: *mut c_void, count: c_int, datatype: usize, root: c_int, comm: usize) -> c_int;
     fn PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: usize, root: c_int, comm: usize) -> c_int;
 }
@@ -268,6 +397,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buffer), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Bcast_init(buffer: *mut c_void, count: c_int, datatype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Bcast_init(buffer: *mut c_void, count: c_int, datatype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Bcast_init`.
+    mpi_bcast_init_ / pmpi_bcast_init_ => MPI_Bcast_init / PMPI_Bcast_init,
+    |c| (buffer: *const c_void, count: *const c_int, datatype: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buffer), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -1125,6 +1272,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Exscan_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Exscan_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Exscan_init`.
+    mpi_exscan_init_ / pmpi_exscan_init_ => MPI_Exscan_init / PMPI_Exscan_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, count: *const c_int, datatype: *const c_int, op: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Finalize() -> c_int;
     fn PMPI_Finalize() -> c_int;
 }
@@ -1191,6 +1356,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Gather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Gather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Gather_init`.
+    mpi_gather_init_ / pmpi_gather_init_ => MPI_Gather_init / PMPI_Gather_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Gatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
     fn PMPI_Gatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
 }
@@ -1201,6 +1384,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Gatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Gatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Gatherv_init`.
+    mpi_gatherv_init_ / pmpi_gatherv_init_ => MPI_Gatherv_init / PMPI_Gatherv_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -1436,6 +1637,22 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), nnodes, nedges);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Grequest_complete(request: usize) -> c_int;
+    fn PMPI_Grequest_complete(request: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Grequest_complete`.
+    mpi_grequest_complete_ / pmpi_grequest_complete_ => MPI_Grequest_complete / PMPI_Grequest_complete,
+    |c| (request: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Request_fromint(fs::get(request)));
             fs::set(ierror, rc);
         }
     }
@@ -2628,6 +2845,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Reduce_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Reduce_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Reduce_init`.
+    mpi_reduce_init_ / pmpi_reduce_init_ => MPI_Reduce_init / PMPI_Reduce_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, count: *const c_int, datatype: *const c_int, op: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Reduce_local(inbuf: *mut c_void, inoutbuf: *mut c_void, count: c_int, datatype: usize, op: usize) -> c_int;
     fn PMPI_Reduce_local(inbuf: *mut c_void, inoutbuf: *mut c_void, count: c_int, datatype: usize, op: usize) -> c_int;
 }
@@ -2670,6 +2905,42 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Reduce_scatter_block_init(sendbuf: *mut c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Reduce_scatter_block_init(sendbuf: *mut c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Reduce_scatter_block_init`.
+    mpi_reduce_scatter_block_init_ / pmpi_reduce_scatter_block_init_ => MPI_Reduce_scatter_block_init / PMPI_Reduce_scatter_block_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, recvcount: *const c_int, datatype: *const c_int, op: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Reduce_scatter_init(sendbuf: *mut c_void, recvbuf: *mut c_void, recvcounts: *mut c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Reduce_scatter_init(sendbuf: *mut c_void, recvbuf: *mut c_void, recvcounts: *mut c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Reduce_scatter_init`.
+    mpi_reduce_scatter_init_ / pmpi_reduce_scatter_init_ => MPI_Reduce_scatter_init / PMPI_Reduce_scatter_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, recvcounts: *mut c_int, datatype: *const c_int, op: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), recvcounts, PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -2867,6 +3138,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Scan_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Scan_init(sendbuf: *mut c_void, recvbuf: *mut c_void, count: c_int, datatype: usize, op: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Scan_init`.
+    mpi_scan_init_ / pmpi_scan_init_ => MPI_Scan_init / PMPI_Scan_init,
+    |c| (sendbuf: *const c_void, recvbuf: *const c_void, count: *const c_int, datatype: *const c_int, op: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Scatter(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
     fn PMPI_Scatter(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
 }
@@ -2883,6 +3172,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Scatter_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Scatter_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Scatter_init`.
+    mpi_scatter_init_ / pmpi_scatter_init_ => MPI_Scatter_init / PMPI_Scatter_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Scatterv(sendbuf: *mut c_void, sendcounts: *mut c_int, displs: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
     fn PMPI_Scatterv(sendbuf: *mut c_void, sendcounts: *mut c_int, displs: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize) -> c_int;
 }
@@ -2893,6 +3200,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(sendbuf), sendcounts, displs, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Scatterv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, displs: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Scatterv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, displs: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, root: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Scatterv_init`.
+    mpi_scatterv_init_ / pmpi_scatterv_init_ => MPI_Scatterv_init / PMPI_Scatterv_init,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, displs: *mut c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, root: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, displs, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
