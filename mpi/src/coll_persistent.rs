@@ -8,6 +8,8 @@
 //! started operation is adopted into the persistent request ([`crate::request::adopt`]). Every
 //! rank must start its persistent collectives in the same order (they take their place in the
 //! communicator's collective order at `MPI_Start`). The info argument is checked and ignored.
+//! An error at `MPI_Start` (rare: the arguments were checked at init) is reported by the
+//! non-blocking form too, so a user error handler may see it twice.
 
 use crate::args::{Buf, count, in_place, root_rank};
 use crate::coll_v::ArrayInt;

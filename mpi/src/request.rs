@@ -16,6 +16,9 @@
 //! Persistent requests (see [`crate::persistent`]) keep a starter: completing one leaves it
 //! allocated and inactive (never set to `MPI_REQUEST_NULL`); an inactive request completes at
 //! once with an empty status and is skipped by the any / some forms, like `MPI_REQUEST_NULL`.
+//!
+//! Generalized requests (see [`crate::grequest`]) keep the user's callbacks: their outcome is
+//! the status `query_fn` gives when the request is completed or its status read.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
