@@ -5,7 +5,7 @@
 //! at init, as MPI requires), copies the count / displacement / datatype arrays it needs (the
 //! caller may reuse them after init), and stores a persistent request whose starter issues the
 //! matching non-blocking collective `MPI_IX` with the kept arguments at each `MPI_Start`; the
-//! started operation is adopted into the persistent request ([`crate::request::adopt`]). Every
+//! started operation is adopted into the persistent request (`request::adopt`). Every
 //! rank must start its persistent collectives in the same order (they take their place in the
 //! communicator's collective order at `MPI_Start`). The info argument is checked and ignored.
 //! An error at `MPI_Start` (rare: the arguments were checked at init) is reported by the
