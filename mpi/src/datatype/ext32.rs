@@ -246,7 +246,7 @@ mod tests {
         }
         let mant = (1u64 << 63) | (f << 11);
         out[..8].copy_from_slice(&mant.to_le_bytes());
-        let exp = e - 1023 + 16383;
+        let exp = e + (16383 - 1023);
         out[8..10].copy_from_slice(&((sign << 15) | exp).to_le_bytes());
         out
     }
