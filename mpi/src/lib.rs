@@ -93,6 +93,7 @@ pub mod p2p;
 pub mod p2p_nonblocking;
 pub mod persistent;
 pub mod request;
+pub mod request_complete;
 pub mod request_status;
 pub mod send_modes;
 pub mod state;

@@ -9,9 +9,8 @@
 use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
-use crate::request::{
-    MPI_Request, Started, array_comm, array_len, comm_of, read, start, store_persistent,
-};
+use crate::request::{MPI_Request, Started, comm_of, read, start, store_persistent};
+use crate::request_complete::{array_comm, array_len};
 use crate::send_modes::{Mode, start_send};
 use crate::state::comm;
 use std::ffi::{c_int, c_void};
@@ -79,7 +78,7 @@ fn recv_init(
 fn start_all(n: c_int, requests: *mut MPI_Request) -> Result<()> {
     let n = array_len(n, requests)?;
     for i in 0..n {
-        use crate::request::IndexContext;
+        use crate::request_complete::IndexContext;
         start(read(requests, i)).map_err(|e| e.context_index(i))?;
     }
     Ok(())

@@ -1,14 +1,14 @@
-//! `MPI_Request`: the request table, `MPI_Isend` / `MPI_Irecv`, and the completion functions
-//! (wait, test and their all / any / some forms, `MPI_Request_free`,
-//! `MPI_Request_get_status`).
+//! `MPI_Request`: the request table, starting, cancelling and freeing requests
+//! (`MPI_Request_free`). The completion functions (wait, test and their all / any / some
+//! forms) are in [`crate::request_complete`], the status queries in
+//! [`crate::request_status`].
 //!
 //! A request wraps a [`nexar::Request`]: most operations run on the engine's runtime and make
 //! progress on their own; receives and synchronous sends are inline requests, whose last step
 //! (copying the matched message out, seeing the acknowledgement) runs on the thread that tests
 //! or waits. Its result is `Some(status)` for receives and `None` otherwise.
 //! Request handles come from a [`Table`] (`MPI_REQUEST_NULL` is the spec's 0x180, far below
-//! every table handle). `MPI_Wait(all)` blocks on the request's future; `*any` / `*some` check
-//! every request, spinning briefly and then sleeping with growing pauses.
+//! every table handle).
 //!
 //! `MPI_Request_free` of a pending request drops the handle and lets the operation finish in
 //! the background, on the runtime (its buffer must stay valid until then, as MPI states).
@@ -23,12 +23,12 @@
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::grequest::Greq;
-use crate::status::{MPI_Status, store};
+use crate::request_complete::IndexContext;
+use crate::status::MPI_Status;
 use crate::table::Table;
 use parking_lot::Mutex;
 use std::ffi::c_int;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// What a completed request yields: the receive status, or `None`.
 pub type Outcome = std::result::Result<Option<MPI_Status>, MpiError>;
@@ -224,7 +224,7 @@ pub fn is_live(h: MPI_Request) -> bool {
     REQUESTS.lock().get(h).is_some()
 }
 
-fn bad_request(h: MPI_Request) -> MpiError {
+pub(crate) fn bad_request(h: MPI_Request) -> MpiError {
     MpiError::new(MPI_ERR_REQUEST, format!("invalid or freed request {h:#x}"))
 }
 
@@ -275,7 +275,7 @@ pub(crate) fn read(p: *const MPI_Request, i: usize) -> MPI_Request {
 
 /// Sets completed request `i` to `MPI_REQUEST_NULL`, unless it is persistent (and so still
 /// allocated).
-fn clear(p: *mut MPI_Request, i: usize) {
+pub(crate) fn clear(p: *mut MPI_Request, i: usize) {
     if is_live(read(p, i)) {
         return;
     }
@@ -345,12 +345,8 @@ pub(crate) fn cancel(h: MPI_Request) -> Result<()> {
     }
 }
 
-fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
-    if p.is_null() { p } else { p.wrapping_add(i) }
-}
-
 /// Takes request `h` out of the table if it has completed: `Ok(None)` if still running.
-fn take_if_done(h: MPI_Request) -> Result<Option<Outcome>> {
+pub(crate) fn take_if_done(h: MPI_Request) -> Result<Option<Outcome>> {
     let mut t = REQUESTS.lock();
     let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
     if !e.poll() {
@@ -368,7 +364,7 @@ fn take_if_done(h: MPI_Request) -> Result<Option<Outcome>> {
 
 /// Takes request `h` out of the table (a persistent one: its operation) and blocks until it
 /// completes.
-fn take_and_wait(h: MPI_Request) -> Result<Outcome> {
+pub(crate) fn take_and_wait(h: MPI_Request) -> Result<Outcome> {
     let mut t = REQUESTS.lock();
     let e = t.get_mut(h).ok_or_else(|| bad_request(h))?;
     if e.starter.is_some() {
@@ -403,264 +399,21 @@ fn detach(mut req: nexar::Request<Option<MPI_Status>>, comm_h: MPI_Comm) {
     }
 }
 
-/// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
-struct Backoff(u32);
-
-impl Backoff {
-    fn pause(&mut self) {
-        self.0 += 1;
-        if self.0 < 64 {
-            std::thread::yield_now();
-        } else {
-            let us = 10u64 << ((self.0 - 64) / 16).min(7);
-            std::thread::sleep(Duration::from_micros(us));
-        }
-    }
-}
-
-pub(crate) fn array_len(n: c_int, requests: *const MPI_Request) -> Result<usize> {
-    let n = usize::try_from(n)
-        .map_err(|_| MpiError::new(MPI_ERR_COUNT, format!("request count {n} is negative")))?;
-    if n > 0 {
-        non_null(requests, "array_of_requests")?;
-    }
-    Ok(n)
-}
-
-/// The communicator of the first live request of the array (for error reporting).
-pub(crate) fn array_comm(n: c_int, requests: *const MPI_Request) -> MPI_Comm {
-    if requests.is_null() || n <= 0 {
-        return MPI_COMM_WORLD;
-    }
-    (0..n as usize)
-        .map(|i| read(requests, i))
-        .find(|&h| h != MPI_REQUEST_NULL)
-        .map_or(MPI_COMM_WORLD, comm_of)
-}
-
-fn wait_one(request: *mut MPI_Request, status: *mut MPI_Status) -> Result<()> {
-    non_null(request, "request")?;
-    let h = read(request, 0);
-    if h == MPI_REQUEST_NULL {
-        store(status, empty_status());
-        return Ok(());
-    }
-    let o = take_and_wait(h)?;
-    clear(request, 0);
-    store(status, status_of(&o));
-    result_of(o)
-}
-
-fn test_one(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> Result<()> {
-    non_null(request, "request")?;
-    non_null(flag, "flag")?;
-    let h = read(request, 0);
-    let o = if h == MPI_REQUEST_NULL {
-        Some(Ok(None))
-    } else {
-        take_if_done(h)?
-    };
-    // SAFETY: checked for NULL.
-    unsafe { flag.write(o.is_some() as c_int) };
-    let Some(o) = o else { return Ok(()) };
-    if h != MPI_REQUEST_NULL {
-        clear(request, 0);
-    }
-    store(status, status_of(&o));
-    result_of(o)
-}
-
-/// Records completed request `i`'s outcome in the statuses; true if it failed.
-pub(crate) fn record(statuses: *mut MPI_Status, slot: usize, o: &Outcome) -> bool {
-    let st = status_of(o);
-    store(status_slot(statuses, slot), st);
-    st.MPI_ERROR != MPI_SUCCESS
-}
-
-pub(crate) fn in_status(func: &str, failed: usize) -> Result<()> {
-    if failed == 0 {
-        return Ok(());
-    }
-    Err(MpiError::new(
-        MPI_ERR_IN_STATUS,
-        format!("{failed} request(s) of {func} failed; see the statuses' MPI_ERROR"),
-    ))
-}
-
-fn wait_all(n: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> Result<()> {
-    let n = array_len(n, requests)?;
+/// Whether each of the first `n` requests of the array has completed (`MPI_REQUEST_NULL`
+/// counts as complete), polling every live one.
+pub(crate) fn all_done(requests: *const MPI_Request, n: usize) -> Result<bool> {
+    let mut t = REQUESTS.lock();
+    let mut all = true;
     for i in 0..n {
         let h = read(requests, i);
-        if h != MPI_REQUEST_NULL && !is_live(h) {
-            return Err(bad_request(h).context_index(i));
+        if h != MPI_REQUEST_NULL {
+            all &= t
+                .get_mut(h)
+                .ok_or_else(|| bad_request(h).context_index(i))?
+                .poll();
         }
     }
-    let mut failed = 0;
-    for i in 0..n {
-        let h = read(requests, i);
-        let o = if h == MPI_REQUEST_NULL {
-            Ok(None)
-        } else {
-            let o = take_and_wait(h)?;
-            clear(requests, i);
-            o
-        };
-        failed += record(statuses, i, &o) as usize;
-    }
-    in_status("MPI_Waitall", failed)
-}
-
-fn test_all(
-    n: c_int,
-    requests: *mut MPI_Request,
-    flag: *mut c_int,
-    statuses: *mut MPI_Status,
-) -> Result<()> {
-    non_null(flag, "flag")?;
-    let n = array_len(n, requests)?;
-    let all = {
-        let mut t = REQUESTS.lock();
-        let mut all = true;
-        for i in 0..n {
-            let h = read(requests, i);
-            if h != MPI_REQUEST_NULL {
-                all &= t
-                    .get_mut(h)
-                    .ok_or_else(|| bad_request(h).context_index(i))?
-                    .poll();
-            }
-        }
-        all
-    };
-    // SAFETY: checked for NULL.
-    unsafe { flag.write(all as c_int) };
-    if all {
-        wait_all(n as c_int, requests, statuses)
-    } else {
-        Ok(())
-    }
-}
-
-/// One pass over the array: the first completed request, if any. `Ok(Err(()))` if every entry
-/// is `MPI_REQUEST_NULL`.
-fn any_pass(
-    n: usize,
-    requests: *mut MPI_Request,
-) -> Result<std::result::Result<Option<(usize, Outcome)>, ()>> {
-    let mut live = false;
-    for i in 0..n {
-        let h = read(requests, i);
-        if h == MPI_REQUEST_NULL || is_inactive(h) {
-            continue;
-        }
-        live = true;
-        if let Some(o) = take_if_done(h).map_err(|e| e.context_index(i))? {
-            clear(requests, i);
-            return Ok(Ok(Some((i, o))));
-        }
-    }
-    Ok(if live { Ok(None) } else { Err(()) })
-}
-
-fn any(
-    n: c_int,
-    requests: *mut MPI_Request,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
-    block: bool,
-) -> Result<()> {
-    non_null(index, "index")?;
-    if !block {
-        non_null(flag, "flag")?;
-    }
-    let n = array_len(n, requests)?;
-    let mut backoff = Backoff(0);
-    let found = loop {
-        match any_pass(n, requests)? {
-            Ok(Some(f)) => break Some(f),
-            Err(()) => break None,
-            Ok(None) if block => backoff.pause(),
-            Ok(None) => {
-                // SAFETY: checked for NULL.
-                unsafe { flag.write(0) };
-                return Ok(());
-            }
-        }
-    };
-    if !block {
-        // SAFETY: checked for NULL.
-        unsafe { flag.write(1) };
-    }
-    match found {
-        None => {
-            // SAFETY: checked for NULL.
-            unsafe { index.write(MPI_UNDEFINED) };
-            store(status, empty_status());
-            Ok(())
-        }
-        Some((i, o)) => {
-            // SAFETY: checked for NULL.
-            unsafe { index.write(i as c_int) };
-            store(status, status_of(&o));
-            result_of(o)
-        }
-    }
-}
-
-fn some(
-    func: &str,
-    n: c_int,
-    requests: *mut MPI_Request,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut MPI_Status,
-    block: bool,
-) -> Result<()> {
-    non_null(outcount, "outcount")?;
-    let n = array_len(n, requests)?;
-    if n > 0 {
-        non_null(indices, "array_of_indices")?;
-    }
-    let mut backoff = Backoff(0);
-    loop {
-        let mut live = false;
-        let mut done = 0usize;
-        let mut failed = 0usize;
-        for i in 0..n {
-            let h = read(requests, i);
-            if h == MPI_REQUEST_NULL || is_inactive(h) {
-                continue;
-            }
-            live = true;
-            if let Some(o) = take_if_done(h).map_err(|e| e.context_index(i))? {
-                clear(requests, i);
-                // SAFETY: `indices` holds `n` entries per the MPI contract.
-                unsafe { indices.add(done).write(i as c_int) };
-                failed += record(statuses, done, &o) as usize;
-                done += 1;
-            }
-        }
-        if !live || done > 0 || !block {
-            let out = if live { done as c_int } else { MPI_UNDEFINED };
-            // SAFETY: checked for NULL.
-            unsafe { outcount.write(out) };
-            return in_status(func, failed);
-        }
-        backoff.pause();
-    }
-}
-
-/// Prefixes an error with the index of the request it concerns.
-pub(crate) trait IndexContext {
-    fn context_index(self, i: usize) -> Self;
-}
-
-impl IndexContext for MpiError {
-    fn context_index(mut self, i: usize) -> Self {
-        self.message = format!("request {i}: {}", self.message);
-        self
-    }
+    Ok(all)
 }
 
 /// The outcome of request `h` if it has completed, leaving it live.
@@ -684,7 +437,7 @@ pub(crate) fn peek(h: MPI_Request) -> Result<Option<Outcome>> {
 }
 
 /// The communicator of `*request` (for error reporting), tolerating a NULL pointer.
-fn comm_at(request: *const MPI_Request) -> MPI_Comm {
+pub(crate) fn comm_at(request: *const MPI_Request) -> MPI_Comm {
     if request.is_null() {
         MPI_COMM_WORLD
     } else {
@@ -693,67 +446,6 @@ fn comm_at(request: *const MPI_Request) -> MPI_Comm {
 }
 
 mpi_fn! {
-    /// Blocks until `*request` completes, fills `status` and sets `*request` to
-    /// `MPI_REQUEST_NULL` (which completes at once with an empty status).
-    fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int => PMPI_Wait {
-        call("MPI_Wait", comm_at(request), || wait_one(request, status))
-    }
-
-    /// Sets `*flag`; if the request completed, completes it as `MPI_Wait` does.
-    fn MPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int
-        => PMPI_Test
-    {
-        call("MPI_Test", comm_at(request), || test_one(request, flag, status))
-    }
-
-    /// Completes every request; `MPI_ERR_IN_STATUS` if any failed (each status's `MPI_ERROR`
-    /// says which).
-    fn MPI_Waitall(n: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> c_int
-        => PMPI_Waitall
-    {
-        call("MPI_Waitall", array_comm(n, requests), || wait_all(n, requests, statuses))
-    }
-
-    /// Sets `*flag` to whether every request has completed; if so, completes them as
-    /// `MPI_Waitall` does (otherwise none is touched).
-    fn MPI_Testall(n: c_int, requests: *mut MPI_Request, flag: *mut c_int,
-                   statuses: *mut MPI_Status) -> c_int => PMPI_Testall {
-        call("MPI_Testall", array_comm(n, requests), || test_all(n, requests, flag, statuses))
-    }
-
-    /// Blocks until one request completes and completes it (`*index` is `MPI_UNDEFINED` if
-    /// every entry is `MPI_REQUEST_NULL`).
-    fn MPI_Waitany(n: c_int, requests: *mut MPI_Request, index: *mut c_int,
-                   status: *mut MPI_Status) -> c_int => PMPI_Waitany {
-        call("MPI_Waitany", array_comm(n, requests), || {
-            any(n, requests, index, std::ptr::null_mut(), status, true)
-        })
-    }
-
-    /// Completes one completed request if there is one (`*flag` says whether).
-    fn MPI_Testany(n: c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int,
-                   status: *mut MPI_Status) -> c_int => PMPI_Testany {
-        call("MPI_Testany", array_comm(n, requests), || {
-            any(n, requests, index, flag, status, false)
-        })
-    }
-
-    /// Blocks until at least one request completes and completes all completed ones.
-    fn MPI_Waitsome(n: c_int, requests: *mut MPI_Request, outcount: *mut c_int,
-                    indices: *mut c_int, statuses: *mut MPI_Status) -> c_int => PMPI_Waitsome {
-        call("MPI_Waitsome", array_comm(n, requests), || {
-            some("MPI_Waitsome", n, requests, outcount, indices, statuses, true)
-        })
-    }
-
-    /// Completes every completed request (possibly none).
-    fn MPI_Testsome(n: c_int, requests: *mut MPI_Request, outcount: *mut c_int,
-                    indices: *mut c_int, statuses: *mut MPI_Status) -> c_int => PMPI_Testsome {
-        call("MPI_Testsome", array_comm(n, requests), || {
-            some("MPI_Testsome", n, requests, outcount, indices, statuses, false)
-        })
-    }
-
     /// Releases `*request` and sets it to `MPI_REQUEST_NULL`. A pending operation goes on in
     /// the background (its buffer stays the caller's contract until it has completed).
     fn MPI_Request_free(request: *mut MPI_Request) -> c_int => PMPI_Request_free {

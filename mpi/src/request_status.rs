@@ -5,9 +5,9 @@
 use crate::consts::*;
 use crate::error::{Result, call, non_null};
 use crate::request::{
-    IndexContext, MPI_Request, array_comm, array_len, comm_of, empty_status, in_status,
-    is_inactive, peek, read, record, result_of, status_of,
+    MPI_Request, comm_of, empty_status, is_inactive, peek, read, result_of, status_of,
 };
+use crate::request_complete::{IndexContext, array_comm, array_len, in_status, record};
 use crate::status::{MPI_Status, store};
 use std::ffi::c_int;
 
