@@ -169,7 +169,7 @@ pub(crate) fn reduce_input(
     let (reducer, per) = match op {
         OpSpec::Builtin(o) => {
             let dtype = b.reduce_type(o)?;
-            let per = b.ty.size.checked_div(dtype.size()).unwrap_or(0);
+            let per = b.ty.size / dtype.size();
             (nexar::Reducer::builtin(o, dtype), per)
         }
         OpSpec::User(_) => (op.user_reducer(b.ty.clone(), dt), 1),

@@ -169,23 +169,44 @@ impl UserCombiner {
             inout.copy_from_slice(a.bytes());
             return;
         }
-        let max_elems = match self.op.f {
+        let n = inout.len() / self.elem.max(1);
+        // SAFETY: both buffers hold `n` whole elements of `dt`, aligned, `elem` bytes apart.
+        unsafe {
+            self.invoke(
+                input.as_ptr() as usize,
+                inout.as_mut_ptr() as usize,
+                n,
+                self.elem as isize,
+            )
+        };
+    }
+
+    /// Calls the function on `n` elements starting at `input` / `inout`, element `i` at
+    /// `i * stride` bytes, in pieces that fit the function's length type.
+    ///
+    /// # Safety
+    /// Both addresses must hold `n` elements of `dt` laid out that way; the function reads
+    /// `invec` and writes `inoutvec` only (the MPI contract for user functions).
+    unsafe fn invoke(&self, input: usize, inout: usize, n: usize, stride: isize) {
+        let max = match self.op.f {
             UserFn::Int(_) => i32::MAX as usize,
             UserFn::Count(_) => i64::MAX as usize,
         };
-        let chunk = max_elems.saturating_mul(self.elem).max(self.elem);
-        for (i, o) in input.chunks(chunk).zip(inout.chunks_mut(chunk)) {
-            let n = o.len() / self.elem;
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(max);
+            let off = done as isize * stride;
             let mut dt = self.dt;
-            let (ip, op) = (i.as_ptr() as *mut c_void, o.as_mut_ptr().cast::<c_void>());
-            // SAFETY: both pointers cover `n` whole elements of `dt`, aligned; the function
-            // reads `invec` and writes `inoutvec` only (the MPI contract for user functions).
+            let ip = input.wrapping_add_signed(off) as *mut c_void;
+            let op = inout.wrapping_add_signed(off) as *mut c_void;
+            // SAFETY: per this function's contract.
             unsafe {
                 match self.op.f {
-                    UserFn::Int(f) => f(ip, op, &mut (n as c_int), &mut dt),
-                    UserFn::Count(f) => f(ip, op, &mut (n as MPI_Count), &mut dt),
+                    UserFn::Int(f) => f(ip, op, &mut (k as c_int), &mut dt),
+                    UserFn::Count(f) => f(ip, op, &mut (k as MPI_Count), &mut dt),
                 }
             }
+            done += k;
         }
     }
 }
@@ -210,26 +231,8 @@ impl UserCombiner {
             unpack(input, base_a, n, ty);
             unpack(inout, base_b, n, ty);
         }
-        let max = match self.op.f {
-            UserFn::Int(_) => i32::MAX as usize,
-            UserFn::Count(_) => i64::MAX as usize,
-        };
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(max);
-            let off = done as isize * ty.extent();
-            let mut dt = self.dt;
-            let ip = base_a.wrapping_add_signed(off) as *mut c_void;
-            let op = base_b.wrapping_add_signed(off) as *mut c_void;
-            // SAFETY: both pointers address `k` elements of `dt` laid out in the allocations.
-            unsafe {
-                match self.op.f {
-                    UserFn::Int(f) => f(ip, op, &mut (k as c_int), &mut dt),
-                    UserFn::Count(f) => f(ip, op, &mut (k as MPI_Count), &mut dt),
-                }
-            }
-            done += k;
-        }
+        // SAFETY: both allocations hold `n` elements laid out at their bases.
+        unsafe { self.invoke(base_a, base_b, n, ty.extent()) };
         let mut out = Vec::with_capacity(inout.len());
         // SAFETY: `b` holds `n` elements laid out at `base_b`.
         unsafe { pack(base_b, n, ty, &mut out) };

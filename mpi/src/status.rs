@@ -28,13 +28,14 @@ const _: () = assert!(size_of::<MPI_Status>() == 32);
 impl MPI_Status {
     /// A status for `bytes` bytes from `source` with `tag`.
     pub fn new(source: c_int, tag: c_int, bytes: usize, error: c_int) -> Self {
-        let b = bytes as u64;
-        Self {
+        let mut st = Self {
             MPI_SOURCE: source,
             MPI_TAG: tag,
             MPI_ERROR: error,
-            MPI_internal: [b as u32 as c_int, (b >> 32) as u32 as c_int, 0, 0, 0],
-        }
+            MPI_internal: [0; 5],
+        };
+        st.set_bytes(bytes as u64);
+        st
     }
 
     /// The status of a receive from `MPI_PROC_NULL`.
@@ -45,6 +46,12 @@ impl MPI_Status {
     /// Message size in bytes.
     pub fn bytes(&self) -> u64 {
         (self.MPI_internal[0] as u32 as u64) | ((self.MPI_internal[1] as u32 as u64) << 32)
+    }
+
+    /// Sets the message size in bytes (`MPI_Status_set_elements`).
+    pub fn set_bytes(&mut self, b: u64) {
+        self.MPI_internal[0] = b as u32 as c_int;
+        self.MPI_internal[1] = (b >> 32) as u32 as c_int;
     }
 }
 

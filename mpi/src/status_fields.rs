@@ -105,10 +105,7 @@ fn bytes_of_elements(dt: MPI_Datatype, count: MPI_Count) -> Result<usize> {
 
 fn set_elements(status: *mut MPI_Status, dt: MPI_Datatype, count: MPI_Count) -> Result<()> {
     let b = bytes_of_elements(dt, count)? as u64;
-    set(status, |s| {
-        s.MPI_internal[0] = b as u32 as c_int;
-        s.MPI_internal[1] = (b >> 32) as u32 as c_int;
-    })
+    set(status, |s| s.set_bytes(b))
 }
 
 mpi_fn! {
