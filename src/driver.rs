@@ -7,16 +7,16 @@
 use crate::comm::CommInner;
 use crate::engine::{CollEvent, Engine};
 use crate::error::{Error, ErrorKind, Result};
+use crate::mailbox;
 use nexar_proto::{Collective, Incoming, Outbox};
 use std::sync::Arc;
-use tokio::sync::mpsc;
 
 /// One collective call in flight on one rank.
 pub(crate) struct CollectiveRun {
     comm: Arc<CommInner>,
     seq: u64,
     machine: Option<Box<dyn Collective>>,
-    rx: mpsc::UnboundedReceiver<CollEvent>,
+    rx: mailbox::Receiver<CollEvent>,
     out: Outbox,
 }
 
@@ -62,12 +62,7 @@ impl CollectiveRun {
             if machine.is_done() {
                 break;
             }
-            let event = self.rx.recv().await.ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Internal,
-                    "collective mailbox closed unexpectedly",
-                )
-            })?;
+            let event = self.rx.recv().await;
             match event {
                 CollEvent::Frame(f) => {
                     let from = self

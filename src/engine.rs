@@ -7,15 +7,17 @@
 use crate::bootstrap::World;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
+use crate::mailbox;
 use crate::matching::{Envelope, Matcher, Posting, RecvSpec};
 use crate::transport::{FrameSink, Transport};
 use crate::wire::{Frame, FrameHeader, FrameKind, P2P_SYNC};
 use bytes::Bytes;
 use parking_lot::{Mutex, RwLock};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{Notify, oneshot};
 
 /// What a running collective's mailbox receives.
 #[derive(Debug)]
@@ -36,9 +38,9 @@ type CollKey = (u64, u64);
 
 #[derive(Default)]
 struct CollRouter {
-    open: HashMap<CollKey, mpsc::UnboundedSender<CollEvent>>,
+    open: FxHashMap<CollKey, mailbox::Sender<CollEvent>>,
     /// Frames for collectives this rank has not started yet.
-    early: HashMap<CollKey, Vec<Frame>>,
+    early: FxHashMap<CollKey, Vec<Frame>>,
 }
 
 /// A receive that may still be waiting.
@@ -53,7 +55,7 @@ pub(crate) enum RecvWait {
 pub(crate) type SyncWait = oneshot::Receiver<Result<()>>;
 
 /// Synchronous sends awaiting acknowledgement, by (destination world rank, sequence number).
-type SyncSends = HashMap<(u32, u64), oneshot::Sender<Result<()>>>;
+type SyncSends = FxHashMap<(u32, u64), oneshot::Sender<Result<()>>>;
 
 /// The per-process engine.
 pub(crate) struct Engine {
@@ -78,6 +80,9 @@ pub(crate) struct Engine {
     /// Synchronous sends awaiting their acknowledgement, by (destination, sequence number).
     ssends: Mutex<SyncSends>,
     failed: RwLock<HashMap<u32, Error>>,
+    /// Set once `failed` has an entry: lets the per-message checks skip the lock while every
+    /// peer is alive.
+    any_failed: AtomicBool,
     closed: AtomicBool,
 }
 
@@ -96,8 +101,9 @@ impl Engine {
             arrivals: Notify::new(),
             colls: Mutex::new(CollRouter::default()),
             send_seq: (0..size).map(|_| AtomicU64::new(0)).collect(),
-            ssends: Mutex::new(HashMap::new()),
+            ssends: Mutex::new(FxHashMap::default()),
             failed: RwLock::new(HashMap::new()),
+            any_failed: AtomicBool::new(false),
             closed: AtomicBool::new(false),
         })
     }
@@ -136,7 +142,7 @@ impl Engine {
         }
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
-            let _ = tx.send(CollEvent::PeerLost(err.clone()));
+            tx.send(CollEvent::PeerLost(err.clone()));
         }
     }
 
@@ -153,11 +159,17 @@ impl Engine {
 
     /// The failure recorded for world rank `rank`, if any.
     pub fn failure_of(&self, rank: u32) -> Option<Error> {
+        if !self.any_failed.load(Ordering::Acquire) {
+            return None;
+        }
         self.failed.read().get(&rank).cloned()
     }
 
     /// Fails with the first recorded failure among `members` (world ranks).
     pub fn check_alive(&self, members: &[u32]) -> Result<()> {
+        if !self.any_failed.load(Ordering::Acquire) {
+            return Ok(());
+        }
         let failed = self.failed.read();
         if failed.is_empty() {
             return Ok(());
@@ -322,16 +334,14 @@ impl Engine {
     }
 
     /// Opens the mailbox of collective (`context`, `seq`), pre-loaded with early frames.
-    pub fn open_collective(
-        &self,
-        context: u64,
-        seq: u64,
-    ) -> Result<mpsc::UnboundedReceiver<CollEvent>> {
+    pub fn open_collective(&self, context: u64, seq: u64) -> Result<mailbox::Receiver<CollEvent>> {
         self.check_open()?;
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mailbox::mailbox();
         let mut r = self.colls.lock();
-        for f in r.early.remove(&(context, seq)).unwrap_or_default() {
-            let _ = tx.send(CollEvent::Frame(f));
+        if !r.early.is_empty() {
+            for f in r.early.remove(&(context, seq)).unwrap_or_default() {
+                tx.send(CollEvent::Frame(f));
+            }
         }
         r.open.insert((context, seq), tx);
         Ok(rx)
@@ -370,6 +380,7 @@ impl Engine {
             }
             tracing::warn!(rank = self.rank, peer = rank, "peer failed: {err}");
             failed.insert(rank, err.clone());
+            self.any_failed.store(true, Ordering::Release);
         }
         self.matcher.lock().fail_peer(rank, &err);
         let lost: Vec<_> = {
@@ -382,7 +393,7 @@ impl Engine {
         }
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
-            let _ = tx.send(CollEvent::PeerLost(err.clone()));
+            tx.send(CollEvent::PeerLost(err.clone()));
         }
         self.arrivals.notify_waiters();
     }
@@ -399,7 +410,7 @@ impl FrameSink for Engine {
             );
             return;
         }
-        if self.failed.read().contains_key(&src) {
+        if self.any_failed.load(Ordering::Acquire) && self.failed.read().contains_key(&src) {
             return;
         }
         match frame.header.frame_kind() {
@@ -422,9 +433,7 @@ impl FrameSink for Engine {
                 let key = (frame.header.context, frame.header.seq);
                 let mut r = self.colls.lock();
                 match r.open.get(&key) {
-                    Some(tx) => {
-                        let _ = tx.send(CollEvent::Frame(frame));
-                    }
+                    Some(tx) => tx.send(CollEvent::Frame(frame)),
                     None => r.early.entry(key).or_default().push(frame),
                 }
             }

@@ -26,6 +26,7 @@ mod driver;
 mod element;
 mod engine;
 pub mod error;
+mod mailbox;
 mod matching;
 pub mod ops;
 mod request;

@@ -13,7 +13,8 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use bytes::Bytes;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use tokio::sync::oneshot;
 

@@ -6,6 +6,7 @@
 //! itself instead: it polls, spins briefly, yields, and only then sleeps on the transport's own
 //! wake-up word (which both incoming traffic and the future's waker ring).
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,9 +34,19 @@ pub trait CallerProgress: Send + Sync {
     /// A function that wakes threads sleeping in [`Self::sleep`] (it keeps the transport's
     /// memory alive for as long as it lives).
     fn ringer(&self) -> Box<dyn Fn() + Send + Sync>;
+    /// Identifies the transport state the ringer wakes: the same value for as long as a ringer
+    /// from [`Self::ringer`] lives, and never another transport's (e.g. the address of the
+    /// shared state the ringer keeps alive).
+    fn id(&self) -> usize;
+    /// How long a waiting caller busy-polls before it yields the CPU.
+    fn spin_limit(&self) -> Duration {
+        SPIN
+    }
 }
 
 struct CallerWaker {
+    /// [`CallerProgress::id`] of the transport `ring` belongs to.
+    id: usize,
     woken: AtomicBool,
     ring: Box<dyn Fn() + Send + Sync>,
 }
@@ -49,6 +60,37 @@ impl Wake for CallerWaker {
         self.woken.store(true, Ordering::Release);
         (self.ring)();
     }
+}
+
+thread_local! {
+    /// The last waker this thread blocked with, reused while nobody else holds a clone of it:
+    /// a blocking call then allocates nothing for waking.
+    static LAST_WAKER: RefCell<Option<Arc<CallerWaker>>> = const { RefCell::new(None) };
+}
+
+/// A waker for `p` whose flag starts set (so the future is polled at once).
+fn caller_waker(p: &dyn CallerProgress) -> Arc<CallerWaker> {
+    let id = p.id();
+    let cached = LAST_WAKER.with(|c| {
+        c.borrow_mut()
+            .take()
+            .filter(|w| w.id == id && Arc::strong_count(w) == 1 && Arc::weak_count(w) == 0)
+    });
+    let w = cached.unwrap_or_else(|| {
+        Arc::new(CallerWaker {
+            id,
+            woken: AtomicBool::new(true),
+            ring: p.ringer(),
+        })
+    });
+    w.woken.store(true, Ordering::Relaxed);
+    w
+}
+
+/// Keeps `w` for the next blocking call of this thread.
+fn keep_waker(w: Arc<CallerWaker>) {
+    // `try_with`: during thread teardown the slot may be gone; the waker is then just dropped.
+    let _ = LAST_WAKER.try_with(|c| *c.borrow_mut() = Some(w));
 }
 
 struct Exit<'a> {
@@ -77,18 +119,33 @@ pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::
     let Some(p) = progress else {
         return pollster::block_on(fut);
     };
-    let flag = Arc::new(CallerWaker {
-        woken: AtomicBool::new(true),
-        ring: p.ringer(),
-    });
+    let flag = caller_waker(p);
     let waker = Waker::from(flag.clone());
-    let mut cx = Context::from_waker(&waker);
+    let out = drive(p, &flag, &waker, fut);
+    drop(waker);
+    keep_waker(flag);
+    out
+}
+
+/// Idle passes between two looks at the clock while spinning (a clock read costs about as much
+/// as a pass over idle rings).
+const CLOCK_EVERY: u32 = 16;
+
+fn drive<F: Future>(
+    p: &dyn CallerProgress,
+    flag: &CallerWaker,
+    waker: &Waker,
+    fut: F,
+) -> F::Output {
+    let mut cx = Context::from_waker(waker);
     let mut fut = std::pin::pin!(fut);
     p.enter();
     let mut exit = Exit {
         progress: p,
         slept: false,
     };
+    let spin = p.spin_limit();
+    let mut idle_passes = 0u32;
     let mut last_work = Instant::now();
     loop {
         if flag.woken.swap(false, Ordering::AcqRel)
@@ -97,18 +154,26 @@ pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::
             return v;
         }
         if p.poll() {
+            idle_passes = 0;
+            continue;
+        }
+        if idle_passes == 0 {
             last_work = Instant::now();
+        }
+        idle_passes = idle_passes.wrapping_add(1);
+        if !idle_passes.is_multiple_of(CLOCK_EVERY) {
+            std::hint::spin_loop();
             continue;
         }
         let idle = last_work.elapsed();
-        if idle < SPIN {
+        if idle < spin {
             std::hint::spin_loop();
-        } else if idle < SPIN + YIELD {
+        } else if idle < spin + YIELD {
             std::thread::yield_now();
         } else {
             p.sleep(&|| flag.woken.load(Ordering::Acquire));
             exit.slept = true;
-            last_work = Instant::now();
+            idle_passes = 0;
         }
     }
 }

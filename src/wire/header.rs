@@ -2,7 +2,6 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use rkyv::rancor;
-use rkyv::util::AlignedVec;
 
 /// First field of every header: "NXR1" in little-endian, so stray traffic is rejected at once.
 pub const MAGIC: u32 = u32::from_le_bytes(*b"NXR1");
@@ -89,13 +88,25 @@ impl FrameHeader {
 /// Size in bytes of an encoded header (a constant: the archived struct has a fixed layout).
 pub const HEADER_LEN: usize = std::mem::size_of::<ArchivedFrameHeader>();
 
-/// Encodes a header into exactly [`HEADER_LEN`] bytes.
+/// Encodes a header into exactly [`HEADER_LEN`] bytes. Serializes straight into a stack
+/// buffer (no arena, no heap): this runs once per frame on the small-message fast path.
 pub fn encode_header(h: &FrameHeader) -> [u8; HEADER_LEN] {
-    let bytes = rkyv::to_bytes::<rancor::Error>(h).expect("a plain header always serializes");
     let mut out = [0u8; HEADER_LEN];
-    out.copy_from_slice(&bytes);
+    let writer = rkyv::ser::writer::Buffer::from(&mut out);
+    let written = rkyv::api::low::to_bytes_in_with_alloc::<_, _, rancor::Panic>(
+        h,
+        writer,
+        rkyv::ser::allocator::SubAllocator::empty(),
+    )
+    .map(|w| w.len())
+    .unwrap_or_else(|never| match never {});
+    debug_assert_eq!(written, HEADER_LEN);
     out
 }
+
+/// A header-sized buffer aligned for [`ArchivedFrameHeader`] (rkyv validates alignment).
+#[repr(C, align(16))]
+struct AlignedHeader([u8; HEADER_LEN]);
 
 /// Decodes and validates a header: structure (rkyv bytecheck), magic, kind, and
 /// `len <= max_len`. Nothing is allocated for the payload before this passes.
@@ -109,9 +120,9 @@ pub fn decode_header(bytes: &[u8], max_len: u64) -> Result<FrameHeader> {
             ),
         ));
     }
-    let mut aligned = AlignedVec::<16>::with_capacity(HEADER_LEN);
-    aligned.extend_from_slice(bytes);
-    let archived = rkyv::access::<ArchivedFrameHeader, rancor::Error>(&aligned)
+    let mut aligned = AlignedHeader([0; HEADER_LEN]);
+    aligned.0.copy_from_slice(bytes);
+    let archived = rkyv::api::low::access::<ArchivedFrameHeader, rancor::Error>(&aligned.0)
         .map_err(|e| Error::new(ErrorKind::Mismatch, format!("malformed frame header: {e}")))?;
     let h: FrameHeader = rkyv::deserialize::<FrameHeader, rancor::Error>(archived)
         .map_err(|e| Error::new(ErrorKind::Mismatch, format!("malformed frame header: {e}")))?;

@@ -40,4 +40,12 @@ impl CallerProgress for ShmTransport {
         let inner = self.inner.clone();
         Box::new(move || inner.me.doorbell().ring())
     }
+
+    fn spin_limit(&self) -> std::time::Duration {
+        self.inner.spin
+    }
+
+    fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.inner) as usize
+    }
 }

@@ -13,7 +13,9 @@
 //!   go through the rings instead.
 //! * **Waiting** ([`doorbell`], `progress.rs`): one progress thread per rank reads the inbox;
 //!   it spins briefly, then yields, then sleeps on a futex in the inbox. Senders issue a wake-up
-//!   only when it sleeps. Idle ranks use no CPU.
+//!   only when it sleeps. Idle ranks use no CPU. The spin is skipped when the host's ranks
+//!   outnumber the cores ([`spin_limit`]): a waiting rank then yields at once to the one it
+//!   waits for.
 //! * **Blocking calls** (`caller.rs`, [`crate::transport::caller`]): a thread blocked in a
 //!   `*_blocking` call reads the rings itself (whoever holds the receive-side lock consumes),
 //!   with the same spin/yield/sleep policy, while the progress thread parks; a message then
@@ -44,7 +46,7 @@ pub use setup::{ShmInbox, connect, prepare};
 
 use super::{BoxFuture, FrameSink, Transport, TransportStats};
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire::{Frame, encode_header};
+use crate::wire::{Frame, HEADER_LEN, encode_header};
 use bytes::Bytes;
 use outbound::{Item, Outbound};
 use parking_lot::Mutex;
@@ -64,6 +66,28 @@ pub const SLOT_BYTES: u32 = 8192;
 /// at 1 MiB: rings 8.6-10.4 GB/s, one-copy 5.6-8.6 GB/s); above it one copy halves the memory
 /// traffic, which matters most when ranks share cores.
 pub const CMA_THRESHOLD: usize = 1 << 20;
+/// Busy-polling time of a waiting thread before it starts yielding, when every local rank has
+/// a core of its own. A message then costs no system call at all.
+pub const SPIN: Duration = Duration::from_micros(10);
+
+/// How long a waiting thread spins before yielding: [`SPIN`] when the `local_ranks` of this
+/// host fit on the cores this process may use, zero when they do not (spinning would only
+/// keep the rank we wait for off the core), or `NEXAR_SHM_SPIN_US` microseconds.
+pub fn spin_limit(local_ranks: usize) -> Duration {
+    if let Some(us) = std::env::var("NEXAR_SHM_SPIN_US")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+    {
+        return Duration::from_micros(us);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if local_ranks > cores {
+        Duration::ZERO
+    } else {
+        SPIN
+    }
+}
+
 /// How often the progress thread checks that local peers are alive.
 pub const LIVENESS_PERIOD: Duration = Duration::from_millis(200);
 /// How long `shutdown` waits for queued frames and copies to drain.
@@ -123,6 +147,8 @@ struct Inner {
     caller_exit: AtomicU32,
     /// Blocked callers drive progress themselves (`NEXAR_SHM_CALLER_PROGRESS`, default on).
     caller_progress: bool,
+    /// How long a waiting thread busy-polls before it yields (see [`spin_limit`]).
+    spin: Duration,
     /// Tests only (`NEXAR_SHM_TEST_FAIL_READS=1`): every one-copy read fails as if ptrace were
     /// forbidden after the probe, exercising the NACK-and-resend path.
     fail_reads: bool,
@@ -159,6 +185,19 @@ impl Inner {
         if pumped.wrote {
             peer.seg.doorbell().ring();
         }
+    }
+
+    /// The small-message fast path: writes a one-slot frame straight into the peer's ring when
+    /// nothing is queued before it (no queue item, no allocation). False when it must queue.
+    fn send_inline(&self, peer: &Peer, header: &[u8], payload: &[u8]) -> bool {
+        {
+            let out = peer.out.lock();
+            if !out.is_empty() || !peer.tx.try_push(outbound::FRAME, &[header, payload]) {
+                return false;
+            }
+        }
+        peer.seg.doorbell().ring();
+        true
     }
 
     /// Writes queued items of every peer that has some; true if anything was written.
@@ -239,7 +278,13 @@ impl Transport for ShmTransport {
             .stats
             .bytes_sent
             .fetch_add(len as u64, Ordering::Relaxed);
-        let head = encode_header(&frame.header).to_vec();
+        let header = encode_header(&frame.header);
+        if HEADER_LEN + len <= peer.tx.capacity()
+            && inner.send_inline(peer, &header, &frame.payload)
+        {
+            return Ok(());
+        }
+        let head = header.to_vec();
         let item = if len >= CMA_THRESHOLD
             && peer.tx.cma_ok().load(Ordering::Acquire) != 0
             && !peer.cma_failed.load(Ordering::Relaxed)

@@ -113,6 +113,7 @@ pub fn connect(
         callers: AtomicUsize::new(0),
         caller_exit: AtomicU32::new(0),
         caller_progress,
+        spin: super::spin_limit(local_peers.len() + 1),
         fail_reads: std::env::var("NEXAR_SHM_TEST_FAIL_READS").is_ok_and(|v| v == "1"),
     });
     malloc::keep_large_buffers_warm();
