@@ -1,7 +1,9 @@
 //! Completing requests: `MPI_Wait`, `MPI_Test` and their all / any / some forms.
 //! `MPI_Wait(all)` blocks on the request's future (through its communicator, so the calling
-//! thread drives the transport); `*any` / `*some` check every request, spinning briefly and then
-//! sleeping with growing pauses. Requests live in [`crate::request`]'s table.
+//! thread drives the transport); `*any` / `*some` check every request, driving the transport
+//! between passes, yielding briefly and then sleeping on the transport with growing limits; the
+//! `Test` forms make one pass of transport progress first. Requests live in
+//! [`crate::request`]'s table.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
@@ -17,18 +19,51 @@ fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
     if p.is_null() { p } else { p.wrapping_add(i) }
 }
 
-/// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
-struct Backoff(u32);
+/// Waiting in the `*any` / `*some` forms: drive the transport on this thread, yield a while,
+/// then sleep on the transport (woken at once by its traffic) with growing limits. Never a busy
+/// loop on an oversubscribed host.
+struct Backoff {
+    idle: u32,
+    comm: Option<nexar::Comm>,
+}
 
 impl Backoff {
+    /// A backoff driving the communicator of the array's first live request.
+    fn new(n: c_int, requests: *const MPI_Request) -> Self {
+        Self {
+            idle: 0,
+            comm: crate::state::comm(array_comm(n, requests)).ok(),
+        }
+    }
+
+    /// One pass of transport progress on this thread; true if anything moved.
+    fn drive(&self) -> bool {
+        self.comm.as_ref().is_some_and(|c| c.progress())
+    }
+
     fn pause(&mut self) {
-        self.0 += 1;
-        if self.0 < 64 {
+        if self.drive() {
+            self.idle = 0;
+            return;
+        }
+        self.idle += 1;
+        if self.idle < 64 {
             std::thread::yield_now();
         } else {
-            let us = 10u64 << ((self.0 - 64) / 16).min(7);
-            std::thread::sleep(Duration::from_micros(us));
+            let max = Duration::from_micros(10u64 << ((self.idle - 64) / 16).min(7));
+            match &self.comm {
+                Some(c) => c.idle_wait(max),
+                None => std::thread::sleep(max),
+            }
         }
+    }
+}
+
+/// One pass of transport progress on the calling thread before a test-style call looks at
+/// completion (messages then land without a hand-off through the transport's thread).
+fn progress(comm_h: MPI_Comm) {
+    if let Ok(c) = crate::state::comm(comm_h) {
+        c.progress();
     }
 }
 
@@ -72,6 +107,7 @@ fn test_one(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status
     let o = if h == MPI_REQUEST_NULL {
         Some(Ok(None))
     } else {
+        progress(comm_of(h));
         take_if_done(h)?
     };
     // SAFETY: checked for NULL.
@@ -132,6 +168,7 @@ fn test_all(
 ) -> Result<()> {
     non_null(flag, "flag")?;
     let n = array_len(n, requests)?;
+    progress(array_comm(n as c_int, requests));
     let all = all_done(requests, n)?;
     // SAFETY: checked for NULL.
     unsafe { flag.write(all as c_int) };
@@ -175,8 +212,12 @@ fn any(
     if !block {
         non_null(flag, "flag")?;
     }
+    // Built before the count is validated: `array_comm` copes with any count.
+    let mut backoff = Backoff::new(n, requests);
     let n = array_len(n, requests)?;
-    let mut backoff = Backoff(0);
+    if !block {
+        backoff.drive();
+    }
     let found = loop {
         match any_pass(n, requests)? {
             Ok(Some(f)) => break Some(f),
@@ -223,7 +264,10 @@ fn some(
     if n > 0 {
         non_null(indices, "array_of_indices")?;
     }
-    let mut backoff = Backoff(0);
+    let mut backoff = Backoff::new(n as c_int, requests);
+    if !block {
+        backoff.drive();
+    }
     loop {
         let mut live = false;
         let mut done = 0usize;

@@ -168,13 +168,16 @@ impl Comm {
         Ok(st)
     }
 
-    /// Reports the oldest matching message without receiving it, if one has arrived.
+    /// Reports the oldest matching message without receiving it, if one has arrived. Makes one
+    /// pass of transport progress on this thread first (see [`Comm::progress`]), so polling
+    /// loops see messages as soon as they land.
     pub fn iprobe(
         &self,
         source: impl Into<Source>,
         tag: impl Into<TagMatch>,
     ) -> Result<Option<Status>> {
         self.inner.engine.check_open()?;
+        self.progress();
         let spec = self.recv_spec(source.into(), tag.into())?;
         Ok(self
             .inner

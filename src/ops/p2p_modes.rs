@@ -91,6 +91,7 @@ impl Comm {
     ) -> Result<Option<Message>> {
         let engine = &self.inner.engine;
         engine.check_open()?;
+        self.progress();
         let spec = self.recv_spec(source.into(), tag.into())?;
         Ok(engine.take_message(&spec).map(|env| Message {
             comm: self.clone(),

@@ -28,9 +28,10 @@ pub trait CallerProgress: Send + Sync {
     /// One pass over the transport on this thread; true if anything moved. False also when
     /// another thread is polling at the moment.
     fn poll(&self) -> bool;
-    /// Sleeps until traffic arrives, the function from [`Self::ringer`] runs, or a short
-    /// timeout; returns at once if `ready()` is true after the sleep was announced.
-    fn sleep(&self, ready: &dyn Fn() -> bool);
+    /// Sleeps until traffic arrives, the function from [`Self::ringer`] runs, or `max` (or a
+    /// shorter timeout of the transport's) passes; returns at once if `ready()` is true after
+    /// the sleep was announced.
+    fn sleep(&self, ready: &dyn Fn() -> bool, max: Duration);
     /// A function that wakes threads sleeping in [`Self::sleep`] (it keeps the transport's
     /// memory alive for as long as it lives).
     fn ringer(&self) -> Box<dyn Fn() + Send + Sync>;
@@ -113,6 +114,31 @@ impl crate::comm::Comm {
     }
 }
 
+impl crate::comm::Comm {
+    /// One pass of transport progress on this thread, where the transport allows it (shared
+    /// memory); true if anything moved. For bindings whose test-style calls poll completion
+    /// (`MPI_Test`, `MPI_Waitany`, ...): messages then arrive without a hand-off through the
+    /// transport's own thread. Never blocks.
+    pub fn progress(&self) -> bool {
+        self.inner
+            .engine
+            .transport()
+            .caller_progress()
+            .is_some_and(|p| p.poll())
+    }
+
+    /// Waits, without spinning, until traffic arrives for this rank or `max` passes: sleeps on
+    /// the transport's wake-up word where it has one, else simply sleeps `max`. For polling
+    /// loops that found nothing to do (see [`Comm::progress`]); completions that need no
+    /// traffic of this transport are noticed after at most `max`.
+    pub fn idle_wait(&self, max: Duration) {
+        match self.inner.engine.transport().caller_progress() {
+            Some(p) => p.sleep(&|| false, max),
+            None => std::thread::sleep(max),
+        }
+    }
+}
+
 /// Runs `fut` to completion on this thread, driving `progress` while it waits (or simply
 /// parking, as `pollster` does, without one). Must not be called from inside an async task.
 pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::Output {
@@ -171,7 +197,7 @@ fn drive<F: Future>(
         } else if idle < spin + YIELD {
             std::thread::yield_now();
         } else {
-            p.sleep(&|| flag.woken.load(Ordering::Acquire));
+            p.sleep(&|| flag.woken.load(Ordering::Acquire), Duration::MAX);
             exit.slept = true;
             idle_passes = 0;
         }

@@ -27,11 +27,11 @@ impl CallerProgress for ShmTransport {
         self.inner.try_poll()
     }
 
-    fn sleep(&self, ready: &dyn Fn() -> bool) {
+    fn sleep(&self, ready: &dyn Fn() -> bool, max: std::time::Duration) {
         let bell = self.inner.me.doorbell();
         let ticket = bell.prepare();
         if !ready() && !self.inner.try_poll() {
-            bell.wait(ticket, LIVENESS_PERIOD);
+            bell.wait(ticket, max.min(LIVENESS_PERIOD));
         }
         bell.done();
     }
