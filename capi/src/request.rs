@@ -7,7 +7,7 @@ use crate::types::{
     NEXAR_ANY_SOURCE, NEXAR_ANY_TAG, NEXAR_SUCCESS, NEXAR_UNDEFINED, nexar_request_t,
     nexar_status_t,
 };
-use nexar::{Error, ErrorKind, RecvOutcome, Request, Result};
+use nexar::{Comm, Error, ErrorKind, RecvOutcome, Request, Result};
 use std::ffi::c_int;
 use std::time::Duration;
 
@@ -67,7 +67,16 @@ fn clear_handle(p: *mut nexar_request_t) {
 }
 
 /// Completes request `h` if it is done: `Some(result)` and the handle is released.
+/// The world communicator: every communicator shares its engine and transport, so it serves to
+/// drive progress for any request.
+fn world() -> Result<nexar::Comm> {
+    with_running(|s| Ok(s.ctx.world().clone()))
+}
+
 fn try_complete(h: u64) -> Result<Option<CResult>> {
+    // One pass of transport progress on this thread first (shared memory): a message that has
+    // landed completes its receive now, without a hand-off through the transport's thread.
+    world()?.progress();
     with_running(|s| {
         let mut table = s.requests.lock();
         if !table.get_mut(h)?.test() {
@@ -77,17 +86,32 @@ fn try_complete(h: u64) -> Result<Option<CResult>> {
     })
 }
 
-/// Spin briefly, then sleep with growing pauses: never a busy loop on an oversubscribed host.
-struct Backoff(u32);
+/// Waiting in `nexar_waitany`: drive the transport on this thread, yield a while, then sleep on
+/// the transport (woken at once by its traffic) with growing limits.
+struct Backoff {
+    idle: u32,
+    world: Comm,
+}
 
 impl Backoff {
+    fn new() -> Result<Self> {
+        Ok(Self {
+            idle: 0,
+            world: world()?,
+        })
+    }
+
     fn pause(&mut self) {
-        self.0 += 1;
-        if self.0 < 64 {
+        if self.world.progress() {
+            self.idle = 0;
+            return;
+        }
+        self.idle += 1;
+        if self.idle < 64 {
             std::thread::yield_now();
         } else {
-            let us = 10u64 << ((self.0 - 64) / 16).min(7);
-            std::thread::sleep(Duration::from_micros(us));
+            let max = Duration::from_micros(10u64 << ((self.idle - 64) / 16).min(7));
+            self.world.idle_wait(max);
         }
     }
 }
@@ -117,7 +141,8 @@ fn wait_one(request: *mut nexar_request_t, status: *mut nexar_status_t) -> Resul
     }
     let req = with_running(|s| s.requests.lock().remove(h))?;
     clear_handle(request);
-    report(req.wait(), status)
+    // Blocking through a communicator lets this thread drive the transport.
+    report(world()?.block_on(req), status)
 }
 
 /// Checks whether `*request` has completed. If so: sets `*flag` to 1, fills `*status` (may be
@@ -238,7 +263,7 @@ pub extern "C" fn nexar_waitany(
             unsafe { write_out(index, NEXAR_UNDEFINED) };
             return report(Ok(None), status);
         }
-        let mut backoff = Backoff(0);
+        let mut backoff = Backoff::new()?;
         loop {
             for &(i, h) in &live {
                 if let Some(result) = try_complete(h)? {
