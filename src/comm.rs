@@ -22,7 +22,8 @@ pub(crate) const SELF_CONTEXT: u64 = 1;
 #[derive(Debug)]
 pub(crate) struct Members {
     world: Arc<[u32]>,
-    index: HashMap<u32, u32>,
+    /// Fx hashing: looked up for every collective frame and status.
+    index: rustc_hash::FxHashMap<u32, u32>,
 }
 
 impl Members {
