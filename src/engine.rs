@@ -284,19 +284,23 @@ impl Engine {
     /// message from it is already waiting.
     pub fn post_recv(&self, spec: RecvSpec) -> Result<RecvWait> {
         self.check_open()?;
-        let (tx, rx) = oneshot::channel();
-        self.with_matcher(|m| match m.post(spec.clone(), tx) {
-            Posting::Matched(env) => Ok(RecvWait::Ready(env)),
-            Posting::Queued(id) => {
-                let dead = match spec.source {
-                    Some(s) => self.failure_of(s),
-                    None => self.check_alive(&spec.members).err(),
-                };
-                if let Some(e) = dead {
-                    m.cancel(id);
-                    return Err(e);
-                }
-                Ok(RecvWait::Pending(id, rx))
+        self.with_matcher(|m| {
+            if let Some(env) = m.take(&spec) {
+                return Ok(RecvWait::Ready(env));
+            }
+            // Checked under the matcher lock, before queueing: a failure recorded after this
+            // check fails the queued receive, since `mark_failed` needs this lock to do so.
+            let dead = match spec.source {
+                Some(s) => self.failure_of(s),
+                None => self.check_alive(&spec.members).err(),
+            };
+            if let Some(e) = dead {
+                return Err(e);
+            }
+            let (tx, rx) = oneshot::channel();
+            match m.post(spec, tx) {
+                Posting::Matched(env) => Ok(RecvWait::Ready(env)),
+                Posting::Queued(id) => Ok(RecvWait::Pending(id, rx)),
             }
         })
     }
