@@ -47,6 +47,7 @@ pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};
+pub use transport::caller::PollBackoff;
 
 /// The README's Rust code blocks, compiled as doctests so the quick start stays true.
 #[cfg(doctest)]

@@ -7,9 +7,8 @@ use crate::types::{
     NEXAR_ANY_SOURCE, NEXAR_ANY_TAG, NEXAR_SUCCESS, NEXAR_UNDEFINED, nexar_request_t,
     nexar_status_t,
 };
-use nexar::{Comm, Error, ErrorKind, RecvOutcome, Request, Result};
+use nexar::{Error, ErrorKind, RecvOutcome, Request, Result};
 use std::ffi::c_int;
-use std::time::Duration;
 
 /// What a C request yields: for receives, the outcome and the buffer's capacity in bytes.
 pub type CRequest = Request<Option<(RecvOutcome, usize)>>;
@@ -84,36 +83,6 @@ fn try_complete(h: u64) -> Result<Option<CResult>> {
         }
         Ok(Some(table.remove(h)?.wait()))
     })
-}
-
-/// Waiting in `nexar_waitany`: drive the transport on this thread, yield a while, then sleep on
-/// the transport (woken at once by its traffic) with growing limits.
-struct Backoff {
-    idle: u32,
-    world: Comm,
-}
-
-impl Backoff {
-    fn new() -> Result<Self> {
-        Ok(Self {
-            idle: 0,
-            world: world()?,
-        })
-    }
-
-    fn pause(&mut self) {
-        if self.world.progress() {
-            self.idle = 0;
-            return;
-        }
-        self.idle += 1;
-        if self.idle < 64 {
-            std::thread::yield_now();
-        } else {
-            let max = Duration::from_micros(10u64 << ((self.idle - 64) / 16).min(7));
-            self.world.idle_wait(max);
-        }
-    }
 }
 
 /// Waits for `*request` to complete, fills `*status` (may be NULL) and sets `*request` to
@@ -263,7 +232,7 @@ pub extern "C" fn nexar_waitany(
             unsafe { write_out(index, NEXAR_UNDEFINED) };
             return report(Ok(None), status);
         }
-        let mut backoff = Backoff::new()?;
+        let mut backoff = nexar::PollBackoff::new(Some(world()?));
         loop {
             for &(i, h) in &live {
                 if let Some(result) = try_complete(h)? {

@@ -13,50 +13,15 @@ use crate::request::{
 };
 use crate::status::{MPI_Status, store};
 use std::ffi::c_int;
-use std::time::Duration;
 
 fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
     if p.is_null() { p } else { p.wrapping_add(i) }
 }
 
-/// Waiting in the `*any` / `*some` forms: drive the transport on this thread, yield a while,
-/// then sleep on the transport (woken at once by its traffic) with growing limits. Never a busy
-/// loop on an oversubscribed host.
-struct Backoff {
-    idle: u32,
-    comm: Option<nexar::Comm>,
-}
-
-impl Backoff {
-    /// A backoff driving the communicator of the array's first live request.
-    fn new(n: c_int, requests: *const MPI_Request) -> Self {
-        Self {
-            idle: 0,
-            comm: crate::state::comm(array_comm(n, requests)).ok(),
-        }
-    }
-
-    /// One pass of transport progress on this thread; true if anything moved.
-    fn drive(&self) -> bool {
-        self.comm.as_ref().is_some_and(|c| c.progress())
-    }
-
-    fn pause(&mut self) {
-        if self.drive() {
-            self.idle = 0;
-            return;
-        }
-        self.idle += 1;
-        if self.idle < 64 {
-            std::thread::yield_now();
-        } else {
-            let max = Duration::from_micros(10u64 << ((self.idle - 64) / 16).min(7));
-            match &self.comm {
-                Some(c) => c.idle_wait(max),
-                None => std::thread::sleep(max),
-            }
-        }
-    }
+/// The pacing of the `*any` / `*some` forms, driving the communicator of the array's first live
+/// request (`array_comm` copes with any count and NULL arrays).
+fn backoff(n: c_int, requests: *const MPI_Request) -> nexar::PollBackoff {
+    nexar::PollBackoff::new(crate::state::comm(array_comm(n, requests)).ok())
 }
 
 /// One pass of transport progress on the calling thread before a test-style call looks at
@@ -212,8 +177,7 @@ fn any(
     if !block {
         non_null(flag, "flag")?;
     }
-    // Built before the count is validated: `array_comm` copes with any count.
-    let mut backoff = Backoff::new(n, requests);
+    let mut backoff = backoff(n, requests);
     let n = array_len(n, requests)?;
     if !block {
         backoff.drive();
@@ -264,7 +228,7 @@ fn some(
     if n > 0 {
         non_null(indices, "array_of_indices")?;
     }
-    let mut backoff = Backoff::new(n as c_int, requests);
+    let mut backoff = backoff(n as c_int, requests);
     if !block {
         backoff.drive();
     }
