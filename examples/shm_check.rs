@@ -28,6 +28,40 @@ fn pattern(src: u32, dst: u32, size: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Lent sends (`send_blocking`, `isend_bytes_lent`): a large message to a shared-memory peer is
+/// read straight out of the sender's buffer. Once the send has returned (or its request
+/// completed) the buffer is the caller's again: scribbling over it must not change what the
+/// receiver gets.
+fn lent_sends(w: &nexar::Comm) -> nexar::Result<()> {
+    let (me, n) = (w.rank(), w.size());
+    for &size in &[1 << 20, (3 << 20) + 5] {
+        for k in 1..n {
+            let to = (me + k) % n;
+            let from = (me + n - k) % n;
+            let tag = 1000 + k as i32;
+            for nonblocking in [false, true] {
+                let pending = w.start_recv(Source::Rank(from), TagMatch::Tag(tag))?;
+                let mut out = pattern(me, to, size);
+                if nonblocking {
+                    // SAFETY: `out` is neither touched nor dropped before the request completes.
+                    let req = unsafe { w.isend_bytes_lent(&out, to, tag)? };
+                    req.wait()?;
+                } else {
+                    w.send_blocking(&out, to, tag)?;
+                }
+                out.fill(0xEE);
+                let mut got = vec![0u8; size];
+                pending.finish_into_blocking(&mut got)?;
+                if got != pattern(from, me, size) {
+                    eprintln!("rank {me}: lent {size} bytes from rank {from} arrived corrupted");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> nexar::Result<()> {
     let ctx = Context::init()?;
     let w = ctx.world();
@@ -57,6 +91,7 @@ fn main() -> nexar::Result<()> {
             }
         }
     }
+    lent_sends(w)?;
     w.barrier_blocking()?;
     let stats = ctx.transport_stats();
     let shm = stats

@@ -70,7 +70,7 @@ fn send_impl(
     let data = unsafe { input(buf, byte_len(count, dt)?, "buf")? };
     let dest = crate::types::rank_arg(dest, ErrorKind::InvalidRank, "destination rank")?;
     let c = comm(comm_h)?;
-    c.block_on(c.send(data, dest, tag))
+    c.send_blocking(data, dest, tag)
 }
 
 /// Sends `count` elements of `datatype` from `buf` to rank `dest` of `comm` with `tag` (>= 0).
@@ -233,7 +233,7 @@ pub extern "C" fn nexar_sendrecv(
             ));
         }
         let pending = c.start_recv(src, rtag)?;
-        c.block_on(c.send(data, to, sendtag))?;
+        c.send_blocking(data, to, sendtag)?;
         let outcome = c.block_on(pending.finish_into(out))?;
         finish_status(&outcome, capacity, status)
     })

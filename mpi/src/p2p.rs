@@ -10,6 +10,7 @@ use crate::state::comm;
 use crate::status::{MPI_Status, store, truncated};
 use bytes::Bytes;
 use nexar::Comm;
+use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 
 fn send(c: &Comm, buf: Buf, dest: c_int, tag: c_int) -> Result<()> {
@@ -18,8 +19,12 @@ fn send(c: &Comm, buf: Buf, dest: c_int, tag: c_int) -> Result<()> {
         return Ok(());
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(&unsafe { buf.send_bytes() });
-    Ok(c.send_bytes(data, dest, tag)?)
+    match unsafe { buf.send_bytes() } {
+        // A dense buffer is lent for the call: large messages to shared-memory peers are read
+        // straight out of it.
+        Cow::Borrowed(data) => Ok(c.send_bytes_blocking(data, dest, tag)?),
+        Cow::Owned(packed) => Ok(c.send_bytes(Bytes::from(packed), dest, tag)?),
+    }
 }
 
 fn status_of(o: nexar::RecvOutcome) -> MPI_Status {

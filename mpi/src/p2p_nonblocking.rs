@@ -9,6 +9,7 @@ use crate::request::{MPI_Request, Started, store_request, store_started};
 use crate::state::comm;
 use crate::status::MPI_Status;
 use bytes::Bytes;
+use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 
 fn isend(
@@ -24,14 +25,29 @@ fn isend(
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "send")?;
     let tag = send_tag(tag)?;
-    if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
-        // The engine copies and queues the message at once (as `MPI_Send` does), so the
-        // request is complete from the start.
-        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
-        c.send_bytes(data, dest, tag)?;
-    }
-    store_request(request, comm_h, nexar::Request::ready(Ok(None)))
+    let Some(dest) = dest_rank(dest, c.size(), "destination")? else {
+        return store_request(request, comm_h, nexar::Request::ready(Ok(None)));
+    };
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let mut req = match unsafe { b.send_bytes() } {
+        // A dense buffer is lent until the request completes (MPI forbids touching it before):
+        // large messages to shared-memory peers are read straight out of it. Others are copied
+        // and queued at once, and the request is complete from the start.
+        // SAFETY: the MPI contract keeps the buffer alive and unmodified until completion.
+        Cow::Borrowed(data) => unsafe { c.isend_bytes_lent(data, dest, tag)? },
+        Cow::Owned(packed) => {
+            c.send_bytes(Bytes::from(packed), dest, tag)?;
+            nexar::Request::ready(Ok(()))
+        }
+    };
+    let req = if req.test() {
+        // Done already (copied, or refused): a refusal is this call's error.
+        req.wait()?;
+        nexar::Request::ready(Ok(None))
+    } else {
+        nexar::Request::inline(async move { req.await.map(|()| None) })
+    };
+    store_request(request, comm_h, req)
 }
 
 fn irecv(

@@ -24,9 +24,16 @@ macro_rules! blocking {
     };
 }
 
+impl Comm {
+    /// Blocking [`Comm::send`]: returns once `data` may be reused. A large message to a
+    /// shared-memory peer is read by the receiver straight out of `data` (see
+    /// [`Comm::send_bytes_blocking`]).
+    pub fn send_blocking<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
+        self.send_bytes_blocking(super::bytes_of(data), dest, tag)
+    }
+}
+
 blocking! {
-    /// Blocking [`Comm::send`].
-    fn send_blocking => send<T: Element>(data: &[T], dest: u32, tag: i32) -> Result<()>;
     /// Blocking [`Comm::recv`].
     fn recv_blocking => recv<T: Element>(buf: &mut [T], source: Source, tag: TagMatch) -> Result<Status>;
     /// Blocking [`Comm::probe`].

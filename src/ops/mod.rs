@@ -5,6 +5,7 @@
 pub mod blocking;
 pub mod collectives;
 mod layout;
+mod lend;
 pub mod local;
 pub mod nonblocking;
 pub mod p2p;

@@ -136,6 +136,54 @@ impl Comm {
             .send_p2p(to, self.inner.context, tag, payload)
     }
 
+    /// Sends `data` to rank `dest` with `tag` and returns once `data` may be reused, blocking
+    /// the calling thread (which drives the transport meanwhile, see [`Comm::block_on`]). A
+    /// large message to a shared-memory peer is not copied on this side: the receiver reads it
+    /// straight out of `data`, and the call returns once it has (or the peer was lost). Other
+    /// messages are copied and queued, as [`Comm::send_bytes`] does.
+    pub fn send_bytes_blocking(&self, data: &[u8], dest: u32, tag: i32) -> Result<()> {
+        check_tag(tag)?;
+        let to = self.inner.world_rank(dest)?;
+        let engine = &self.inner.engine;
+        if !engine.transport().reads_in_place(to, data.len()) {
+            return self.send_bytes(Bytes::copy_from_slice(data), dest, tag);
+        }
+        let (payload, returned) = super::lend::lend(data);
+        let sent = engine.send_p2p(to, self.inner.context, tag, payload);
+        // Whether or not the send was accepted, `data` stays borrowed until the transport
+        // has let go of it.
+        self.block_on(returned);
+        sent
+    }
+
+    /// Starts sending `data` to rank `dest` with `tag`; the request completes once `data` may
+    /// be reused. A large message to a shared-memory peer is read by the receiver straight out
+    /// of `data`; any other is copied and queued at once (the request is then complete).
+    ///
+    /// # Safety
+    /// `data` must stay valid and unmodified until the request completes. Dropping the request
+    /// early blocks until the transport has let go of `data`.
+    pub unsafe fn isend_bytes_lent(
+        &self,
+        data: &[u8],
+        dest: u32,
+        tag: i32,
+    ) -> Result<crate::Request<()>> {
+        check_tag(tag)?;
+        let to = self.inner.world_rank(dest)?;
+        let engine = &self.inner.engine;
+        if !engine.transport().reads_in_place(to, data.len()) {
+            self.send_bytes(Bytes::copy_from_slice(data), dest, tag)?;
+            return Ok(crate::Request::ready(Ok(())));
+        }
+        let (payload, returned) = super::lend::lend(data);
+        let sent = engine.send_p2p(to, self.inner.context, tag, payload);
+        Ok(crate::Request::inline(async move {
+            returned.await;
+            sent
+        }))
+    }
+
     /// Sends `data` to rank `dest` with `tag`. Returns once the data is copied and queued.
     pub async fn send<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
         self.send_bytes(Bytes::copy_from_slice(bytes_of(data)), dest, tag)

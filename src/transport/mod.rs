@@ -52,6 +52,13 @@ pub trait Transport: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Whether a payload of `len` bytes to world rank `to` is read by the receiver straight
+    /// out of the sender's memory (so a blocking send may lend the caller's buffer instead of
+    /// copying it; see `Comm::send_blocking`). False by default.
+    fn reads_in_place(&self, _to: u32, _len: usize) -> bool {
+        false
+    }
+
     /// Lets blocking calls make progress on their own thread (see [`caller`]); `None` (the
     /// default) makes them park until another thread delivers.
     fn caller_progress(&self) -> Option<&dyn caller::CallerProgress> {

@@ -51,6 +51,14 @@ impl Transport for Routed {
         self.shm.caller_progress()
     }
 
+    fn reads_in_place(&self, to: u32, len: usize) -> bool {
+        if self.shm.reaches(to) {
+            self.shm.reads_in_place(to, len)
+        } else {
+            self.net.reads_in_place(to, len)
+        }
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let mut v = self.shm.stats();
         v.extend(self.net.stats());

@@ -306,6 +306,15 @@ impl Transport for ShmTransport {
         Ok(())
     }
 
+    fn reads_in_place(&self, to: u32, len: usize) -> bool {
+        len >= CMA_THRESHOLD
+            && self.inner.peer(to).is_ok_and(|p| {
+                p.state.load(Ordering::Acquire) == LIVE
+                    && p.tx.cma_ok().load(Ordering::Acquire) != 0
+                    && !p.cma_failed.load(Ordering::Relaxed)
+            })
+    }
+
     fn shutdown(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let inner = &self.inner;
