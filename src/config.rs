@@ -11,6 +11,7 @@
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
+//! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
 
 use crate::error::{Error, ErrorKind, Result};
 use std::net::IpAddr;
