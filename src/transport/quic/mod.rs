@@ -24,9 +24,12 @@ pub mod endpoint;
 mod lanes;
 mod peers;
 mod reader;
+mod stats;
+mod tls_lane;
+mod tls_stream;
 
-use super::{BoxFuture, FrameSink, Transport};
-use crate::config::Config;
+use super::{BoxFuture, FrameSink, Transport, TransportStats};
+use crate::config::{BulkLane, Config};
 use crate::error::{Error, ErrorKind, Result};
 use crate::security::{Credentials, JobSecret, TRANSPORT_ALPN};
 use crate::wire::Frame;
@@ -78,6 +81,12 @@ struct Inner {
     addrs: RwLock<Option<Vec<SocketAddr>>>,
     peers: Peers,
     shutting_down: AtomicBool,
+    /// The TLS-over-TCP bulk lane, unless it is off or its listener could not bind.
+    tls: Option<tls_lane::TlsLane>,
+    /// Frames carried on QUIC streams.
+    quic_stats: stats::LaneStats,
+    /// Frames carried on the TLS bulk lane.
+    tls_stats: stats::LaneStats,
 }
 
 impl QuicTransport {
@@ -120,6 +129,24 @@ impl QuicTransport {
         let server = creds.quic_server_config(TRANSPORT_ALPN, tcfg.clone())?;
         let client_config = creds.quic_client_config(TRANSPORT_ALPN, tcfg)?;
         let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server))?;
+        let (tls, listener) = match cfg.bulk_lane {
+            BulkLane::Quic => (None, None),
+            BulkLane::Tls => {
+                let addr = endpoint.local_addr().map_err(|e| {
+                    Error::new(
+                        ErrorKind::Transport,
+                        format!("cannot read the endpoint address: {e}"),
+                    )
+                })?;
+                match tls_lane::TlsLane::bind(&creds, addr) {
+                    Ok((lane, listener)) => (Some(lane), Some(listener)),
+                    Err(e) => {
+                        tracing::warn!(rank, error = %e, "TLS bulk lane unavailable; large frames go over QUIC");
+                        (None, None)
+                    }
+                }
+            }
+        };
         let inner = Arc::new(Inner {
             rank,
             size,
@@ -133,8 +160,14 @@ impl QuicTransport {
             addrs: RwLock::new(None),
             peers: Peers::new(size),
             shutting_down: AtomicBool::new(false),
+            tls,
+            quic_stats: stats::LaneStats::default(),
+            tls_stats: stats::LaneStats::default(),
         });
         inner.runtime.spawn(conn::accept_loop(inner.clone()));
+        if let Some(listener) = listener {
+            tls_lane::TlsLane::start(&inner, listener);
+        }
         tracing::debug!(rank, size, addr = ?inner.endpoint.local_addr().ok(), "QUIC transport bound");
         Ok(Self { inner })
     }
@@ -196,10 +229,21 @@ impl Transport for QuicTransport {
     fn name(&self) -> &'static str {
         "quic"
     }
+
+    /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane.
+    fn stats(&self) -> Vec<(&'static str, TransportStats)> {
+        vec![
+            ("quic", self.inner.quic_stats.get()),
+            ("tls", self.inner.tls_stats.get()),
+        ]
+    }
 }
 
 impl Drop for QuicTransport {
     fn drop(&mut self) {
+        if let Some(lane) = &self.inner.tls {
+            lane.stop();
+        }
         if !self.inner.shutting_down.swap(true, Ordering::SeqCst) {
             // Not a clean exit: peers see a failure at once instead of waiting for a timeout.
             self.inner
@@ -290,6 +334,9 @@ impl Inner {
             }
         }
         self.peers.wait_goodbyes(deadline).await;
+        if let Some(lane) = &self.tls {
+            lane.stop();
+        }
         self.endpoint.close(codes::GOODBYE, b"shutdown");
         let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
         tracing::debug!(rank = self.rank, "QUIC transport shut down");

@@ -1,0 +1,219 @@
+//! Bulk throughput of the network path on 127.0.0.1: one stream of 16 MiB frames between two
+//! endpoints, over
+//!
+//! * `quic-lane`: the QUIC transport with its bulk lane on a QUIC stream (`NEXAR_BULK_LANE=quic`);
+//! * `tls-lane`: the QUIC transport with its TLS-over-TCP bulk lane (`NEXAR_BULK_LANE=tls`);
+//! * `raw-tls`: tokio-rustls over TCP alone (TLS 1.3 AES-128-GCM, the lane's own configuration),
+//!   with kernel-tuned and with fixed 8 MiB socket buffers;
+//! * `raw-tcp`: plain TCP, the ceiling (what Open MPI's TCP transport moves, unencrypted).
+//!
+//! Not a test; the figures in bench/README.md ("The network path") come from it:
+//! `cargo run --release --example bulk_lanes [MiB per run]` (`BENCH_THREADS`: runtime threads,
+//! default 2).
+
+use bytes::Bytes;
+use nexar::config::BulkLane;
+use nexar::security::{Credentials, JobSecret};
+use nexar::transport::quic::QuicTransport;
+use nexar::transport::{FrameSink, Transport};
+use nexar::wire::{Frame, FrameHeader, FrameKind};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+const FRAME: usize = 16 << 20;
+
+struct Chan(UnboundedSender<Frame>);
+
+impl FrameSink for Chan {
+    fn on_frame(&self, frame: Frame) {
+        let _ = self.0.send(frame);
+    }
+    fn on_peer_lost(&self, peer: u32, reason: String) {
+        eprintln!("peer {peer} lost: {reason}");
+    }
+}
+
+/// CPU seconds (user + system) this process used so far, all threads.
+fn cpu_secs() -> f64 {
+    // SAFETY: getrusage writes into the zeroed struct we pass and reads nothing else.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut ru);
+        ru
+    };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// When a measurement started: wall clock and process CPU time.
+struct Start(Instant, f64);
+
+impl Start {
+    fn now() -> Self {
+        Self(Instant::now(), cpu_secs())
+    }
+}
+
+/// Prints wall-clock throughput and bytes per CPU second (both ends together): on a shared
+/// machine the second figure is the steadier one.
+fn report(what: &str, bytes: usize, start: Start) {
+    let secs = start.0.elapsed().as_secs_f64();
+    let cpu = cpu_secs() - start.1;
+    println!(
+        "{what:<32} {:>6.2} GB/s wall, {:>6.2} GB per CPU-second",
+        bytes as f64 / secs / 1e9,
+        bytes as f64 / cpu / 1e9
+    );
+}
+
+/// One-way throughput through two QUIC transports with the given bulk lane.
+async fn transport(lane: BulkLane, frames: usize) {
+    let cfg = nexar::Config {
+        bulk_lane: lane,
+        ..nexar::Config::default()
+    };
+    let secret = JobSecret::generate().expect("secret");
+    let (tx0, _rx0) = unbounded_channel();
+    let (tx1, mut rx1) = unbounded_channel();
+    let t0 = QuicTransport::bind(0, 2, &secret, &cfg, Arc::new(Chan(tx0))).expect("bind");
+    let t1 = QuicTransport::bind(1, 2, &secret, &cfg, Arc::new(Chan(tx1))).expect("bind");
+    let addrs = vec![
+        t0.local_addr().expect("addr"),
+        t1.local_addr().expect("addr"),
+    ];
+    t0.set_peer_addrs(addrs.clone()).expect("addrs");
+    t1.set_peer_addrs(addrs).expect("addrs");
+    let big = Bytes::from(vec![7u8; FRAME]);
+    let frame = || Frame::new(FrameHeader::new(FrameKind::P2p, 0), big.clone());
+    for _ in 0..2 {
+        t0.send(1, frame()).expect("send");
+        rx1.recv().await.expect("frame");
+    }
+    let start = Start::now();
+    for _ in 0..frames {
+        t0.send(1, frame()).expect("send");
+    }
+    for _ in 0..frames {
+        rx1.recv().await.expect("frame");
+    }
+    let name = match lane {
+        BulkLane::Quic => "quic-lane (transport)",
+        BulkLane::Tls => "tls-lane (transport)",
+    };
+    report(name, frames * FRAME, start);
+    let tls = t0.stats().into_iter().find(|(n, _)| *n == "tls");
+    if let Some((_, s)) = tls {
+        println!("{:<32} {} frames on the TLS lane", "", s.frames_sent);
+    }
+    tokio::join!(t0.shutdown(), t1.shutdown());
+}
+
+/// Writes `frames` 16 MiB buffers into `w`; the other side reads them all.
+async fn pump<W, R>(mut w: W, mut r: R, frames: usize) -> Start
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    let reader = tokio::spawn(async move {
+        let mut buf = vec![0u8; FRAME];
+        for _ in 0..frames + 2 {
+            r.read_exact(&mut buf).await.expect("read");
+        }
+    });
+    let big = vec![7u8; FRAME];
+    for _ in 0..2 {
+        w.write_all(&big).await.expect("write");
+    }
+    w.flush().await.expect("flush");
+    let start = Start::now();
+    for _ in 0..frames {
+        w.write_all(&big).await.expect("write");
+    }
+    w.flush().await.expect("flush");
+    reader.await.expect("reader");
+    start
+}
+
+fn tune(s: &TcpStream, buffers: Option<usize>) {
+    s.set_nodelay(true).expect("nodelay");
+    if let Some(n) = buffers {
+        let sock = socket2::SockRef::from(s);
+        sock.set_send_buffer_size(n).expect("sndbuf");
+        sock.set_recv_buffer_size(n).expect("rcvbuf");
+    }
+}
+
+async fn tcp_pair(buffers: Option<usize>) -> (TcpStream, TcpStream) {
+    let l = TcpListener::bind("127.0.0.1:0").await.expect("listen");
+    let addr = l.local_addr().expect("addr");
+    let (c, s) = tokio::join!(TcpStream::connect(addr), l.accept());
+    let (c, s) = (c.expect("connect"), s.expect("accept").0);
+    tune(&c, buffers);
+    tune(&s, buffers);
+    (c, s)
+}
+
+async fn raw_tcp(frames: usize) {
+    let (c, s) = tcp_pair(None).await;
+    let start = pump(c, s, frames).await;
+    report("raw-tcp", frames * FRAME, start);
+}
+
+/// Raw TLS; `tuned`: a 1 MiB user-space read buffer under rustls (which reads at most 4 KiB
+/// per call) and a 1 MiB send buffer limit in rustls (default 64 KiB, so larger `writev`s).
+async fn raw_tls(frames: usize, buffers: Option<usize>, tuned: bool) {
+    let secret = JobSecret::generate().expect("secret");
+    let server = Credentials::for_rank(&secret, 1).expect("creds");
+    let client = Credentials::for_rank(&secret, 0).expect("creds");
+    let acceptor =
+        tokio_rustls::TlsAcceptor::from(Arc::new(server.bulk_tls_server_config().expect("cfg")));
+    let connector =
+        tokio_rustls::TlsConnector::from(Arc::new(client.bulk_tls_client_config().expect("cfg")));
+    let name = rustls::pki_types::ServerName::try_from(client.rank_name(1)).expect("name");
+    let (c, s) = tcp_pair(buffers).await;
+    let rbuf = if tuned { 1 << 20 } else { 0 };
+    let s = tokio::io::BufReader::with_capacity(rbuf.max(1), s);
+    let (c, s) = tokio::join!(connector.connect(name, c), acceptor.accept(s));
+    let (mut c, s) = (c.expect("client handshake"), s.expect("server handshake"));
+    if tuned {
+        c.get_mut().1.set_buffer_limit(Some(1 << 20));
+    }
+    let suite = c.get_ref().1.negotiated_cipher_suite().expect("suite");
+    let start = pump(c, s, frames).await;
+    let what = match buffers {
+        Some(n) => format!("raw-tls, {} MiB socket buffers", n >> 20),
+        None => "raw-tls, kernel-tuned buffers".to_string(),
+    } + if tuned { ", big reads" } else { "" };
+    report(&what, frames * FRAME, start);
+    println!("{:<32} {:?}", "", suite.suite());
+}
+
+fn main() {
+    let mib: usize = std::env::args()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(512);
+    let frames = (mib / 16).max(1);
+    let threads = std::env::var("BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    println!("{} x 16 MiB one way, {threads} runtime threads", frames);
+    rt.block_on(async {
+        raw_tcp(frames).await;
+        raw_tls(frames, None, false).await;
+        raw_tls(frames, Some(8 << 20), false).await;
+        raw_tls(frames, None, true).await;
+        raw_tls(frames, Some(8 << 20), true).await;
+        transport(BulkLane::Quic, frames).await;
+        transport(BulkLane::Tls, frames).await;
+    });
+}
