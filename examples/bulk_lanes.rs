@@ -5,11 +5,14 @@
 //! * `tls-lane`: the QUIC transport with its TLS-over-TCP bulk lane (`NEXAR_BULK_LANE=tls`);
 //! * `raw-tls`: tokio-rustls over TCP alone (TLS 1.3 AES-128-GCM, the lane's own configuration),
 //!   with kernel-tuned and with fixed 8 MiB socket buffers;
+//! * `raw-quic`: one quinn stream alone with the transport's settings (`endpoint.rs`), and with one
+//!   knob changed each: GSO off, 1452-byte packets, BBR or NewReno instead of Cubic;
 //! * `raw-tcp`: plain TCP, the ceiling (what Open MPI's TCP transport moves, unencrypted).
 //!
 //! Not a test; the figures in bench/README.md ("The network path") come from it:
-//! `cargo run --release --example bulk_lanes [MiB per run]` (`BENCH_THREADS`: runtime threads,
-//! default 2).
+//! `cargo run --release --example bulk_lanes [MiB per run] [rounds]` (defaults 512 and 3; every
+//! variant runs once per round, interleaved, and the medians are printed at the end;
+//! `BENCH_THREADS`: runtime threads, default 1 as in the engine).
 
 use bytes::Bytes;
 use nexar::config::BulkLane;
@@ -62,11 +65,42 @@ impl Start {
 fn report(what: &str, bytes: usize, start: Start) {
     let secs = start.0.elapsed().as_secs_f64();
     let cpu = cpu_secs() - start.1;
-    println!(
-        "{what:<32} {:>6.2} GB/s wall, {:>6.2} GB per CPU-second",
-        bytes as f64 / secs / 1e9,
-        bytes as f64 / cpu / 1e9
-    );
+    let (wall, per_cpu) = (bytes as f64 / secs / 1e9, bytes as f64 / cpu / 1e9);
+    println!("{what:<40} {wall:>6.2} GB/s wall, {per_cpu:>6.2} GB per CPU-second");
+    SAMPLES
+        .lock()
+        .expect("samples")
+        .push((what.to_string(), wall, per_cpu));
+}
+
+/// Every measurement of this run: (what, GB/s wall, GB per CPU-second).
+static SAMPLES: std::sync::Mutex<Vec<(String, f64, f64)>> = std::sync::Mutex::new(Vec::new());
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Prints the median of every variant over the rounds.
+fn summary(rounds: usize) {
+    let samples = SAMPLES.lock().expect("samples");
+    let mut names: Vec<&str> = Vec::new();
+    for (n, _, _) in samples.iter() {
+        if !names.contains(&n.as_str()) {
+            names.push(n);
+        }
+    }
+    println!("\nmedian of {rounds} rounds:");
+    for n in names {
+        let of = |pick: fn(&(String, f64, f64)) -> f64| {
+            median(samples.iter().filter(|s| s.0 == n).map(pick).collect())
+        };
+        println!(
+            "{n:<40} {:>6.2} GB/s wall, {:>6.2} GB per CPU-second",
+            of(|s| s.1),
+            of(|s| s.2)
+        );
+    }
 }
 
 /// One-way throughput through two QUIC transports with the given bulk lane.
@@ -105,9 +139,9 @@ async fn transport(lane: BulkLane, frames: usize) {
     };
     report(name, frames * FRAME, start);
     let tls = t0.stats().into_iter().find(|(n, _)| *n == "tls");
-    if let Some((_, s)) = tls {
-        println!("{:<32} {} frames on the TLS lane", "", s.frames_sent);
-    }
+    let on_tls = tls.map(|(_, s)| s.frames_sent).unwrap_or(0);
+    let want = if lane == BulkLane::Tls { frames + 2 } else { 0 };
+    assert_eq!(on_tls as usize, want, "frames on the TLS lane");
     tokio::join!(t0.shutdown(), t1.shutdown());
 }
 
@@ -188,7 +222,85 @@ async fn raw_tls(frames: usize, buffers: Option<usize>, tuned: bool) {
         None => "raw-tls, kernel-tuned buffers".to_string(),
     } + if tuned { ", big reads" } else { "" };
     report(&what, frames * FRAME, start);
-    println!("{:<32} {:?}", "", suite.suite());
+    assert_eq!(suite.suite(), rustls::CipherSuite::TLS13_AES_128_GCM_SHA256);
+}
+
+/// A QUIC setting to try against the transport's own.
+#[derive(Clone, Copy, Debug)]
+enum Knob {
+    Transport,
+    NoGso,
+    Mtu1452,
+    Bbr,
+    NewReno,
+}
+
+/// One quinn stream between two endpoints built like the transport's, with `knob` changed.
+async fn raw_quic(frames: usize, knob: Knob) {
+    use nexar::security::TRANSPORT_ALPN;
+    use nexar::transport::quic::endpoint;
+    let cfg = nexar::Config::default();
+    let mut t = Arc::try_unwrap(endpoint::transport_config(&cfg, 0).expect("transport config"))
+        .ok()
+        .expect("a fresh transport config");
+    match knob {
+        Knob::Transport => {}
+        Knob::NoGso => {
+            t.enable_segmentation_offload(false);
+        }
+        Knob::Mtu1452 => {
+            t.initial_mtu(1452).min_mtu(1452);
+        }
+        Knob::Bbr => {
+            t.congestion_controller_factory(Arc::new(quinn::congestion::BbrConfig::default()));
+        }
+        Knob::NewReno => {
+            t.congestion_controller_factory(Arc::new(quinn::congestion::NewRenoConfig::default()));
+        }
+    }
+    let t = Arc::new(t);
+    let secret = JobSecret::generate().expect("secret");
+    let server = Credentials::for_rank(&secret, 1).expect("creds");
+    let client = Credentials::for_rank(&secret, 0).expect("creds");
+    let server_cfg = server
+        .quic_server_config(TRANSPORT_ALPN, t.clone())
+        .expect("server config");
+    let client_cfg = client
+        .quic_client_config(TRANSPORT_ALPN, t)
+        .expect("client config");
+    let ip = cfg.bind_addr;
+    let ep_s = endpoint::make_endpoint(ip, 0, Some(server_cfg)).expect("endpoint");
+    let ep_c = endpoint::make_endpoint(ip, 0, None).expect("endpoint");
+    let to = ep_s.local_addr().expect("addr");
+    let dial = ep_c
+        .connect_with(client_cfg, to, &client.rank_name(1))
+        .expect("connect");
+    let accept = async { ep_s.accept().await.expect("incoming").await };
+    let (c, s) = tokio::join!(dial, accept);
+    let (c, s) = (c.expect("client"), s.expect("server"));
+    let total = (frames + 2) * FRAME;
+    let reader = tokio::spawn(async move {
+        let mut recv = s.accept_uni().await.expect("stream");
+        let mut got = 0;
+        while got < total {
+            let chunk = recv.read_chunk(usize::MAX, true).await.expect("read");
+            got += chunk.expect("data").bytes.len();
+        }
+        s
+    });
+    let mut send = c.open_uni().await.expect("open");
+    let big = Bytes::from(vec![7u8; FRAME]);
+    for _ in 0..2 {
+        send.write_chunk(big.clone()).await.expect("write");
+    }
+    let start = Start::now();
+    for _ in 0..frames {
+        send.write_chunk(big.clone()).await.expect("write");
+    }
+    let s = reader.await.expect("reader");
+    report(&format!("raw-quic, {knob:?}"), frames * FRAME, start);
+    c.close(0u32.into(), b"done");
+    s.close(0u32.into(), b"done");
 }
 
 fn main() {
@@ -197,10 +309,14 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(512);
     let frames = (mib / 16).max(1);
+    let rounds: usize = std::env::args()
+        .nth(2)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
     let threads = std::env::var("BENCH_THREADS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
+        .unwrap_or(1);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads)
         .enable_all()
@@ -208,12 +324,24 @@ fn main() {
         .expect("runtime");
     println!("{} x 16 MiB one way, {threads} runtime threads", frames);
     rt.block_on(async {
-        raw_tcp(frames).await;
-        raw_tls(frames, None, false).await;
-        raw_tls(frames, Some(8 << 20), false).await;
-        raw_tls(frames, None, true).await;
-        raw_tls(frames, Some(8 << 20), true).await;
-        transport(BulkLane::Quic, frames).await;
-        transport(BulkLane::Tls, frames).await;
+        for _ in 0..rounds {
+            raw_tcp(frames).await;
+            raw_tls(frames, None, false).await;
+            raw_tls(frames, Some(8 << 20), false).await;
+            raw_tls(frames, None, true).await;
+            raw_tls(frames, Some(8 << 20), true).await;
+            for knob in [
+                Knob::Transport,
+                Knob::NoGso,
+                Knob::Mtu1452,
+                Knob::Bbr,
+                Knob::NewReno,
+            ] {
+                raw_quic(frames, knob).await;
+            }
+            transport(BulkLane::Quic, frames).await;
+            transport(BulkLane::Tls, frames).await;
+        }
     });
+    summary(rounds);
 }
