@@ -240,9 +240,10 @@ async fn raw_quic(frames: usize, knob: Knob) {
     use nexar::security::TRANSPORT_ALPN;
     use nexar::transport::quic::endpoint;
     let cfg = nexar::Config::default();
-    let mut t = Arc::try_unwrap(endpoint::transport_config(&cfg, 0).expect("transport config"))
-        .ok()
-        .expect("a fresh transport config");
+    let Ok(mut t) = Arc::try_unwrap(endpoint::transport_config(&cfg, 0).expect("transport config"))
+    else {
+        unreachable!("a fresh transport config has one owner")
+    };
     match knob {
         Knob::Transport => {}
         Knob::NoGso => {
