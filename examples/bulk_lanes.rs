@@ -10,7 +10,8 @@
 //! * `raw-tcp`: plain TCP, the ceiling (what Open MPI's TCP transport moves, unencrypted).
 //!
 //! Not a test; the figures in bench/README.md ("The network path") come from it:
-//! `cargo run --release --example bulk_lanes [MiB per run] [rounds]` (defaults 512 and 3; every
+//! `cargo run --release --example bulk_lanes [MiB per run] [rounds] [transport]` (defaults 512
+//! and 3; a third argument `transport` runs the two transport variants only; every
 //! variant runs once per round, interleaved, and the medians are printed at the end;
 //! `BENCH_THREADS`: runtime threads, default 1 as in the engine).
 
@@ -314,6 +315,7 @@ fn main() {
         .nth(2)
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
+    let transports_only = std::env::args().nth(3).as_deref() == Some("transport");
     let threads = std::env::var("BENCH_THREADS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -326,6 +328,11 @@ fn main() {
     println!("{} x 16 MiB one way, {threads} runtime threads", frames);
     rt.block_on(async {
         for _ in 0..rounds {
+            if transports_only {
+                transport(BulkLane::Quic, frames).await;
+                transport(BulkLane::Tls, frames).await;
+                continue;
+            }
             raw_tcp(frames).await;
             raw_tls(frames, None, false).await;
             raw_tls(frames, Some(8 << 20), false).await;

@@ -24,6 +24,7 @@ pub mod endpoint;
 mod lanes;
 mod peers;
 mod reader;
+mod recv_pool;
 mod stats;
 mod tls_lane;
 mod tls_stream;
@@ -87,6 +88,8 @@ struct Inner {
     quic_stats: stats::LaneStats,
     /// Frames carried on the TLS bulk lane.
     tls_stats: stats::LaneStats,
+    /// Recycled payload buffers of the TLS bulk lane's readers.
+    recv_pool: Arc<recv_pool::RecvPool>,
 }
 
 impl QuicTransport {
@@ -163,6 +166,7 @@ impl QuicTransport {
             tls,
             quic_stats: stats::LaneStats::default(),
             tls_stats: stats::LaneStats::default(),
+            recv_pool: Arc::default(),
         });
         inner.runtime.spawn(conn::accept_loop(inner.clone()));
         if let Some(listener) = listener {

@@ -8,9 +8,10 @@
 
 use super::Inner;
 use super::lanes::LaneError;
+use super::recv_pool::RecvPool;
 use super::tls_lane::{ClientStream, ServerStream};
 use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header, encode_header};
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -54,11 +55,15 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Reads exactly `len` payload bytes (already checked against the limit) without zeroing the
-/// buffer first.
-async fn read_payload<R: AsyncRead + Unpin>(r: &mut R, len: u64) -> Result<BytesMut, String> {
+/// Reads exactly `len` payload bytes (already checked against the limit) into a buffer from
+/// `pool`, without zeroing it first.
+async fn read_payload<R: AsyncRead + Unpin>(
+    r: &mut R,
+    len: u64,
+    pool: &Arc<RecvPool>,
+) -> Result<Bytes, String> {
     let n = usize::try_from(len).map_err(|_| format!("frame of {len} bytes is too large here"))?;
-    let mut buf = BytesMut::with_capacity(n);
+    let mut buf = pool.take(n);
     let mut limited = r.take(len);
     while buf.len() < n {
         match limited.read_buf(&mut buf).await {
@@ -72,7 +77,7 @@ async fn read_payload<R: AsyncRead + Unpin>(r: &mut R, len: u64) -> Result<Bytes
             Err(e) => return Err(io_reason(&e)),
         }
     }
-    Ok(buf)
+    Ok(RecvPool::wrap(pool, buf))
 }
 
 /// Reads the frames of an authenticated bulk connection from `peer` until it ends.
@@ -93,8 +98,8 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
                 header.src
             );
         }
-        let payload = match read_payload(&mut stream, header.len).await {
-            Ok(p) => p.freeze(),
+        let payload = match read_payload(&mut stream, header.len, &inner.recv_pool).await {
+            Ok(p) => p,
             Err(m) => break m,
         };
         let frame = Frame { header, payload };
