@@ -1,5 +1,5 @@
 //! QUIC transport (quinn + rustls): one connection per peer pair, separate streams for small and
-//! bulk traffic.
+//! bulk traffic, and beside it a TLS-over-TCP lane for bulk traffic.
 //!
 //! * One quinn endpoint per rank, with large socket buffers and flow-control windows
 //!   ([`endpoint`]).
@@ -9,6 +9,24 @@
 //! * Two long-lived unidirectional streams per direction (`lanes.rs`): a control lane for frames
 //!   under [`BULK_THRESHOLD`] bytes and a bulk lane, so small messages never queue behind big
 //!   ones. `send` never blocks: it pushes into an unbounded queue per lane.
+//! * The bulk lane runs over TLS 1.3 on TCP by default (`tls_lane.rs`, `tls_stream.rs`;
+//!   `NEXAR_BULK_LANE=quic` keeps it on a QUIC stream). Each rank listens on TCP at the IP and
+//!   port number of its UDP endpoint, so no rendezvous change is needed; a writer dials one TLS
+//!   connection per ordered pair, authenticated with the same per-rank certificates and checks
+//!   as QUIC, frames encoded the same way. If the listener cannot bind or a peer cannot be
+//!   dialed, the reason is logged and the QUIC bulk stream is used. The bulk lane counts as one
+//!   of a goodbye's [`lanes::LANE_COUNT`] streams whichever connection carries it; a TLS lane
+//!   that ends without a `close_notify` reports its peer lost (once, like QUIC).
+//! * Why TLS over TCP (decided by measurement, `examples/bulk_lanes.rs`: 16 MiB frames one way
+//!   on 127.0.0.1, one runtime thread, medians of 5 rounds on a shared 2-core VM): the
+//!   transport moves 0.62 GB/s (0.88 GB per CPU-second) with the QUIC bulk lane and 1.32 GB/s
+//!   (1.46 GB per CPU-second) with the TLS lane. quinn does packetization, acknowledgements and
+//!   per-packet crypto in user space and a receiver reassembles each frame from packet-sized
+//!   chunks; TCP leaves segmentation and acknowledgements to the kernel, TLS encrypts 16 KiB
+//!   records, and the reader fills one recycled buffer per frame (`recv_pool.rs`). QUIC knobs
+//!   did not close the gap: GSO off halves a quinn stream's throughput, 1452-byte packets cut
+//!   it to a third (hence `LOOPBACK_MTU`), BBR and NewReno are no better than Cubic. Figures:
+//!   `bench/README.md`, "The network path".
 //! * Every stream starts with a `Hello` frame naming the sender's rank. The acceptor checks the
 //!   client certificate against that rank before reading anything else (`conn.rs`); every later
 //!   frame's `src` must match it, or the connection is closed.
@@ -18,6 +36,9 @@
 //!
 //! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
 //! sent to this rank itself is handed to its own sink at once.
+//!
+//! [`Transport::stats`] has two entries: `"quic"` (frames on QUIC streams) and `"tls"` (frames on
+//! the TLS bulk lane).
 
 mod conn;
 pub mod endpoint;
@@ -41,7 +62,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Frames with a payload of at least this many bytes travel on the bulk lane.
+/// Frames with a payload of at least this many bytes travel on the bulk lane (TLS or QUIC).
 pub const BULK_THRESHOLD: usize = 64 << 10;
 
 /// How long `shutdown` waits for queued data to be acknowledged and for peers' goodbyes.
