@@ -15,7 +15,7 @@
 //!   connection per ordered pair, authenticated with the same per-rank certificates and checks
 //!   as QUIC, frames encoded the same way. If the listener cannot bind or a peer cannot be
 //!   dialed, the reason is logged and the QUIC bulk stream is used. The bulk lane counts as one
-//!   of a goodbye's [`lanes::LANE_COUNT`] streams whichever connection carries it; a TLS lane
+//!   of a goodbye's `LANE_COUNT` streams whichever connection carries it; a TLS lane
 //!   that ends without a `close_notify` reports its peer lost (once, like QUIC).
 //! * Why TLS over TCP (decided by measurement, `examples/bulk_lanes.rs`: 16 MiB frames one way
 //!   on 127.0.0.1, one runtime thread, medians of 5 rounds on a shared 2-core VM): the

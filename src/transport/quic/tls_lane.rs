@@ -40,6 +40,10 @@ const SEND_BUFFER_LIMIT: usize = 1 << 20;
 
 /// Pending connections the listener queues.
 const BACKLOG: i32 = 128;
+/// Longest wait for a peer's TCP connect and TLS handshake (at most the connect timeout). The
+/// peer already answered on QUIC, so this is quick unless TCP is filtered, and meanwhile its
+/// large frames wait: give up early and fall back to QUIC.
+const DIAL_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The TLS bulk lane of one rank: its TLS configurations and its listener task.
 pub(super) struct TlsLane {
@@ -196,9 +200,10 @@ pub(super) async fn connect(inner: &Inner, peer: u32) -> Result<ClientStream, St
             .await
             .map_err(|e| format!("TLS handshake with {addr} failed: {e}"))
     };
-    let mut stream = timeout(inner.connect_timeout, dial)
+    let limit = inner.connect_timeout.min(DIAL_LIMIT);
+    let mut stream = timeout(limit, dial)
         .await
-        .map_err(|_| format!("connecting to TCP {addr} timed out"))??;
+        .map_err(|_| format!("connecting to TCP {addr} timed out after {limit:?}"))??;
     // rustls checked the name already; check again so a misconfiguration cannot skip it.
     let cert = first_cert(stream.get_ref().1.peer_certificates())?;
     verify_cert_name(&cert, &name).map_err(|e| format!("{addr}: {}", e.message()))?;
