@@ -10,6 +10,7 @@
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
+//! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 //! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
 
@@ -23,6 +24,16 @@ pub enum TransportChoice {
     /// The best available per pair.
     Auto,
     /// QUIC for every pair, even on one host.
+    Quic,
+}
+
+/// Which connection carries large frames between ranks on the network path (see
+/// `transport::quic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BulkLane {
+    /// TLS 1.3 over TCP, same certificates as QUIC (several times QUIC's throughput).
+    Tls,
+    /// A QUIC stream of the peer's connection.
     Quic,
 }
 
@@ -45,6 +56,8 @@ pub struct Config {
     pub bind_addr: IpAddr,
     /// Shared memory may copy large messages directly out of the sender (`process_vm_readv`).
     pub shm_cma: bool,
+    /// The connection that carries large frames on the network path.
+    pub bulk_lane: BulkLane,
     /// Blocking calls read shared-memory rings on the calling thread.
     pub shm_caller_progress: bool,
 }
@@ -61,6 +74,7 @@ impl Default for Config {
             bind_addr: IpAddr::from([127, 0, 0, 1]),
             shm_cma: true,
             shm_caller_progress: true,
+            bulk_lane: BulkLane::Tls,
         }
     }
 }
@@ -111,6 +125,18 @@ impl Config {
         }
         if let Some(a) = parse::<IpAddr>("NEXAR_BIND_ADDR")? {
             c.bind_addr = a;
+        }
+        if let Some(v) = parse::<String>("NEXAR_BULK_LANE")? {
+            c.bulk_lane = match v.as_str() {
+                "tls" | "" => BulkLane::Tls,
+                "quic" => BulkLane::Quic,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::Bootstrap,
+                        format!("NEXAR_BULK_LANE={other:?}: expected tls or quic"),
+                    ));
+                }
+            };
         }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CMA")? {
             c.shm_cma = v != 0;

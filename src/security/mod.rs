@@ -15,4 +15,4 @@ pub mod verify;
 
 pub use ca::{Identity, JobCa, rank_name, rendezvous_name};
 pub use secret::{JobSecret, SECRET_LEN};
-pub use tls::{Credentials, RENDEZVOUS_ALPN, TRANSPORT_ALPN};
+pub use tls::{BULK_TLS_ALPN, Credentials, RENDEZVOUS_ALPN, TRANSPORT_ALPN};

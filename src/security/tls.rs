@@ -17,6 +17,16 @@ use std::sync::Arc;
 pub const TRANSPORT_ALPN: &[u8] = b"nexar/1";
 /// ALPN of rendezvous connections.
 pub const RENDEZVOUS_ALPN: &[u8] = b"nexar-rendezvous/1";
+/// ALPN of the TLS-over-TCP bulk lane between ranks.
+pub const BULK_TLS_ALPN: &[u8] = b"nexar-bulk/1";
+
+/// The `ring` provider restricted to TLS 1.3 AES-128-GCM: the cheapest AEAD with AES-NI, and
+/// enough for bulk data between ranks (the other suites cost throughput and add nothing here).
+fn bulk_provider() -> Arc<CryptoProvider> {
+    let mut p = rustls::crypto::ring::default_provider();
+    p.cipher_suites = vec![rustls::crypto::ring::cipher_suite::TLS13_AES_128_GCM_SHA256];
+    Arc::new(p)
+}
 
 fn tls_err(what: &str) -> impl FnOnce(rustls::Error) -> Error + '_ {
     move |e| Error::new(ErrorKind::Security, format!("{what}: {e}"))
@@ -90,16 +100,36 @@ impl Credentials {
     /// A rustls server configuration: presents this identity, requires a client certificate
     /// chaining to the job CA, offers `alpn`.
     pub fn rustls_server_config(&self, alpn: &[u8]) -> Result<rustls::ServerConfig> {
-        let verifier =
-            WebPkiClientVerifier::builder_with_provider(self.roots()?, self.provider.clone())
-                .build()
-                .map_err(|e| {
-                    Error::new(
-                        ErrorKind::Security,
-                        format!("cannot build the client verifier: {e}"),
-                    )
-                })?;
-        let mut cfg = rustls::ServerConfig::builder_with_provider(self.provider.clone())
+        self.server_config_with(self.provider.clone(), alpn)
+    }
+
+    /// The server configuration of the TLS-over-TCP bulk lane: like
+    /// [`Self::rustls_server_config`] (mutual authentication, job CA only, no resumption, no
+    /// 0-RTT) with TLS 1.3 AES-128-GCM as the only cipher suite.
+    pub fn bulk_tls_server_config(&self) -> Result<rustls::ServerConfig> {
+        self.server_config_with(bulk_provider(), BULK_TLS_ALPN)
+    }
+
+    /// The client configuration of the TLS-over-TCP bulk lane (see
+    /// [`Self::bulk_tls_server_config`]).
+    pub fn bulk_tls_client_config(&self) -> Result<rustls::ClientConfig> {
+        self.client_config_with(bulk_provider(), BULK_TLS_ALPN)
+    }
+
+    fn server_config_with(
+        &self,
+        provider: Arc<CryptoProvider>,
+        alpn: &[u8],
+    ) -> Result<rustls::ServerConfig> {
+        let verifier = WebPkiClientVerifier::builder_with_provider(self.roots()?, provider.clone())
+            .build()
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Security,
+                    format!("cannot build the client verifier: {e}"),
+                )
+            })?;
+        let mut cfg = rustls::ServerConfig::builder_with_provider(provider)
             .with_protocol_versions(&[&rustls::version::TLS13])
             .map_err(tls_err("TLS 1.3 is not available"))?
             .with_client_cert_verifier(verifier)
@@ -115,7 +145,15 @@ impl Credentials {
     /// A rustls client configuration: trusts only the job CA, presents this identity, asks for
     /// `alpn`. The server name to check is chosen per connection.
     pub fn rustls_client_config(&self, alpn: &[u8]) -> Result<rustls::ClientConfig> {
-        let mut cfg = rustls::ClientConfig::builder_with_provider(self.provider.clone())
+        self.client_config_with(self.provider.clone(), alpn)
+    }
+
+    fn client_config_with(
+        &self,
+        provider: Arc<CryptoProvider>,
+        alpn: &[u8],
+    ) -> Result<rustls::ClientConfig> {
+        let mut cfg = rustls::ClientConfig::builder_with_provider(provider)
             .with_protocol_versions(&[&rustls::version::TLS13])
             .map_err(tls_err("TLS 1.3 is not available"))?
             .with_root_certificates(self.roots()?)

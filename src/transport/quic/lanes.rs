@@ -1,8 +1,12 @@
 //! The outgoing side: per peer, a control lane and a bulk lane, each an unbounded queue drained by
 //! a task into one long-lived unidirectional stream. Headers are encoded in front of each payload;
-//! payloads are handed to quinn as they are (small ones are coalesced with their header).
+//! payloads are handed to quinn as they are (small ones are coalesced with their header). The
+//! bulk lane goes over TLS-over-TCP instead when the TLS lane is on and the peer answers
+//! (`tls_lane.rs`); either way it counts as one of the [`LANE_COUNT`] streams a goodbye
+//! announces.
 
-use super::{BULK_THRESHOLD, Inner, conn};
+use super::stats::LaneStats;
+use super::{BULK_THRESHOLD, Inner, conn, tls_lane, tls_stream};
 use crate::wire::{Frame, FrameHeader, FrameKind, encode_header};
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
@@ -13,7 +17,8 @@ const COALESCE_LIMIT: usize = 4 << 10;
 /// Most frames written in one call.
 const MAX_BATCH: usize = 64;
 
-/// Streams a writer opens (control and bulk); a goodbye announces this many.
+/// Streams a writer opens (control and bulk, the latter on QUIC or TLS); a goodbye announces
+/// this many.
 pub(super) const LANE_COUNT: u64 = 2;
 
 /// The sending ends of a peer's two lanes.
@@ -56,7 +61,7 @@ impl Lanes {
 }
 
 /// Why a lane stopped.
-enum LaneError {
+pub(super) enum LaneError {
     /// The connection ended (the reason tells a goodbye from a failure).
     Conn(quinn::ConnectionError),
     /// Anything else, already described.
@@ -74,10 +79,19 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
             return;
         }
     };
-    let (a, b) = tokio::join!(
-        run_lane(&inner, &conn, rx.control),
-        run_lane(&inner, &conn, rx.bulk)
-    );
+    let Receivers { control, bulk } = rx;
+    let bulk_lane = async {
+        if inner.tls.is_some() {
+            match tls_lane::connect(&inner, peer).await {
+                Ok(stream) => return tls_stream::write_frames(&inner, peer, stream, bulk).await,
+                Err(reason) => {
+                    tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
+                }
+            }
+        }
+        run_lane(&inner, &conn, bulk).await
+    };
+    let (a, b) = tokio::join!(run_lane(&inner, &conn, control), bulk_lane);
     tracing::debug!(
         rank = inner.rank,
         peer,
@@ -111,11 +125,12 @@ async fn run_lane(
     send.write_all(&hello).await.map_err(write_err)?;
     let mut chunks: Vec<Bytes> = Vec::with_capacity(2 * MAX_BATCH);
     let mut small = BytesMut::new();
+    let stats = &inner.quic_stats;
     while let Some(first) = rx.recv().await {
-        push_frame(&mut chunks, &mut small, first);
+        push_frame(&mut chunks, &mut small, first, stats);
         for _ in 1..MAX_BATCH {
             match rx.try_recv() {
-                Ok(f) => push_frame(&mut chunks, &mut small, f),
+                Ok(f) => push_frame(&mut chunks, &mut small, f, stats),
                 Err(_) => break,
             }
         }
@@ -139,7 +154,8 @@ async fn run_lane(
     }
 }
 
-fn push_frame(chunks: &mut Vec<Bytes>, small: &mut BytesMut, f: Frame) {
+fn push_frame(chunks: &mut Vec<Bytes>, small: &mut BytesMut, f: Frame, stats: &LaneStats) {
+    stats.sent(&f);
     small.extend_from_slice(&encode_header(&f.header));
     if f.payload.len() <= COALESCE_LIMIT {
         small.extend_from_slice(&f.payload);

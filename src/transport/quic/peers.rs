@@ -120,6 +120,11 @@ impl Peers {
         self.changed.notify_waiters();
     }
 
+    /// Whether `peer` was declared lost.
+    pub(super) fn is_lost(&self, peer: u32) -> bool {
+        self.slot(peer).lock().lost.is_some()
+    }
+
     /// Marks `peer` lost. True if this is the first time (the caller reports it).
     pub(super) fn mark_lost(&self, peer: u32, reason: &str) -> bool {
         let first = {

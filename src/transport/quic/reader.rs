@@ -120,7 +120,9 @@ pub(super) async fn read_stream(
         };
         match kind {
             Some(FrameKind::P2p | FrameKind::Collective | FrameKind::Ack) => {
-                inner.sink.on_frame(Frame { header, payload });
+                let frame = Frame { header, payload };
+                inner.quic_stats.received(&frame);
+                inner.sink.on_frame(frame);
             }
             Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
             Some(FrameKind::Hello) | None => {

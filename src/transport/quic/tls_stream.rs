@@ -1,0 +1,169 @@
+//! Frames on the TLS bulk lane, encoded exactly as on a QUIC stream: a validated header, then
+//! exactly `len` payload bytes. The writer drains the peer's bulk queue into its connection; the
+//! reader checks every header (before allocating the payload) and every `src`.
+//!
+//! A lane ends cleanly with a TLS `close_notify` at a frame boundary; that counts as one finished
+//! stream in the goodbye accounting (`Peers::stream_finished`). Any other end (reset, a TCP close
+//! without `close_notify`, a truncated frame, a protocol violation) reports the peer lost, once.
+
+use super::Inner;
+use super::lanes::LaneError;
+use super::recv_pool::RecvPool;
+use super::tls_lane::{ClientStream, ServerStream};
+use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header, encode_header};
+use bytes::{Bytes, BytesMut};
+use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// Most frames written before a flush.
+const MAX_BATCH: usize = 64;
+/// TLS 1.3's largest record payload: the header goes out with the first payload bytes in one
+/// full record instead of a record of its own.
+const RECORD: usize = 16 << 10;
+
+/// Reads and validates one header (payload at most `max_len`). `None` when the stream ended
+/// cleanly (TLS `close_notify`) at a frame boundary. Errors are described.
+pub(super) async fn read_header<R: AsyncRead + Unpin>(
+    r: &mut R,
+    max_len: u64,
+) -> Result<Option<FrameHeader>, String> {
+    let mut buf = [0u8; HEADER_LEN];
+    let mut got = 0;
+    while got < HEADER_LEN {
+        match r.read(&mut buf[got..]).await {
+            Ok(0) if got == 0 => return Ok(None),
+            Ok(0) => {
+                return Err(format!(
+                    "stream ended inside a frame header ({got} of {HEADER_LEN} bytes)"
+                ));
+            }
+            Ok(n) => got += n,
+            Err(e) => return Err(io_reason(&e)),
+        }
+    }
+    decode_header(&buf, max_len)
+        .map(Some)
+        .map_err(|e| e.message().to_string())
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        "the connection closed without a TLS close_notify".to_string()
+    } else {
+        format!("connection error: {e}")
+    }
+}
+
+/// Reads exactly `len` payload bytes (already checked against the limit) into a buffer from
+/// `pool`, without zeroing it first.
+async fn read_payload<R: AsyncRead + Unpin>(
+    r: &mut R,
+    len: u64,
+    pool: &Arc<RecvPool>,
+) -> Result<Bytes, String> {
+    let n = usize::try_from(len).map_err(|_| format!("frame of {len} bytes is too large here"))?;
+    let mut buf = pool.take(n);
+    let mut limited = r.take(len);
+    while buf.len() < n {
+        match limited.read_buf(&mut buf).await {
+            Ok(0) => {
+                return Err(format!(
+                    "stream ended inside a payload ({} of {n} bytes)",
+                    buf.len()
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => return Err(io_reason(&e)),
+        }
+    }
+    Ok(RecvPool::wrap(pool, buf))
+}
+
+/// Reads the frames of an authenticated bulk connection from `peer` until it ends.
+pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: ServerStream) {
+    let reason = loop {
+        let header = match read_header(&mut stream, inner.max_message).await {
+            Ok(Some(h)) => h,
+            Ok(None) => {
+                inner.peers.stream_finished(peer);
+                tracing::debug!(rank = inner.rank, peer, "TLS bulk lane finished");
+                return;
+            }
+            Err(m) => break m,
+        };
+        if header.src != peer {
+            break format!(
+                "frame claims to come from rank {} on a TLS lane authenticated as rank {peer}",
+                header.src
+            );
+        }
+        let payload = match read_payload(&mut stream, header.len, &inner.recv_pool).await {
+            Ok(p) => p,
+            Err(m) => break m,
+        };
+        let frame = Frame { header, payload };
+        match header.frame_kind() {
+            Some(FrameKind::P2p | FrameKind::Collective | FrameKind::Ack) => {
+                inner.tls_stats.received(&frame);
+                inner.sink.on_frame(frame);
+            }
+            Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
+            Some(FrameKind::Hello) | None => {
+                break "unexpected Hello in the middle of a stream".to_string();
+            }
+        }
+    };
+    tracing::debug!(rank = inner.rank, peer, %reason, "TLS bulk lane from the peer ended");
+    inner.peer_lost(peer, format!("TLS bulk lane: {reason}"));
+}
+
+/// Sends the `Hello` that opens a lane.
+pub(super) async fn write_hello(stream: &mut ClientStream, rank: u32) -> std::io::Result<()> {
+    stream
+        .write_all(&encode_header(&FrameHeader::new(FrameKind::Hello, rank)))
+        .await?;
+    stream.flush().await
+}
+
+/// Drains `peer`'s bulk queue into `stream` until the queue closes, then ends the stream with a
+/// TLS `close_notify` and waits for the peer to close its side (it has read everything then).
+pub(super) async fn write_frames(
+    inner: &Inner,
+    peer: u32,
+    mut stream: ClientStream,
+    mut rx: UnboundedReceiver<Frame>,
+) -> Result<(), LaneError> {
+    let fail =
+        |e: std::io::Error| LaneError::Other(format!("TLS bulk lane to rank {peer} failed: {e}"));
+    let mut first = BytesMut::with_capacity(RECORD);
+    while let Some(f) = rx.recv().await {
+        let mut next = Some(f);
+        let mut batch = 0;
+        while let Some(f) = next.take() {
+            // Header and the first payload bytes in one record, the rest as it is.
+            let head = f.payload.len().min(RECORD - HEADER_LEN);
+            first.extend_from_slice(&encode_header(&f.header));
+            first.extend_from_slice(&f.payload[..head]);
+            stream.write_all(&first).await.map_err(fail)?;
+            first.clear();
+            stream.write_all(&f.payload[head..]).await.map_err(fail)?;
+            inner.tls_stats.sent(&f);
+            batch += 1;
+            if batch < MAX_BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        stream.flush().await.map_err(fail)?;
+    }
+    // The queue closed: shutdown, or the peer is gone.
+    stream.shutdown().await.map_err(fail)?;
+    // The peer closes once it read the close_notify; any end of the connection will do here.
+    let mut sink = [0u8; 64];
+    while let Ok(n) = stream.read(&mut sink).await {
+        if n == 0 {
+            break;
+        }
+    }
+    Ok(())
+}
