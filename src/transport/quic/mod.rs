@@ -189,6 +189,8 @@ impl QuicTransport {
             tls_stats: stats::LaneStats::default(),
             recv_pool: Arc::default(),
         });
+        // Received payloads are fresh buffers: keep freed large ones warm (see the module).
+        crate::transport::shm::malloc::keep_large_buffers_warm();
         inner.runtime.spawn(conn::accept_loop(inner.clone()));
         if let Some(listener) = listener {
             tls_lane::TlsLane::start(&inner, listener);

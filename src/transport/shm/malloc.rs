@@ -3,9 +3,9 @@
 //! Every large message arrives in a freshly allocated buffer (the engine owns received
 //! payloads). With glibc's defaults a buffer of many megabytes is `mmap`ed and returned to the
 //! kernel on free, or the heap is trimmed, so each message pays a page fault per 4 KiB page;
-//! profiles of 16 MiB allreduce show that as the largest cost. When shared memory is in use we
-//! raise glibc's mmap and trim thresholds once so that freed buffers are reused warm (memory
-//! stays with the process, as MPI libraries' registration caches do).
+//! profiles of 16 MiB allreduce show that as the largest cost. The shared-memory and QUIC
+//! transports raise glibc's mmap and trim thresholds once so that freed buffers are reused warm
+//! (memory stays with the process, as MPI libraries' registration caches do).
 
 /// Largest value glibc accepts for `M_MMAP_THRESHOLD` on 64-bit targets.
 const MMAP_THRESHOLD: i32 = 32 << 20;
