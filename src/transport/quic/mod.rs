@@ -113,6 +113,51 @@ struct Inner {
     recv_pool: Arc<recv_pool::RecvPool>,
 }
 
+/// Tries for a UDP port whose TCP twin is free too (the TLS bulk lane listens there).
+const PORT_TRIES: usize = 16;
+
+/// Binds the QUIC endpoint and, with the TLS bulk lane on, a TCP listener on the same port
+/// number (an ephemeral UDP port's TCP twin may be taken: then another port is tried). Without
+/// a listener the lane is off and large frames go over QUIC (logged).
+#[allow(clippy::type_complexity)]
+fn bind_endpoints(
+    rank: u32,
+    cfg: &Config,
+    creds: &Credentials,
+    server: quinn::ServerConfig,
+) -> Result<(
+    quinn::Endpoint,
+    Option<tls_lane::TlsLane>,
+    Option<tokio::net::TcpListener>,
+)> {
+    if matches!(cfg.bulk_lane, BulkLane::Quic) {
+        let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server))?;
+        return Ok((endpoint, None, None));
+    }
+    let mut why = None;
+    for _ in 0..PORT_TRIES {
+        let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server.clone()))?;
+        let addr = endpoint.local_addr().map_err(|e| {
+            Error::new(
+                ErrorKind::Transport,
+                format!("cannot read the endpoint address: {e}"),
+            )
+        })?;
+        match tls_lane::TlsLane::bind(creds, addr) {
+            Ok((lane, listener)) => return Ok((endpoint, Some(lane), Some(listener))),
+            Err(e) => {
+                why = Some(e);
+                endpoint.close(codes::ABORT, b"port retry");
+            }
+        }
+    }
+    if let Some(e) = why {
+        tracing::warn!(rank, error = %e, "TLS bulk lane unavailable; large frames go over QUIC");
+    }
+    let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server))?;
+    Ok((endpoint, None, None))
+}
+
 impl QuicTransport {
     /// Binds a QUIC endpoint on `cfg.bind_addr` (any port) for world rank `rank` of `size`,
     /// with a certificate for `rank-<rank>` derived from `secret`, and starts accepting peers.
@@ -152,25 +197,7 @@ impl QuicTransport {
         let tcfg = endpoint::transport_config(cfg, 0)?;
         let server = creds.quic_server_config(TRANSPORT_ALPN, tcfg.clone())?;
         let client_config = creds.quic_client_config(TRANSPORT_ALPN, tcfg)?;
-        let endpoint = endpoint::make_endpoint(cfg.bind_addr, 0, Some(server))?;
-        let (tls, listener) = match cfg.bulk_lane {
-            BulkLane::Quic => (None, None),
-            BulkLane::Tls => {
-                let addr = endpoint.local_addr().map_err(|e| {
-                    Error::new(
-                        ErrorKind::Transport,
-                        format!("cannot read the endpoint address: {e}"),
-                    )
-                })?;
-                match tls_lane::TlsLane::bind(&creds, addr) {
-                    Ok((lane, listener)) => (Some(lane), Some(listener)),
-                    Err(e) => {
-                        tracing::warn!(rank, error = %e, "TLS bulk lane unavailable; large frames go over QUIC");
-                        (None, None)
-                    }
-                }
-            }
-        };
+        let (endpoint, tls, listener) = bind_endpoints(rank, cfg, &creds, server)?;
         let inner = Arc::new(Inner {
             rank,
             size,
