@@ -145,7 +145,8 @@ impl Comm {
         check_tag(tag)?;
         let to = self.inner.world_rank(dest)?;
         let engine = &self.inner.engine;
-        if !engine.transport().reads_in_place(to, data.len()) {
+        // Never to itself: its own message would wait in the matcher, holding the loan.
+        if to == engine.rank || !engine.transport().lends(to, data.len()) {
             return self.send_bytes(Bytes::copy_from_slice(data), dest, tag);
         }
         let (payload, returned) = super::lend::lend(data);
@@ -172,7 +173,8 @@ impl Comm {
         check_tag(tag)?;
         let to = self.inner.world_rank(dest)?;
         let engine = &self.inner.engine;
-        if !engine.transport().reads_in_place(to, data.len()) {
+        // Never to itself: its own message would wait in the matcher, holding the loan.
+        if to == engine.rank || !engine.transport().lends(to, data.len()) {
             self.send_bytes(Bytes::copy_from_slice(data), dest, tag)?;
             return Ok(crate::Request::ready(Ok(())));
         }

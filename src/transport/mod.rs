@@ -52,10 +52,12 @@ pub trait Transport: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// Whether a payload of `len` bytes to world rank `to` is read by the receiver straight
-    /// out of the sender's memory (so a blocking send may lend the caller's buffer instead of
-    /// copying it; see `Comm::send_blocking`). False by default.
-    fn reads_in_place(&self, _to: u32, _len: usize) -> bool {
+    /// Whether a blocking send of `len` bytes to world rank `to` should lend the caller's
+    /// buffer instead of copying it (see `Comm::send_bytes_blocking`): true when this transport
+    /// lets go of such a payload promptly on its own, because the receiver reads it straight
+    /// out of the sender's memory (shared memory) or because it is copied out as it is written
+    /// (the TLS bulk lane). The sender then waits for that. False by default.
+    fn lends(&self, _to: u32, _len: usize) -> bool {
         false
     }
 

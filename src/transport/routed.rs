@@ -51,11 +51,11 @@ impl Transport for Routed {
         self.shm.caller_progress()
     }
 
-    fn reads_in_place(&self, to: u32, len: usize) -> bool {
+    fn lends(&self, to: u32, len: usize) -> bool {
         if self.shm.reaches(to) {
-            self.shm.reads_in_place(to, len)
+            self.shm.lends(to, len)
         } else {
-            self.net.reads_in_place(to, len)
+            self.net.lends(to, len)
         }
     }
 

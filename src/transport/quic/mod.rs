@@ -284,6 +284,12 @@ impl Transport for QuicTransport {
         "quic"
     }
 
+    fn lends(&self, _to: u32, len: usize) -> bool {
+        // The TLS lane's writer encrypts a bulk payload into its own buffers and drops it; the
+        // QUIC streams would keep it until acknowledged.
+        len >= BULK_THRESHOLD && self.inner.tls.is_some()
+    }
+
     /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane.
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         vec![

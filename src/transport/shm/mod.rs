@@ -306,7 +306,7 @@ impl Transport for ShmTransport {
         Ok(())
     }
 
-    fn reads_in_place(&self, to: u32, len: usize) -> bool {
+    fn lends(&self, to: u32, len: usize) -> bool {
         len >= CMA_THRESHOLD
             && self.inner.peer(to).is_ok_and(|p| {
                 p.state.load(Ordering::Acquire) == LIVE
