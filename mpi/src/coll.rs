@@ -200,7 +200,8 @@ pub fn reduce(
     let (send, reducer, _) = reduce_input(sbuf, rb.as_ref(), n, dt, op)?;
     let p = match root {
         Some(r) => c.start_reduce_with(&send, reducer, r)?,
-        None => c.start_allreduce_with(&send, reducer)?,
+        // The packed input is ours: hand it over instead of copying it again.
+        None => c.start_allreduce_owned(send, reducer)?,
     };
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }

@@ -4,6 +4,7 @@
 
 pub mod blocking;
 pub mod collectives;
+pub mod direct_allreduce;
 mod layout;
 pub mod local;
 pub mod nonblocking;

@@ -51,6 +51,10 @@ impl Transport for Routed {
         self.shm.caller_progress()
     }
 
+    fn cma_pid(&self, to: u32) -> Option<i32> {
+        self.shm.cma_pid(to)
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let mut v = self.shm.stats();
         v.extend(self.net.stats());

@@ -1,0 +1,446 @@
+//! Direct shared-memory allreduce for large vectors: the ranks reduce straight out of each
+//! other's buffers with `process_vm_readv` instead of sending copies around.
+//!
+//! It applies when the vector has at least [`min_bytes`] bytes and every member of the
+//! communicator runs on this host (the same on every rank, so all ranks take the same path).
+//! The vector is split into `n` blocks of whole elements; rank `r` owns block `r`.
+//!
+//! 1. **Describe** (sent at start): `[usable u8][input address u64][length u64]` to every peer.
+//!    `usable` says this rank may read every peer and be read by it
+//!    ([`crate::transport::Transport::cma_pid`]). If any rank is not usable the ranks run the
+//!    usual proto machine instead, over this same collective ([`Fallback`]), so a rank that
+//!    cannot copy directly never leaves the others waiting.
+//! 2. **Reduce**: rank `r` computes block `r` into its receive buffer, piece by piece
+//!    ([`PIECE`] bytes, cache-sized), reading each peer's piece into a scratch buffer and
+//!    combining in rank order `x0 ⊕ x1 ⊕ ... ⊕ x(n-1)` (so a non-commutative op is exact and
+//!    every rank ends with identical bits: each block is computed once and copied).
+//! 3. **Done** `[ok u8][receive address u64]`: block `r` is final in the receive buffer; the
+//!    peers copy it straight into theirs. A rank that failed locally sends `ok = 0` and everyone
+//!    returns an error after the handshake, instead of waiting forever.
+//! 4. **Finished** (empty): this rank has read everything it needs. A rank returns (and its
+//!    buffers may be freed) only after every peer has said so.
+//!
+//! A failed peer surfaces as [`ErrorKind::ProcFailed`] through the collective mailbox or as a
+//! failed read; both end the call with an error.
+
+use crate::comm::CommInner;
+use crate::engine::CollEvent;
+use crate::error::{Error, ErrorKind, Result};
+use crate::transport::shm::cma;
+use crate::wire::Frame;
+use bytes::Bytes;
+use nexar_proto::Order;
+use nexar_proto::partition::block_bytes;
+use nexar_proto::{Collective, Incoming, Outbox, Reducer, algo};
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+use tokio::sync::mpsc;
+
+/// Default smallest vector (bytes) for the direct algorithm; below it the proto machines win
+/// (measured on 2 and 4 ranks sharing 2 cores: see the report of issue 5).
+pub const DEFAULT_MIN_BYTES: usize = 1 << 20;
+
+/// Bytes combined per piece: a scratch piece, the input piece and the output piece stay in L2.
+pub const PIECE: usize = 128 << 10;
+
+/// Control steps, far above any step a proto machine uses.
+const STEP_DESCRIBE: u32 = 0xFFFF_FF00;
+const STEP_DONE: u32 = STEP_DESCRIBE + 1;
+const STEP_FINISHED: u32 = STEP_DESCRIBE + 2;
+
+/// Smallest vector for the direct algorithm: `NEXAR_ALLREDUCE_DIRECT_MIN` (bytes; set it alike
+/// on every rank, e.g. huge to turn the algorithm off) or [`DEFAULT_MIN_BYTES`].
+pub fn min_bytes() -> usize {
+    static MIN: OnceLock<usize> = OnceLock::new();
+    *MIN.get_or_init(|| {
+        std::env::var("NEXAR_ALLREDUCE_DIRECT_MIN")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(DEFAULT_MIN_BYTES)
+    })
+}
+
+/// True when an allreduce of `len` bytes on `comm` takes the direct path (the same answer on
+/// every rank: it depends only on the length and the host of each member).
+pub(crate) fn applies(comm: &CommInner, len: usize) -> bool {
+    let world = comm.members.world();
+    let hosts = comm.engine.hosts();
+    let host_of = |w: u32| hosts.get(w as usize);
+    world.len() > 1
+        && len >= min_bytes()
+        && host_of(world[0]).is_some()
+        && world.iter().all(|&w| host_of(w) == host_of(world[0]))
+}
+
+/// What a peer said in its describe message.
+#[derive(Clone, Copy)]
+struct Described {
+    usable: bool,
+    addr: u64,
+    len: u64,
+}
+
+/// A direct allreduce started on this rank.
+pub(crate) struct DirectAllreduce {
+    comm: Arc<CommInner>,
+    seq: u64,
+    rx: mpsc::UnboundedReceiver<CollEvent>,
+    red: Reducer,
+    /// This rank's input; peers read it until they say they are finished, so it stays put.
+    data: Vec<u8>,
+    /// Process id of each member (comm rank), when all are usable; 0 for this rank.
+    pids: Vec<i32>,
+    usable: bool,
+    described: Vec<Option<Described>>,
+    done: Vec<Option<(bool, u64)>>,
+    finished: Vec<bool>,
+    /// Frames of the proto machine, kept until the ranks agree to fall back.
+    machine_frames: Vec<Frame>,
+}
+
+impl DirectAllreduce {
+    /// Takes the collective's sequence number and announces this rank's input.
+    pub fn start(comm: &Arc<CommInner>, red: Reducer, data: Vec<u8>) -> Result<Self> {
+        let engine = &comm.engine;
+        let world = comm.members.world().clone();
+        engine.check_alive(&world)?;
+        let seq = comm.next_collective_seq();
+        let rx = engine.open_collective(comm.context, seq)?;
+        let me = comm.rank as usize;
+        let transport = engine.transport();
+        let pids: Vec<Option<i32>> = world
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                if i == me {
+                    Some(0)
+                } else {
+                    transport.cma_pid(w)
+                }
+            })
+            .collect();
+        let usable = engine.cfg.shm_cma && pids.iter().all(Option::is_some);
+        let n = world.len();
+        let run = Self {
+            comm: comm.clone(),
+            seq,
+            rx,
+            red,
+            pids: pids.into_iter().map(|p| p.unwrap_or(0)).collect(),
+            usable,
+            described: vec![None; n],
+            done: vec![None; n],
+            finished: vec![false; n],
+            machine_frames: Vec::new(),
+            data,
+        };
+        let mut msg = Vec::with_capacity(17);
+        msg.push(usable as u8);
+        msg.extend_from_slice(&(run.data.as_ptr() as u64).to_le_bytes());
+        msg.extend_from_slice(&(run.data.len() as u64).to_le_bytes());
+        run.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
+        Ok(run)
+    }
+
+    fn n(&self) -> usize {
+        self.comm.members.world().len()
+    }
+
+    fn me(&self) -> usize {
+        self.comm.rank as usize
+    }
+
+    fn world_of(&self, r: usize) -> u32 {
+        self.comm.members.world()[r]
+    }
+
+    fn send(&self, to: usize, step: u32, payload: Bytes) -> Result<()> {
+        self.comm.engine.send_coll(
+            self.world_of(to),
+            self.comm.context,
+            self.seq,
+            step,
+            payload,
+        )
+    }
+
+    fn to_all(&self, step: u32, payload: Bytes) -> Result<()> {
+        (0..self.n())
+            .filter(|&r| r != self.me())
+            .try_for_each(|r| self.send(r, step, payload.clone()))
+    }
+
+    fn mismatch(&self, what: impl std::fmt::Display) -> Error {
+        Error::new(
+            ErrorKind::Mismatch,
+            format!("allreduce on rank {}: {what}", self.comm.rank),
+        )
+    }
+
+    /// Waits for the next frame and files it; a relevant peer failure is an error.
+    async fn pump(&mut self) -> Result<()> {
+        let event = self.rx.recv().await.ok_or_else(|| {
+            Error::new(
+                ErrorKind::Internal,
+                "collective mailbox closed unexpectedly",
+            )
+        })?;
+        let f = match event {
+            CollEvent::Frame(f) => f,
+            CollEvent::PeerLost(e) => {
+                let relevant = e
+                    .failed_rank()
+                    .is_none_or(|r| self.comm.members.comm_rank_of(r).is_some());
+                return if relevant { Err(e) } else { Ok(()) };
+            }
+        };
+        let Some(from) = self.comm.members.comm_rank_of(f.header.src) else {
+            return Err(self.mismatch(format!("a frame from rank {} outside", f.header.src)));
+        };
+        let from = from as usize;
+        let p = &f.payload[..];
+        let word = |at: usize| u64::from_le_bytes(p[at..at + 8].try_into().expect("8 bytes"));
+        match f.header.step {
+            STEP_DESCRIBE if p.len() == 17 && self.described[from].is_none() => {
+                self.described[from] = Some(Described {
+                    usable: p[0] != 0,
+                    addr: word(1),
+                    len: word(9),
+                });
+            }
+            STEP_DONE if p.len() == 9 && self.done[from].is_none() => {
+                self.done[from] = Some((p[0] != 0, word(1)));
+            }
+            STEP_FINISHED if p.is_empty() && !self.finished[from] => self.finished[from] = true,
+            STEP_DESCRIBE | STEP_DONE | STEP_FINISHED => {
+                return Err(self.mismatch(format!(
+                    "a malformed or repeated control message (step {:#x}) from rank {from}",
+                    f.header.step
+                )));
+            }
+            _ => self.machine_frames.push(f),
+        }
+        Ok(())
+    }
+
+    /// Completes the allreduce into `recv` (the caller checked its length).
+    pub async fn finish_into(mut self, recv: &mut [u8]) -> Result<()> {
+        let me = self.me();
+        while (0..self.n()).any(|r| r != me && self.described[r].is_none()) {
+            self.pump().await?;
+        }
+        let len = self.data.len() as u64;
+        let mut all_usable = self.usable;
+        for (r, d) in self.described.iter().enumerate() {
+            let Some(d) = d else { continue };
+            if d.len != len {
+                return Err(
+                    self.mismatch(format!("rank {r} reduces {} bytes, this rank {len}", d.len))
+                );
+            }
+            all_usable &= d.usable;
+        }
+        if !all_usable {
+            return Fallback::run(self, recv).await;
+        }
+        if let Some(f) = self.machine_frames.first() {
+            return Err(self.mismatch(format!(
+                "a proto-machine frame (step {}) during the direct algorithm",
+                f.header.step
+            )));
+        }
+        self.direct(recv).await
+    }
+
+    /// Block `b` of the vector, in bytes.
+    fn block(&self, b: usize) -> Range<usize> {
+        let e = self.red.elem_size();
+        block_bytes(self.data.len() / e.max(1), self.n(), b, e)
+    }
+
+    /// An error for a failed read from comm rank `r` (its failure if the engine knows it).
+    fn read_error(&self, r: usize, e: std::io::Error) -> Error {
+        let w = self.world_of(r);
+        if let Some(known) = self.comm.engine.failure_of(w) {
+            return known;
+        }
+        if e.raw_os_error() == Some(libc::ESRCH) {
+            return Error::proc_failed(w, "its process is gone");
+        }
+        Error::new(
+            ErrorKind::Transport,
+            format!("allreduce: reading rank {w}'s buffer failed: {e}"),
+        )
+    }
+
+    /// Reduces block `me` into `out` (the same block of the receive buffer), in rank order.
+    fn reduce_mine(&self, out: &mut [u8]) -> Result<()> {
+        let me = self.me();
+        let block = self.block(me);
+        let e = self.red.elem_size().max(1);
+        let piece = (PIECE / e).max(1) * e;
+        let mut scratch = vec![0u8; piece.min(block.len())];
+        let mut at = 0;
+        while at < block.len() {
+            let end = (at + piece).min(block.len());
+            let dst = &mut out[at..end];
+            let src = block.start + at..block.start + end;
+            for r in 0..self.n() {
+                let operand: &[u8] = if r == me {
+                    &self.data[src.clone()]
+                } else {
+                    let addr = self.described[r].expect("described").addr + src.start as u64;
+                    // The first operand lands in the output directly; the rest in scratch.
+                    let to = if r == 0 {
+                        &mut *dst
+                    } else {
+                        &mut scratch[..end - at]
+                    };
+                    cma::read_into(self.pids[r], addr, to).map_err(|e| self.read_error(r, e))?;
+                    if r == 0 {
+                        continue;
+                    }
+                    &scratch[..end - at]
+                };
+                if r == 0 {
+                    dst.copy_from_slice(operand);
+                } else {
+                    self.red.reduce_into(dst, operand, Order::AccFirst)?;
+                }
+            }
+            at = end;
+        }
+        Ok(())
+    }
+
+    async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
+        let me = self.me();
+        let mine = self.block(me);
+        let local = self.reduce_mine(&mut recv[mine]);
+        let mut done = Vec::with_capacity(9);
+        done.push(local.is_ok() as u8);
+        done.extend_from_slice(&(recv.as_ptr() as u64).to_le_bytes());
+        self.to_all(STEP_DONE, Bytes::from(done))?;
+        let mut first_err = local.err();
+        // Copy every other block from its owner as soon as it is final.
+        let mut copied = vec![false; self.n()];
+        copied[me] = true;
+        while copied.iter().any(|c| !c) {
+            for r in 0..self.n() {
+                if copied[r] {
+                    continue;
+                }
+                let Some((ok, addr)) = self.done[r] else {
+                    continue;
+                };
+                copied[r] = true;
+                if !ok {
+                    first_err.get_or_insert_with(|| {
+                        Error::new(
+                            ErrorKind::Transport,
+                            format!(
+                                "allreduce: rank {} could not reduce its block",
+                                self.world_of(r)
+                            ),
+                        )
+                    });
+                }
+                if first_err.is_some() {
+                    continue;
+                }
+                let b = self.block(r);
+                let at = addr + b.start as u64;
+                if let Err(e) = cma::read_into(self.pids[r], at, &mut recv[b]) {
+                    first_err = Some(self.read_error(r, e));
+                }
+            }
+            if copied.iter().any(|c| !c) {
+                self.pump().await?;
+            }
+        }
+        // Nobody frees a buffer a peer may still be reading.
+        self.to_all(STEP_FINISHED, Bytes::new())?;
+        while (0..self.n()).any(|r| r != me && !self.finished[r]) {
+            self.pump().await?;
+        }
+        if let Some(f) = self.machine_frames.first() {
+            return Err(self.mismatch(format!(
+                "a proto-machine frame (step {}) during the direct algorithm",
+                f.header.step
+            )));
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for DirectAllreduce {
+    fn drop(&mut self) {
+        self.comm
+            .engine
+            .close_collective(self.comm.context, self.seq);
+    }
+}
+
+/// The proto machine run over the direct allreduce's collective when some rank cannot copy
+/// directly (`NEXAR_SHM_CMA=0`, QUIC forced, ptrace forbidden).
+struct Fallback;
+
+impl Fallback {
+    async fn run(mut d: DirectAllreduce, recv: &mut [u8]) -> Result<()> {
+        let group = d.comm.group();
+        let data = std::mem::take(&mut d.data);
+        let mut m: Box<dyn Collective> =
+            algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
+        let mut out = Outbox::new();
+        m.start(&mut out)?;
+        Self::flush(&d, &mut out)?;
+        let mut next = 0;
+        while !m.is_done() {
+            if next == d.machine_frames.len() {
+                d.machine_frames.clear();
+                next = 0;
+                d.pump().await?;
+                continue;
+            }
+            let f = d.machine_frames[next].clone();
+            next += 1;
+            let from = d
+                .comm
+                .members
+                .comm_rank_of(f.header.src)
+                .expect("checked in pump");
+            let msg = Incoming {
+                from,
+                step: f.header.step,
+                payload: f.payload,
+            };
+            m.deliver(msg, &mut out).map_err(|e| {
+                Error::from(e).context(format!("allreduce on rank {}", d.comm.rank))
+            })?;
+            Self::flush(&d, &mut out)?;
+        }
+        let result = m.finish()?;
+        if result.len() != recv.len() {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "allreduce produced {} bytes for a {}-byte buffer",
+                    result.len(),
+                    recv.len()
+                ),
+            ));
+        }
+        recv.copy_from_slice(&result);
+        Ok(())
+    }
+
+    fn flush(d: &DirectAllreduce, out: &mut Outbox) -> Result<()> {
+        for m in out.drain() {
+            d.send(m.to as usize, m.step, m.payload)?;
+        }
+        Ok(())
+    }
+}
