@@ -187,6 +187,38 @@ impl Comm {
         self.launch(m, whole(len))
     }
 
+    /// [`Comm::start_allreduce_with`] over the caller's `len` bytes at `send`, which the direct
+    /// shared-memory algorithm reads in place (the peers copy straight out of it); the other
+    /// algorithms copy it first. For bindings whose callers promise to leave the buffer alone
+    /// until the operation completes (MPI).
+    ///
+    /// # Safety
+    /// `send` must be valid for reads of `len` bytes, and left unchanged, until the returned
+    /// collective has finished or been dropped.
+    pub unsafe fn start_allreduce_borrowed(
+        &self,
+        send: *const u8,
+        len: usize,
+        reducer: Reducer,
+    ) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, len)?;
+        if len > 0 && direct_allreduce::applies(&self.inner, len) {
+            // SAFETY: forwarded from this function's contract.
+            let d = unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len) }?;
+            return Ok(PendingCollective {
+                work: Work::Direct(Box::new(d)),
+                recv_len: Some(len),
+            });
+        }
+        let data = if len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: valid for `len` bytes of reads per the contract.
+            unsafe { std::slice::from_raw_parts(send, len) }.to_vec()
+        };
+        self.start_allreduce_owned(data, reducer)
+    }
+
     /// Starts an allgather(v): `send` is my block (`counts[rank]` elements); block `i` lands at
     /// `displs[i]` (or packed in order) in a receive buffer of `recv_len` bytes.
     pub fn start_allgatherv(

@@ -86,8 +86,12 @@ pub(crate) struct DirectAllreduce {
     seq: u64,
     rx: mpsc::UnboundedReceiver<CollEvent>,
     red: Reducer,
-    /// This rank's input; peers read it until they say they are finished, so it stays put.
-    data: Vec<u8>,
+    /// This rank's input (`data_len` bytes at `data_addr`): `owned`, or the caller's buffer
+    /// (see [`DirectAllreduce::start_borrowed`]). Peers read it until they say they are
+    /// finished, so it stays put.
+    data_addr: usize,
+    data_len: usize,
+    owned: Vec<u8>,
     /// Process id of each member (comm rank), when all are usable; 0 for this rank.
     pids: Vec<i32>,
     usable: bool,
@@ -101,6 +105,30 @@ pub(crate) struct DirectAllreduce {
 impl DirectAllreduce {
     /// Takes the collective's sequence number and announces this rank's input.
     pub fn start(comm: &Arc<CommInner>, red: Reducer, data: Vec<u8>) -> Result<Self> {
+        let (addr, len) = (data.as_ptr() as usize, data.len());
+        Self::start_at(comm, red, data, addr, len)
+    }
+
+    /// Like [`DirectAllreduce::start`] over the caller's `len` bytes at `addr`, not copied.
+    ///
+    /// # Safety
+    /// The bytes must stay readable and unchanged until the run is finished or dropped.
+    pub unsafe fn start_borrowed(
+        comm: &Arc<CommInner>,
+        red: Reducer,
+        addr: *const u8,
+        len: usize,
+    ) -> Result<Self> {
+        Self::start_at(comm, red, Vec::new(), addr as usize, len)
+    }
+
+    fn start_at(
+        comm: &Arc<CommInner>,
+        red: Reducer,
+        owned: Vec<u8>,
+        data_addr: usize,
+        data_len: usize,
+    ) -> Result<Self> {
         let engine = &comm.engine;
         let world = comm.members.world().clone();
         engine.check_alive(&world)?;
@@ -132,14 +160,29 @@ impl DirectAllreduce {
             done: vec![None; n],
             finished: vec![false; n],
             machine_frames: Vec::new(),
-            data,
+            data_addr,
+            data_len,
+            owned,
         };
+        if usable {
+            super::hugepages::advise(data_addr, data_len);
+        }
         let mut msg = Vec::with_capacity(17);
         msg.push(usable as u8);
-        msg.extend_from_slice(&(run.data.as_ptr() as u64).to_le_bytes());
-        msg.extend_from_slice(&(run.data.len() as u64).to_le_bytes());
+        msg.extend_from_slice(&(data_addr as u64).to_le_bytes());
+        msg.extend_from_slice(&(data_len as u64).to_le_bytes());
         run.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
         Ok(run)
+    }
+
+    /// This rank's input.
+    fn data(&self) -> &[u8] {
+        if self.data_len == 0 {
+            return &[];
+        }
+        // SAFETY: `owned`'s heap block, or the caller's buffer that `start_borrowed` requires
+        // to stay readable and unchanged while this run lives.
+        unsafe { std::slice::from_raw_parts(self.data_addr as *const u8, self.data_len) }
     }
 
     fn n(&self) -> usize {
@@ -229,7 +272,7 @@ impl DirectAllreduce {
         while (0..self.n()).any(|r| r != me && self.described[r].is_none()) {
             self.pump().await?;
         }
-        let len = self.data.len() as u64;
+        let len = self.data_len as u64;
         let mut all_usable = self.usable;
         for (r, d) in self.described.iter().enumerate() {
             let Some(d) = d else { continue };
@@ -255,7 +298,7 @@ impl DirectAllreduce {
     /// Block `b` of the vector, in bytes.
     fn block(&self, b: usize) -> Range<usize> {
         let e = self.red.elem_size();
-        block_bytes(self.data.len() / e.max(1), self.n(), b, e)
+        block_bytes(self.data_len / e.max(1), self.n(), b, e)
     }
 
     /// An error for a failed read from comm rank `r` (its failure if the engine knows it).
@@ -273,39 +316,40 @@ impl DirectAllreduce {
         )
     }
 
-    /// Reduces block `me` into `out` (the same block of the receive buffer), in rank order.
+    /// Reduces block `me` into `out` (the same block of the receive buffer), in rank order,
+    /// piece by piece. The first peer's piece is read straight into `out` (rank 0 then folds
+    /// its own piece in on the left), the others through a cache-sized scratch buffer: no
+    /// memory-to-memory copy besides the reads.
     fn reduce_mine(&self, out: &mut [u8]) -> Result<()> {
         let me = self.me();
         let block = self.block(me);
         let e = self.red.elem_size().max(1);
         let piece = (PIECE / e).max(1) * e;
         let mut scratch = vec![0u8; piece.min(block.len())];
+        let first = if me == 0 { 1 } else { 0 };
+        let data = self.data();
         let mut at = 0;
         while at < block.len() {
             let end = (at + piece).min(block.len());
             let dst = &mut out[at..end];
             let src = block.start + at..block.start + end;
-            for r in 0..self.n() {
-                let operand: &[u8] = if r == me {
-                    &self.data[src.clone()]
+            let read = |r: usize, to: &mut [u8]| {
+                let addr = self.described[r].expect("described").addr + src.start as u64;
+                cma::read_into(self.pids[r], addr, to).map_err(|e| self.read_error(r, e))
+            };
+            read(first, dst)?;
+            if me == 0 {
+                self.red
+                    .reduce_into(dst, &data[src.clone()], Order::IncFirst)?;
+            }
+            for r in first + 1..self.n() {
+                if r == me {
+                    self.red
+                        .reduce_into(dst, &data[src.clone()], Order::AccFirst)?;
                 } else {
-                    let addr = self.described[r].expect("described").addr + src.start as u64;
-                    // The first operand lands in the output directly; the rest in scratch.
-                    let to = if r == 0 {
-                        &mut *dst
-                    } else {
-                        &mut scratch[..end - at]
-                    };
-                    cma::read_into(self.pids[r], addr, to).map_err(|e| self.read_error(r, e))?;
-                    if r == 0 {
-                        continue;
-                    }
-                    &scratch[..end - at]
-                };
-                if r == 0 {
-                    dst.copy_from_slice(operand);
-                } else {
-                    self.red.reduce_into(dst, operand, Order::AccFirst)?;
+                    let tmp = &mut scratch[..end - at];
+                    read(r, tmp)?;
+                    self.red.reduce_into(dst, tmp, Order::AccFirst)?;
                 }
             }
             at = end;
@@ -313,8 +357,31 @@ impl DirectAllreduce {
         Ok(())
     }
 
+    /// Copies block `r`, final at `addr` in rank `r`'s receive buffer (`ok` false: rank `r`
+    /// failed to reduce it), into `recv`, unless an error already ended the call.
+    fn copy_block(&self, r: usize, ok: bool, addr: u64, recv: &mut [u8], err: &mut Option<Error>) {
+        if !ok && err.is_none() {
+            *err = Some(Error::new(
+                ErrorKind::Transport,
+                format!(
+                    "allreduce: rank {} could not reduce its block",
+                    self.world_of(r)
+                ),
+            ));
+        }
+        if err.is_some() {
+            return;
+        }
+        let b = self.block(r);
+        let at = addr + b.start as u64;
+        if let Err(e) = cma::read_into(self.pids[r], at, &mut recv[b]) {
+            *err = Some(self.read_error(r, e));
+        }
+    }
+
     async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
+        super::hugepages::advise(recv.as_ptr() as usize, recv.len());
         let mine = self.block(me);
         let local = self.reduce_mine(&mut recv[mine]);
         let mut done = Vec::with_capacity(9);
@@ -323,40 +390,19 @@ impl DirectAllreduce {
         self.to_all(STEP_DONE, Bytes::from(done))?;
         let mut first_err = local.err();
         // Copy every other block from its owner as soon as it is final.
-        let mut copied = vec![false; self.n()];
-        copied[me] = true;
-        while copied.iter().any(|c| !c) {
-            for r in 0..self.n() {
-                if copied[r] {
-                    continue;
+        let mut waiting: Vec<usize> = (0..self.n()).filter(|&r| r != me).collect();
+        loop {
+            waiting.retain(|&r| match self.done[r] {
+                Some((ok, addr)) => {
+                    self.copy_block(r, ok, addr, recv, &mut first_err);
+                    false
                 }
-                let Some((ok, addr)) = self.done[r] else {
-                    continue;
-                };
-                copied[r] = true;
-                if !ok {
-                    first_err.get_or_insert_with(|| {
-                        Error::new(
-                            ErrorKind::Transport,
-                            format!(
-                                "allreduce: rank {} could not reduce its block",
-                                self.world_of(r)
-                            ),
-                        )
-                    });
-                }
-                if first_err.is_some() {
-                    continue;
-                }
-                let b = self.block(r);
-                let at = addr + b.start as u64;
-                if let Err(e) = cma::read_into(self.pids[r], at, &mut recv[b]) {
-                    first_err = Some(self.read_error(r, e));
-                }
+                None => true,
+            });
+            if waiting.is_empty() {
+                break;
             }
-            if copied.iter().any(|c| !c) {
-                self.pump().await?;
-            }
+            self.pump().await?;
         }
         // Nobody frees a buffer a peer may still be reading.
         self.to_all(STEP_FINISHED, Bytes::new())?;
@@ -391,7 +437,11 @@ struct Fallback;
 impl Fallback {
     async fn run(mut d: DirectAllreduce, recv: &mut [u8]) -> Result<()> {
         let group = d.comm.group();
-        let data = std::mem::take(&mut d.data);
+        let data = if d.owned.is_empty() {
+            d.data().to_vec()
+        } else {
+            std::mem::take(&mut d.owned)
+        };
         let mut m: Box<dyn Collective> =
             algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
         let mut out = Outbox::new();

@@ -5,6 +5,7 @@
 pub mod blocking;
 pub mod collectives;
 pub mod direct_allreduce;
+mod hugepages;
 mod layout;
 pub mod local;
 pub mod nonblocking;
