@@ -1,11 +1,12 @@
 //! Large-allreduce check, run by tests/direct_allreduce.rs under nexarrun: f32 and i64 sums,
 //! an i64 max and a non-commutative custom op over sizes around the direct-algorithm threshold
 //! (odd element counts included), each result compared with a local reduction of every rank's
-//! input. Prints `rank r/n: direct-allreduce ok checks=K bytes_sent=B` (B small when the ranks
+//! input. Prints `rank r/n: direct-allreduce ok checks=K bytes_sent=B over T` (B small when the ranks
 //! reduced straight out of each other's memory, about the vector size per call otherwise).
 //!
 //! `direct_allreduce time BYTES ITERS` instead times BYTES-byte f32 sum allreduces (for
-//! profiling) and prints the median bus bandwidth on rank 0.
+//! profiling) and prints the median bus bandwidth on rank 0. `direct_allreduce crash`: the last
+//! rank starts a 4 MiB allreduce and kills itself; the others report how their call ended.
 
 use nexar::{Comm, Context, CustomOp, Order, ReduceOp, Reducer};
 use std::sync::Arc;
@@ -129,10 +130,40 @@ fn time(w: &Comm, bytes: usize, iters: usize) -> nexar::Result<()> {
     Ok(())
 }
 
+/// The last rank dies in the middle of a large allreduce; the others must get an error.
+fn crash(w: &Comm) -> nexar::Result<()> {
+    let bytes = 4 << 20;
+    w.barrier_blocking()?;
+    let p = w.start_allreduce_owned(input(0, w.rank(), bytes), reducer(0))?;
+    if w.rank() == w.size() - 1 {
+        // SAFETY: kill has no memory effects.
+        unsafe { libc::kill(libc::getpid(), libc::SIGKILL) };
+    }
+    let t = Instant::now();
+    let mut got = vec![0u8; bytes];
+    match w.block_on(p.finish_into(&mut got)) {
+        Ok(()) => {
+            eprintln!("rank {}: allreduce with a dead rank succeeded", w.rank());
+            std::process::exit(1);
+        }
+        Err(e) => println!(
+            "rank {}: allreduce failed after {} ms: {:?}: {e}",
+            w.rank(),
+            t.elapsed().as_millis(),
+            e.kind()
+        ),
+    }
+    // Leave like a crashed job would.
+    std::process::exit(0);
+}
+
 fn main() -> nexar::Result<()> {
     let ctx = Context::init()?;
     let w = ctx.world();
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("crash") {
+        return crash(w);
+    }
     if args.get(1).map(String::as_str) == Some("time") {
         let bytes = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(16 << 20);
         let iters = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
@@ -156,9 +187,10 @@ fn main() -> nexar::Result<()> {
         .map(|(_, s)| s.bytes_sent)
         .sum();
     println!(
-        "rank {}/{}: direct-allreduce ok checks={checks} bytes_sent={sent}",
+        "rank {}/{}: direct-allreduce ok checks={checks} bytes_sent={sent} over {}",
         w.rank(),
-        w.size()
+        w.size(),
+        ctx.transport_name()
     );
     ctx.finalize()
 }
