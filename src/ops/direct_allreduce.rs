@@ -5,20 +5,22 @@
 //! communicator runs on this host (the same on every rank, so all ranks take the same path).
 //! The vector is split into `n` blocks of whole elements; rank `r` owns block `r`.
 //!
-//! 1. **Describe** (sent at start): `[usable u8][input address u64][length u64]` to every peer.
-//!    `usable` says this rank may read every peer and be read by it
+//! 1. **Describe** `[usable u8][input address u64][receive address u64][length u64]`, to every
+//!    peer when the call is finished (the receive buffer is known then). `usable` says this
+//!    rank may read and write every peer's memory and they its own
 //!    ([`crate::transport::Transport::cma_pid`]). If any rank is not usable the ranks run the
 //!    usual proto machine instead, over this same collective ([`Fallback`]), so a rank that
 //!    cannot copy directly never leaves the others waiting.
-//! 2. **Reduce**: rank `r` computes block `r` into its receive buffer, piece by piece
-//!    ([`PIECE`] bytes, cache-sized), reading each peer's piece into a scratch buffer and
-//!    combining in rank order `x0 ⊕ x1 ⊕ ... ⊕ x(n-1)` (so a non-commutative op is exact and
-//!    every rank ends with identical bits: each block is computed once and copied).
-//! 3. **Done** `[ok u8][receive address u64]`: block `r` is final in the receive buffer; the
-//!    peers copy it straight into theirs. A rank that failed locally sends `ok = 0` and everyone
-//!    returns an error after the handshake, instead of waiting forever.
-//! 4. **Finished** (empty): this rank has read everything it needs. A rank returns (and its
-//!    buffers may be freed) only after every peer has said so.
+//! 2. **Reduce and hand out**: rank `r` computes block `r` into its receive buffer piece by
+//!    piece ([`PIECE`] bytes, cache-sized): it reads each peer's piece into a scratch buffer
+//!    and combines in rank order `x0 ⊕ x1 ⊕ ... ⊕ x(n-1)` (so a non-commutative op is exact),
+//!    then writes the finished piece, still in cache, into every peer's receive buffer with
+//!    `process_vm_writev`. Each block is computed once and copied: every rank ends with
+//!    identical bits.
+//! 3. **Done** `[ok u8]`: this rank has read all it needs from the peers and written its block
+//!    everywhere. A rank returns (and its buffers may be freed) only once every peer said so:
+//!    then its block lists are complete and nobody touches its memory any more. A rank that
+//!    failed locally sends `ok = 0`, and everyone returns an error instead of waiting forever.
 //!
 //! A failed peer surfaces as [`ErrorKind::ProcFailed`] through the collective mailbox or as a
 //! failed read; both end the call with an error.
@@ -46,7 +48,6 @@ pub const PIECE: usize = 128 << 10;
 /// Control steps, far above any step a proto machine uses.
 const STEP_DESCRIBE: u32 = 0xFFFF_FF00;
 const STEP_DONE: u32 = STEP_DESCRIBE + 1;
-const STEP_FINISHED: u32 = STEP_DESCRIBE + 2;
 
 /// Smallest vector for the direct algorithm: `NEXAR_ALLREDUCE_DIRECT_MIN` (bytes; set it alike
 /// on every rank, e.g. huge to turn the algorithm off) or [`DEFAULT_MIN_BYTES`].
@@ -76,7 +77,10 @@ pub(crate) fn applies(comm: &CommInner, len: usize) -> bool {
 #[derive(Clone, Copy)]
 struct Described {
     usable: bool,
-    addr: u64,
+    /// Its input.
+    data: u64,
+    /// Its receive buffer.
+    recv: u64,
     len: u64,
 }
 
@@ -96,14 +100,13 @@ pub(crate) struct DirectAllreduce {
     pids: Vec<i32>,
     usable: bool,
     described: Vec<Option<Described>>,
-    done: Vec<Option<(bool, u64)>>,
-    finished: Vec<bool>,
+    done: Vec<Option<bool>>,
     /// Frames of the proto machine, kept until the ranks agree to fall back.
     machine_frames: Vec<Frame>,
 }
 
 impl DirectAllreduce {
-    /// Takes the collective's sequence number and announces this rank's input.
+    /// Takes the collective's sequence number (the rest happens when it is finished).
     pub fn start(comm: &Arc<CommInner>, red: Reducer, data: Vec<u8>) -> Result<Self> {
         let (addr, len) = (data.as_ptr() as usize, data.len());
         Self::start_at(comm, red, data, addr, len)
@@ -158,7 +161,6 @@ impl DirectAllreduce {
             usable,
             described: vec![None; n],
             done: vec![None; n],
-            finished: vec![false; n],
             machine_frames: Vec::new(),
             data_addr,
             data_len,
@@ -167,11 +169,6 @@ impl DirectAllreduce {
         if usable {
             super::hugepages::advise(data_addr, data_len);
         }
-        let mut msg = Vec::with_capacity(17);
-        msg.push(usable as u8);
-        msg.extend_from_slice(&(data_addr as u64).to_le_bytes());
-        msg.extend_from_slice(&(data_len as u64).to_le_bytes());
-        run.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
         Ok(run)
     }
 
@@ -244,18 +241,18 @@ impl DirectAllreduce {
         let p = &f.payload[..];
         let word = |at: usize| u64::from_le_bytes(p[at..at + 8].try_into().expect("8 bytes"));
         match f.header.step {
-            STEP_DESCRIBE if p.len() == 17 && self.described[from].is_none() => {
+            STEP_DESCRIBE if p.len() == 25 && self.described[from].is_none() => {
                 self.described[from] = Some(Described {
                     usable: p[0] != 0,
-                    addr: word(1),
-                    len: word(9),
+                    data: word(1),
+                    recv: word(9),
+                    len: word(17),
                 });
             }
-            STEP_DONE if p.len() == 9 && self.done[from].is_none() => {
-                self.done[from] = Some((p[0] != 0, word(1)));
+            STEP_DONE if p.len() == 1 && self.done[from].is_none() => {
+                self.done[from] = Some(p[0] != 0);
             }
-            STEP_FINISHED if p.is_empty() && !self.finished[from] => self.finished[from] = true,
-            STEP_DESCRIBE | STEP_DONE | STEP_FINISHED => {
+            STEP_DESCRIBE | STEP_DONE => {
                 return Err(self.mismatch(format!(
                     "a malformed or repeated control message (step {:#x}) from rank {from}",
                     f.header.step
@@ -269,6 +266,15 @@ impl DirectAllreduce {
     /// Completes the allreduce into `recv` (the caller checked its length).
     pub async fn finish_into(mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
+        if self.usable {
+            super::hugepages::advise(recv.as_ptr() as usize, recv.len());
+        }
+        let mut msg = Vec::with_capacity(25);
+        msg.push(self.usable as u8);
+        msg.extend_from_slice(&(self.data_addr as u64).to_le_bytes());
+        msg.extend_from_slice(&(recv.as_ptr() as u64).to_le_bytes());
+        msg.extend_from_slice(&(self.data_len as u64).to_le_bytes());
+        self.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
         while (0..self.n()).any(|r| r != me && self.described[r].is_none()) {
             self.pump().await?;
         }
@@ -316,10 +322,16 @@ impl DirectAllreduce {
         )
     }
 
+    /// An error for a failed write to comm rank `r`.
+    fn write_error(&self, r: usize, e: std::io::Error) -> Error {
+        self.read_error(r, e).context("writing the result")
+    }
+
     /// Reduces block `me` into `out` (the same block of the receive buffer), in rank order,
-    /// piece by piece. The first peer's piece is read straight into `out` (rank 0 then folds
-    /// its own piece in on the left), the others through a cache-sized scratch buffer: no
-    /// memory-to-memory copy besides the reads.
+    /// piece by piece, and writes each finished piece into every peer's receive buffer. The
+    /// first peer's piece is read straight into `out` (rank 0 then folds its own piece in on
+    /// the left), the others through a cache-sized scratch buffer: no memory-to-memory copy
+    /// besides the cross-process ones.
     fn reduce_mine(&self, out: &mut [u8]) -> Result<()> {
         let me = self.me();
         let block = self.block(me);
@@ -328,14 +340,15 @@ impl DirectAllreduce {
         let mut scratch = vec![0u8; piece.min(block.len())];
         let first = if me == 0 { 1 } else { 0 };
         let data = self.data();
+        let peer = |r: usize| self.described[r].expect("every peer described itself");
         let mut at = 0;
         while at < block.len() {
             let end = (at + piece).min(block.len());
             let dst = &mut out[at..end];
             let src = block.start + at..block.start + end;
             let read = |r: usize, to: &mut [u8]| {
-                let addr = self.described[r].expect("described").addr + src.start as u64;
-                cma::read_into(self.pids[r], addr, to).map_err(|e| self.read_error(r, e))
+                cma::read_into(self.pids[r], peer(r).data + src.start as u64, to)
+                    .map_err(|e| self.read_error(r, e))
             };
             read(first, dst)?;
             if me == 0 {
@@ -352,16 +365,27 @@ impl DirectAllreduce {
                     self.red.reduce_into(dst, tmp, Order::AccFirst)?;
                 }
             }
+            for r in (0..self.n()).filter(|&r| r != me) {
+                cma::write_from(self.pids[r], peer(r).recv + src.start as u64, dst)
+                    .map_err(|e| self.write_error(r, e))?;
+            }
             at = end;
         }
         Ok(())
     }
 
-    /// Copies block `r`, final at `addr` in rank `r`'s receive buffer (`ok` false: rank `r`
-    /// failed to reduce it), into `recv`, unless an error already ended the call.
-    fn copy_block(&self, r: usize, ok: bool, addr: u64, recv: &mut [u8], err: &mut Option<Error>) {
-        if !ok && err.is_none() {
-            *err = Some(Error::new(
+    async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
+        let me = self.me();
+        let mine = self.block(me);
+        let local = self.reduce_mine(&mut recv[mine]);
+        self.to_all(STEP_DONE, Bytes::from(vec![local.is_ok() as u8]))?;
+        // Nobody frees a buffer a peer may still be reading or writing.
+        while (0..self.n()).any(|r| r != me && self.done[r].is_none()) {
+            self.pump().await?;
+        }
+        local?;
+        if let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false)) {
+            return Err(Error::new(
                 ErrorKind::Transport,
                 format!(
                     "allreduce: rank {} could not reduce its block",
@@ -369,56 +393,13 @@ impl DirectAllreduce {
                 ),
             ));
         }
-        if err.is_some() {
-            return;
-        }
-        let b = self.block(r);
-        let at = addr + b.start as u64;
-        if let Err(e) = cma::read_into(self.pids[r], at, &mut recv[b]) {
-            *err = Some(self.read_error(r, e));
-        }
-    }
-
-    async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
-        let me = self.me();
-        super::hugepages::advise(recv.as_ptr() as usize, recv.len());
-        let mine = self.block(me);
-        let local = self.reduce_mine(&mut recv[mine]);
-        let mut done = Vec::with_capacity(9);
-        done.push(local.is_ok() as u8);
-        done.extend_from_slice(&(recv.as_ptr() as u64).to_le_bytes());
-        self.to_all(STEP_DONE, Bytes::from(done))?;
-        let mut first_err = local.err();
-        // Copy every other block from its owner as soon as it is final.
-        let mut waiting: Vec<usize> = (0..self.n()).filter(|&r| r != me).collect();
-        loop {
-            waiting.retain(|&r| match self.done[r] {
-                Some((ok, addr)) => {
-                    self.copy_block(r, ok, addr, recv, &mut first_err);
-                    false
-                }
-                None => true,
-            });
-            if waiting.is_empty() {
-                break;
-            }
-            self.pump().await?;
-        }
-        // Nobody frees a buffer a peer may still be reading.
-        self.to_all(STEP_FINISHED, Bytes::new())?;
-        while (0..self.n()).any(|r| r != me && !self.finished[r]) {
-            self.pump().await?;
-        }
         if let Some(f) = self.machine_frames.first() {
             return Err(self.mismatch(format!(
                 "a proto-machine frame (step {}) during the direct algorithm",
                 f.header.step
             )));
         }
-        match first_err {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        Ok(())
     }
 }
 

@@ -22,6 +22,36 @@ pub fn read_into(pid: i32, addr: u64, dst: &mut [u8]) -> io::Result<()> {
     unsafe { read_raw(pid, addr, dst.as_mut_ptr(), dst.len()) }
 }
 
+/// Copies `src` to `addr` in process `pid` (the direct allreduce hands each peer its share of
+/// the result this way, straight from cache).
+pub fn write_from(pid: i32, addr: u64, src: &[u8]) -> io::Result<()> {
+    let mut done = 0usize;
+    while done < src.len() {
+        let local = libc::iovec {
+            iov_base: src[done..].as_ptr() as *mut libc::c_void,
+            iov_len: src.len() - done,
+        };
+        let remote = libc::iovec {
+            iov_base: (addr as usize + done) as *mut libc::c_void,
+            iov_len: src.len() - done,
+        };
+        // SAFETY: the local iovec covers `src`, which the kernel only reads; the remote one is
+        // checked by the kernel against the peer's mappings.
+        let n = unsafe { libc::process_vm_writev(pid, &local, 1, &remote, 1, 0) };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if n == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::WriteZero,
+                "process_vm_writev made no progress",
+            ));
+        }
+        done += n as usize;
+    }
+    Ok(())
+}
+
 /// Copies `len` bytes at `addr` in `pid` to `dst`, looping over partial reads.
 ///
 /// # Safety
@@ -80,6 +110,11 @@ mod tests {
             assert_eq!(dst[..], data[10..74]);
         }
         assert!(read_into(pid, 8, &mut dst).is_err());
+        let mut target = vec![0u8; 64];
+        if write_from(pid, target.as_mut_ptr() as u64, &data[..64]).is_ok() {
+            assert_eq!(target[..], data[..64]);
+        }
+        assert!(write_from(pid, 8, &data[..16]).is_err());
         assert!(!probe(pid, 8, b"x"));
     }
 }
