@@ -4,12 +4,14 @@
 //! page; with 4 KiB pages that walk (`follow_page_pte`) cost about a fifth of a 16 MiB
 //! allreduce. Backing the buffers with 2 MiB pages turns it into one step per 2 MiB and cuts
 //! TLB misses in the copies. Only whole, aligned 2 MiB stretches inside a buffer are advised
-//! (`MADV_HUGEPAGE`, then `MADV_COLLAPSE` to convert pages already faulted in), once per
-//! buffer address; contents never change, and failure (THP off, no free huge pages) is
-//! ignored. `NEXAR_ALLREDUCE_HUGEPAGES=0` turns it off.
+//! (`MADV_HUGEPAGE`, then `MADV_COLLAPSE` to convert pages already faulted in), and only the
+//! second time the same buffer is seen: converting costs about one copy of it, which a buffer
+//! used once would not earn back, while a reused one (the usual case) gains on every later
+//! call. Contents never change, and failure (THP off, no free huge pages) is ignored.
+//! `NEXAR_ALLREDUCE_HUGEPAGES=0` turns it off.
 
 use parking_lot::Mutex;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 const HUGE: usize = 2 << 20;
@@ -28,13 +30,16 @@ pub(crate) fn advise(addr: usize, len: usize) {
     if end <= start || !enabled() {
         return;
     }
-    static SEEN: OnceLock<Mutex<HashSet<(usize, usize)>>> = OnceLock::new();
+    // Times each range was seen, up to 2 (advised).
+    static SEEN: OnceLock<Mutex<HashMap<(usize, usize), u8>>> = OnceLock::new();
     {
         let mut seen = SEEN.get_or_init(Default::default).lock();
         if seen.len() >= REMEMBER {
             seen.clear();
         }
-        if !seen.insert((start, end)) {
+        let times = seen.entry((start, end)).or_insert(0);
+        *times = times.saturating_add(1).min(3);
+        if *times != 2 {
             return;
         }
     }
