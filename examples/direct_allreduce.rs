@@ -84,7 +84,15 @@ fn reducer(case: usize) -> Reducer {
     }
 }
 
-fn check(w: &Comm, case: usize, elems: usize) -> nexar::Result<()> {
+/// How the input is handed over: moved, borrowed, or borrowed as the receive buffer.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Owned,
+    Borrowed,
+    InPlace,
+}
+
+fn check(w: &Comm, case: usize, elems: usize, how: Input) -> nexar::Result<()> {
     let red = reducer(case);
     let bytes = elems * red.elem_size();
     let (me, n) = (w.rank(), w.size());
@@ -93,12 +101,31 @@ fn check(w: &Comm, case: usize, elems: usize) -> nexar::Result<()> {
         red.reduce_into(&mut want, &input(case, r, bytes), Order::AccFirst)?;
     }
     let mine = input(case, me, bytes);
-    let mut got = vec![0u8; bytes];
-    let p = w.start_allreduce_owned(mine, red)?;
-    w.block_on(p.finish_into(&mut got))?;
+    let got = match how {
+        Input::Owned => {
+            let mut got = vec![0u8; bytes];
+            let p = w.start_allreduce_owned(mine, red)?;
+            w.block_on(p.finish_into(&mut got))?;
+            got
+        }
+        Input::Borrowed => {
+            let mut got = vec![0u8; bytes];
+            // SAFETY: `mine` outlives the call and is not touched until it completes.
+            let p = unsafe { w.start_allreduce_borrowed(mine.as_ptr(), bytes, red)? };
+            w.block_on(p.finish_into(&mut got))?;
+            got
+        }
+        Input::InPlace => {
+            let mut buf = mine;
+            // SAFETY: `buf` is the input and the receive buffer, untouched until completion.
+            let p = unsafe { w.start_allreduce_borrowed(buf.as_ptr(), bytes, red)? };
+            w.block_on(p.finish_into(&mut buf))?;
+            buf
+        }
+    };
     if got != want {
         let at = got.iter().zip(&want).position(|(a, b)| a != b).unwrap();
-        eprintln!("rank {me}: case {case}, {elems} elements: wrong result at byte {at}");
+        eprintln!("rank {me}: case {case}, {elems} elements, {how:?}: wrong result at byte {at}");
         std::process::exit(1);
     }
     Ok(())
@@ -174,10 +201,11 @@ fn main() -> nexar::Result<()> {
     let counts = [3usize, 1001, (1 << 18) - 1, 1 << 18, (1 << 18) + 7, 700_001];
     let mut checks = 0;
     for case in 0..4 {
-        for &c in &counts {
+        for (i, &c) in counts.iter().enumerate() {
             // Whole elements: i64 cases count 8-byte elements, the custom op 12-byte ones.
             let elems = if case == 1 || case == 2 { c / 2 + 1 } else { c };
-            check(w, case, elems)?;
+            let how = [Input::Owned, Input::Borrowed, Input::InPlace][(i + case) % 3];
+            check(w, case, elems, how)?;
             checks += 1;
         }
     }

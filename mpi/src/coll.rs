@@ -213,12 +213,11 @@ pub fn reduce(
     let p = match root {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         Some(r) => c.start_reduce_with(&unsafe { b.send_bytes() }, reducer, r)?,
-        // A dense send buffer is read in place (the MPI contract leaves it untouched until
-        // the call completes; in place, the receive buffer is written, so it is copied).
+        // A dense input is read where it is (the MPI contract leaves a send buffer untouched
+        // until the call completes; an `MPI_IN_PLACE` receive buffer is the input and the
+        // output, which the engine handles).
         // SAFETY: dense: `b.len` readable bytes at `b.ptr` until completion.
-        None if b.is_dense() && !in_place(sbuf) => unsafe {
-            c.start_allreduce_borrowed(b.ptr, b.len, reducer)?
-        },
+        None if b.is_dense() => unsafe { c.start_allreduce_borrowed(b.ptr, b.len, reducer)? },
         // SAFETY: as above; a packed copy is ours to hand over.
         None => c.start_allreduce_owned(unsafe { b.send_bytes() }.into_owned(), reducer)?,
     };

@@ -192,9 +192,12 @@ impl Comm {
     /// algorithms copy it first. For bindings whose callers promise to leave the buffer alone
     /// until the operation completes (MPI).
     ///
+    /// `send` may also be the receive buffer later passed to
+    /// [`PendingCollective::finish_into`] (in place): the result then replaces the input.
+    ///
     /// # Safety
-    /// `send` must be valid for reads of `len` bytes, and left unchanged, until the returned
-    /// collective has finished or been dropped.
+    /// `send` must be valid for reads of `len` bytes, and left unchanged by the caller, until
+    /// the returned collective has finished or been dropped.
     pub unsafe fn start_allreduce_borrowed(
         &self,
         send: *const u8,

@@ -114,8 +114,11 @@ impl DirectAllreduce {
 
     /// Like [`DirectAllreduce::start`] over the caller's `len` bytes at `addr`, not copied.
     ///
+    /// They may be the receive buffer given to [`DirectAllreduce::finish_into`] (in place).
+    ///
     /// # Safety
-    /// The bytes must stay readable and unchanged until the run is finished or dropped.
+    /// The bytes must stay readable, and unchanged by the caller, until the run is finished or
+    /// dropped.
     pub unsafe fn start_borrowed(
         comm: &Arc<CommInner>,
         red: Reducer,
@@ -332,33 +335,42 @@ impl DirectAllreduce {
     /// first peer's piece is read straight into `out` (rank 0 then folds its own piece in on
     /// the left), the others through a cache-sized scratch buffer: no memory-to-memory copy
     /// besides the cross-process ones.
-    fn reduce_mine(&self, out: &mut [u8]) -> Result<()> {
+    ///
+    /// `in_place`: the input is the receive buffer itself, so `out` also holds this rank's
+    /// operand, which is saved piece by piece (in cache) before the piece is overwritten. No
+    /// reference to the input is made then, since it aliases `out`.
+    fn reduce_mine(&self, out: &mut [u8], in_place: bool) -> Result<()> {
         let me = self.me();
         let block = self.block(me);
         let e = self.red.elem_size().max(1);
         let piece = (PIECE / e).max(1) * e;
         let mut scratch = vec![0u8; piece.min(block.len())];
+        let mut saved = vec![0u8; if in_place { scratch.len() } else { 0 }];
         let first = if me == 0 { 1 } else { 0 };
-        let data = self.data();
+        let data = if in_place { &[][..] } else { self.data() };
         let peer = |r: usize| self.described[r].expect("every peer described itself");
         let mut at = 0;
         while at < block.len() {
             let end = (at + piece).min(block.len());
             let dst = &mut out[at..end];
             let src = block.start + at..block.start + end;
+            let own: &[u8] = if in_place {
+                saved[..end - at].copy_from_slice(dst);
+                &saved[..end - at]
+            } else {
+                &data[src.clone()]
+            };
             let read = |r: usize, to: &mut [u8]| {
                 cma::read_into(self.pids[r], peer(r).data + src.start as u64, to)
                     .map_err(|e| self.read_error(r, e))
             };
             read(first, dst)?;
             if me == 0 {
-                self.red
-                    .reduce_into(dst, &data[src.clone()], Order::IncFirst)?;
+                self.red.reduce_into(dst, own, Order::IncFirst)?;
             }
             for r in first + 1..self.n() {
                 if r == me {
-                    self.red
-                        .reduce_into(dst, &data[src.clone()], Order::AccFirst)?;
+                    self.red.reduce_into(dst, own, Order::AccFirst)?;
                 } else {
                     let tmp = &mut scratch[..end - at];
                     read(r, tmp)?;
@@ -377,7 +389,8 @@ impl DirectAllreduce {
     async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         let mine = self.block(me);
-        let local = self.reduce_mine(&mut recv[mine]);
+        let in_place = self.data_len > 0 && recv.as_ptr() as usize == self.data_addr;
+        let local = self.reduce_mine(&mut recv[mine], in_place);
         self.to_all(STEP_DONE, Bytes::from(vec![local.is_ok() as u8]))?;
         // Nobody frees a buffer a peer may still be reading or writing.
         while (0..self.n()).any(|r| r != me && self.done[r].is_none()) {
@@ -418,10 +431,13 @@ struct Fallback;
 impl Fallback {
     async fn run(mut d: DirectAllreduce, recv: &mut [u8]) -> Result<()> {
         let group = d.comm.group();
-        let data = if d.owned.is_empty() {
-            d.data().to_vec()
-        } else {
+        let data = if !d.owned.is_empty() {
             std::mem::take(&mut d.owned)
+        } else if d.data_len > 0 && recv.as_ptr() as usize == d.data_addr {
+            // In place: the input is `recv`; no second reference to it is made.
+            recv.to_vec()
+        } else {
+            d.data().to_vec()
         };
         let mut m: Box<dyn Collective> =
             algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
