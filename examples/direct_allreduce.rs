@@ -209,6 +209,13 @@ fn main() -> nexar::Result<()> {
             checks += 1;
         }
     }
+    // A sub-communicator (odd and even world ranks): comm ranks map to other processes.
+    // Reversed keys make comm rank order differ from world rank order.
+    let key = -(w.rank() as i32);
+    if let Some(sub) = w.block_on(w.split(Some(w.rank() % 2), key))? {
+        check(&sub, 3, 300_001, Input::Borrowed)?;
+        checks += 1;
+    }
     let sent: u64 = ctx
         .transport_stats()
         .iter()
