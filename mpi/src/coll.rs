@@ -162,6 +162,19 @@ pub(crate) fn reduce_input(
     dt: MPI_Datatype,
     op: OpSpec,
 ) -> Result<(Vec<u8>, nexar::Reducer, usize)> {
+    let (b, reducer, per) = reduce_source(sbuf, rb, n, dt, op)?;
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    Ok((unsafe { b.send_bytes() }.into_owned(), reducer, per))
+}
+
+/// The unpacked form of [`reduce_input`]: the input buffer itself.
+fn reduce_source(
+    sbuf: *const c_void,
+    rb: Option<&Buf>,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    op: OpSpec,
+) -> Result<(Buf, nexar::Reducer, usize)> {
     let b = match rb {
         Some(rb) if in_place(sbuf) => rb.clone(),
         _ => Buf::new(sbuf, n, dt, "send")?,
@@ -174,8 +187,7 @@ pub(crate) fn reduce_input(
         }
         OpSpec::User(_) => (op.user_reducer(b.ty.clone(), dt), 1),
     };
-    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    Ok((unsafe { b.send_bytes() }.into_owned(), reducer, per))
+    Ok((b, reducer, per))
 }
 
 /// Starts a reduce (`root` given) or an allreduce.
@@ -197,10 +209,17 @@ pub fn reduce(
     } else {
         None
     };
-    let (send, reducer, _) = reduce_input(sbuf, rb.as_ref(), n, dt, op)?;
+    let (b, reducer, _) = reduce_source(sbuf, rb.as_ref(), n, dt, op)?;
     let p = match root {
-        Some(r) => c.start_reduce_with(&send, reducer, r)?,
-        None => c.start_allreduce_with(&send, reducer)?,
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        Some(r) => c.start_reduce_with(&unsafe { b.send_bytes() }, reducer, r)?,
+        // A dense input is read where it is (the MPI contract leaves a send buffer untouched
+        // until the call completes; an `MPI_IN_PLACE` receive buffer is the input and the
+        // output, which the engine handles).
+        // SAFETY: dense: `b.len` readable bytes at `b.ptr` until completion.
+        None if b.is_dense() => unsafe { c.start_allreduce_borrowed(b.ptr, b.len, reducer)? },
+        // SAFETY: as above; a packed copy is ours to hand over.
+        None => c.start_allreduce_owned(unsafe { b.send_bytes() }.into_owned(), reducer)?,
     };
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }

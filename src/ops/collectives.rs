@@ -12,6 +12,7 @@
 //! [`nexar_proto::CustomOp`] included (counts are then in the reducer's elements). A
 //! non-commutative custom op is combined in rank order (`x0 ⊕ x1 ⊕ ... ⊕ x(n-1)`).
 
+use super::direct_allreduce::{self, DirectAllreduce};
 use super::layout::{Unpack, expect_len, lens, pack, ranges};
 use crate::comm::Comm;
 use crate::driver::CollectiveRun;
@@ -21,9 +22,16 @@ use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp, Reducer};
 
 /// A collective that has started on this rank; finish it to get the result.
 pub struct PendingCollective {
-    run: CollectiveRun,
-    unpack: Unpack,
+    work: Work,
     recv_len: Option<usize>,
+}
+
+/// How a started collective runs.
+enum Work {
+    /// A proto machine; its output is unpacked into the receive buffer.
+    Machine(CollectiveRun, Unpack),
+    /// The direct shared-memory allreduce, which writes the receive buffer itself.
+    Direct(Box<DirectAllreduce>),
 }
 
 impl std::fmt::Debug for PendingCollective {
@@ -41,8 +49,13 @@ impl PendingCollective {
         if let Some(want) = self.recv_len {
             expect_len("receive buffer", recv.len(), want)?;
         }
-        let out = self.run.finish().await?;
-        self.unpack.apply(&out, recv)
+        match self.work {
+            Work::Machine(run, unpack) => {
+                let out = run.finish().await?;
+                unpack.apply(&out, recv)
+            }
+            Work::Direct(d) => d.finish_into(recv).await,
+        }
     }
 
     /// Length in bytes the receive buffer passed to [`PendingCollective::finish_into`] must have,
@@ -87,8 +100,7 @@ impl Comm {
     ) -> Result<PendingCollective> {
         let run = CollectiveRun::start(&self.inner, machine?)?;
         Ok(PendingCollective {
-            run,
-            unpack,
+            work: Work::Machine(run, unpack),
             recv_len,
         })
     }
@@ -151,8 +163,63 @@ impl Comm {
     /// [`Comm::start_allreduce`] with any [`Reducer`] (a custom, possibly non-commutative op).
     pub fn start_allreduce_with(&self, send: &[u8], reducer: Reducer) -> Result<PendingCollective> {
         Self::check_reducer(&reducer, send.len())?;
-        let m = algo::allreduce::reducer_machine(self.inner.group(), reducer, send.to_vec());
-        self.launch(m, whole(send.len()))
+        self.start_allreduce_owned(send.to_vec(), reducer)
+    }
+
+    /// [`Comm::start_allreduce_with`] taking ownership of the input (no copy of it is made).
+    /// Large vectors between ranks of one host are reduced straight out of each other's
+    /// buffers (see [`super::direct_allreduce`]).
+    pub fn start_allreduce_owned(
+        &self,
+        send: Vec<u8>,
+        reducer: Reducer,
+    ) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, send.len())?;
+        let len = send.len();
+        if direct_allreduce::applies(&self.inner, len) {
+            let d = DirectAllreduce::start(&self.inner, reducer, send)?;
+            return Ok(PendingCollective {
+                work: Work::Direct(Box::new(d)),
+                recv_len: Some(len),
+            });
+        }
+        let m = algo::allreduce::reducer_machine(self.inner.group(), reducer, send);
+        self.launch(m, whole(len))
+    }
+
+    /// [`Comm::start_allreduce_with`] over the caller's `len` bytes at `send`, which the direct
+    /// shared-memory algorithm reads in place (the peers copy straight out of it); the other
+    /// algorithms copy it first. For bindings whose callers promise to leave the buffer alone
+    /// until the operation completes (MPI).
+    ///
+    /// `send` may also be the receive buffer later passed to
+    /// [`PendingCollective::finish_into`] (in place): the result then replaces the input.
+    ///
+    /// # Safety
+    /// `send` must be valid for reads of `len` bytes, and left unchanged by the caller, until
+    /// the returned collective has finished or been dropped.
+    pub unsafe fn start_allreduce_borrowed(
+        &self,
+        send: *const u8,
+        len: usize,
+        reducer: Reducer,
+    ) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, len)?;
+        if len > 0 && direct_allreduce::applies(&self.inner, len) {
+            // SAFETY: forwarded from this function's contract.
+            let d = unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len) }?;
+            return Ok(PendingCollective {
+                work: Work::Direct(Box::new(d)),
+                recv_len: Some(len),
+            });
+        }
+        let data = if len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: valid for `len` bytes of reads per the contract.
+            unsafe { std::slice::from_raw_parts(send, len) }.to_vec()
+        };
+        self.start_allreduce_owned(data, reducer)
     }
 
     /// Starts an allgather(v): `send` is my block (`counts[rank]` elements); block `i` lands at

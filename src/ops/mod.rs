@@ -4,6 +4,8 @@
 
 pub mod blocking;
 pub mod collectives;
+pub mod direct_allreduce;
+mod hugepages;
 mod layout;
 mod lend;
 pub mod local;

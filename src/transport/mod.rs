@@ -66,6 +66,13 @@ pub trait Transport: Send + Sync + 'static {
     fn caller_progress(&self) -> Option<&dyn caller::CallerProgress> {
         None
     }
+
+    /// The process id of world rank `to` when this process and `to` may copy straight out of
+    /// each other's memory with `process_vm_readv` (a live shared-memory peer that passed the
+    /// probe both ways); `None` (the default) otherwise.
+    fn cma_pid(&self, _to: u32) -> Option<i32> {
+        None
+    }
 }
 
 /// Traffic counters of one transport since it started.

@@ -59,6 +59,10 @@ impl Transport for Routed {
         }
     }
 
+    fn cma_pid(&self, to: u32) -> Option<i32> {
+        self.shm.cma_pid(to)
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let mut v = self.shm.stats();
         v.extend(self.net.stats());

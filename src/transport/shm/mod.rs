@@ -353,6 +353,16 @@ impl Transport for ShmTransport {
         self.inner.caller_progress.then_some(self as _)
     }
 
+    fn cma_pid(&self, to: u32) -> Option<i32> {
+        let p = self.inner.peers.get(to as usize)?.as_ref()?;
+        let usable = !self.inner.fail_reads
+            && p.state.load(Ordering::Acquire) == LIVE
+            && p.rx.cma_ok().load(Ordering::Acquire) != 0
+            && p.tx.cma_ok().load(Ordering::Acquire) != 0
+            && !p.cma_failed.load(Ordering::Relaxed);
+        usable.then(|| p.seg.pid())
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let c = &self.inner.stats;
         vec![(
