@@ -37,7 +37,6 @@ use nexar_proto::partition::block_bytes;
 use nexar_proto::{Collective, Incoming, Outbox, Reducer, algo};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
-use tokio::sync::mpsc;
 
 /// Default smallest vector (bytes) for the direct algorithm; below it the proto machines win.
 /// Measured with bench/mpibench on 2 cores: at 2 ranks the two tie at 512 KiB and the direct
@@ -91,7 +90,7 @@ struct Described {
 pub(crate) struct DirectAllreduce {
     comm: Arc<CommInner>,
     seq: u64,
-    rx: mpsc::UnboundedReceiver<CollEvent>,
+    rx: crate::mailbox::Receiver<CollEvent>,
     red: Reducer,
     /// This rank's input (`data_len` bytes at `data_addr`): `owned`, or the caller's buffer
     /// (see [`DirectAllreduce::start_borrowed`]). Peers read it until they say they are
@@ -225,12 +224,7 @@ impl DirectAllreduce {
 
     /// Waits for the next frame and files it; a relevant peer failure is an error.
     async fn pump(&mut self) -> Result<()> {
-        let event = self.rx.recv().await.ok_or_else(|| {
-            Error::new(
-                ErrorKind::Internal,
-                "collective mailbox closed unexpectedly",
-            )
-        })?;
+        let event = self.rx.recv().await;
         let f = match event {
             CollEvent::Frame(f) => f,
             CollEvent::PeerLost(e) => {
