@@ -324,7 +324,8 @@ def ensure_matplotlib():
 def main(argv=None):
     args = parse_args(argv)
     modes = ["local", "network"] if args.mode == "both" else [args.mode]
-    work = args.json.resolve().parent / ".work"
+    # Per build tree, so runs from different checkouts never share compiled benchmarks.
+    work = args.build_dir.resolve() / "bench-work"
     work.mkdir(parents=True, exist_ok=True)
     started = time.time()
     load_at_start = list(os.getloadavg())

@@ -12,6 +12,8 @@
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
+//! | `NEXAR_ALLREDUCE_DIRECT_MIN` | smallest allreduce in bytes for the direct shared-memory algorithm (set it alike on every rank) | 1 MiB |
+//! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
 //! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
 
 use crate::error::{Error, ErrorKind, Result};
