@@ -105,6 +105,12 @@ pub(crate) struct DirectAllreduce {
     done: Vec<Option<bool>>,
     /// Frames of the proto machine, kept until the ranks agree to fall back.
     machine_frames: Vec<Frame>,
+    /// In the direct phase (every rank described itself as usable): peers may be reading this
+    /// rank's input and writing its receive buffer until each of them said `Done` or failed.
+    /// A run dropped in this phase waits for that (see `Drop`).
+    exposed: bool,
+    /// This rank's `Done` went out.
+    sent_done: bool,
 }
 
 impl DirectAllreduce {
@@ -167,6 +173,8 @@ impl DirectAllreduce {
             described: vec![None; n],
             done: vec![None; n],
             machine_frames: Vec::new(),
+            exposed: false,
+            sent_done: false,
             data_addr,
             data_len,
             owned,
@@ -387,13 +395,14 @@ impl DirectAllreduce {
         let me = self.me();
         let mine = self.block(me);
         let in_place = self.data_len > 0 && recv.as_ptr() as usize == self.data_addr;
+        self.exposed = true;
         let local = self.reduce_mine(&mut recv[mine], in_place);
-        self.to_all(STEP_DONE, Bytes::from(vec![local.is_ok() as u8]))?;
+        self.say_done(local.is_ok());
         // Nobody frees a buffer a peer may still be reading or writing.
-        while (0..self.n()).any(|r| r != me && self.done[r].is_none()) {
-            self.pump().await?;
-        }
+        let waited = self.wait_peers_done().await;
+        self.exposed = false;
         local?;
+        waited?;
         if let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false)) {
             return Err(Error::new(
                 ErrorKind::Transport,
@@ -411,10 +420,60 @@ impl DirectAllreduce {
         }
         Ok(())
     }
+
+    /// Tells every live peer this rank no longer touches their memory (`ok`: its block is
+    /// complete everywhere). Best effort: a peer that failed needs no notice.
+    fn say_done(&mut self, ok: bool) {
+        if self.sent_done {
+            return;
+        }
+        self.sent_done = true;
+        let msg = Bytes::from(vec![ok as u8]);
+        for r in (0..self.n()).filter(|&r| r != self.me()) {
+            let _ = self.send(r, STEP_DONE, msg.clone());
+        }
+    }
+
+    /// Waits until no peer can touch this rank's buffers any more: each one said `Done` or is
+    /// known to have failed (a dead process writes nothing). A peer failure does not end the
+    /// wait early (the others may still be writing); it is returned at the end. A protocol
+    /// violation ends it at once.
+    async fn wait_peers_done(&mut self) -> Result<()> {
+        let mut first_failure = None;
+        loop {
+            let engine = &self.comm.engine;
+            let waiting = (0..self.n()).any(|r| {
+                r != self.me()
+                    && self.done[r].is_none()
+                    && engine.failure_of(self.world_of(r)).is_none()
+            });
+            if !waiting {
+                break;
+            }
+            match self.pump().await {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::ProcFailed => {
+                    first_failure.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        first_failure.map_or(Ok(()), Err)
+    }
 }
 
 impl Drop for DirectAllreduce {
     fn drop(&mut self) {
+        if self.exposed {
+            // Dropped in the middle of the direct phase (a cancelled future, a panic): peers
+            // may still read this rank's input or write its receive buffer, which the caller
+            // is about to get back. Stop, say so, and wait until they cannot any more.
+            self.say_done(false);
+            let engine = self.comm.engine.clone();
+            let progress = engine.transport().caller_progress();
+            let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
+            self.exposed = false;
+        }
         self.comm
             .engine
             .close_collective(self.comm.context, self.seq);
