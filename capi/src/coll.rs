@@ -57,7 +57,16 @@ pub extern "C" fn nexar_allreduce(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allreduce", || {
-        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm)?.finish()
+        start::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            start::Input::Borrowed,
+        )?
+        .finish()
     })
 }
 
@@ -80,7 +89,16 @@ pub extern "C" fn nexar_iallreduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallreduce", || {
-        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm)?.into_request(request)
+        start::allreduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+            start::Input::Copied,
+        )?
+        .into_request(request)
     })
 }
 

@@ -170,6 +170,17 @@ pub fn reduce(
     }
 }
 
+/// How an allreduce takes its input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// Read in place until the call completes (blocking calls): large vectors between local
+    /// ranks are then reduced without a copy.
+    Borrowed,
+    /// Copied before the start returns (non-blocking calls: their documented contract lets the
+    /// caller reuse the send buffer at once).
+    Copied,
+}
+
 /// Starts an allreduce.
 pub fn allreduce(
     send: *const c_void,
@@ -178,13 +189,27 @@ pub fn allreduce(
     dt: nexar_datatype_t,
     o: nexar_op_t,
     comm_h: nexar_comm_t,
+    input: Input,
 ) -> Result<Started> {
     let (dt, o) = (datatype(dt)?, op(o)?);
     let c = comm(comm_h)?;
     let len = byte_len(count, dt)?;
     // SAFETY: buffers hold `count` elements per the C contract.
     let data = unsafe { input_or_in_place(send, recv, len)? };
-    let p = c.start_allreduce(data, dt, o)?;
+    let p = match input {
+        Input::Copied => c.start_allreduce(data, dt, o)?,
+        Input::Borrowed => {
+            o.check(dt).map_err(nexar::Error::from)?;
+            // SAFETY: as above; a blocking call leaves `data` alone until `Started` finishes.
+            unsafe {
+                c.start_allreduce_borrowed(
+                    data.as_ptr(),
+                    data.len(),
+                    nexar::Reducer::builtin(o, dt),
+                )?
+            }
+        }
+    };
     // SAFETY: as above.
     let out = unsafe { output(recv, len, "recvbuf")? };
     Ok(Started::new(c, p, out))

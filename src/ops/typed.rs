@@ -47,7 +47,18 @@ impl Comm {
     /// Reduces `buf` element-wise with `op` across all members; every member gets the result
     /// in `buf`, bitwise identical on every rank.
     pub async fn allreduce<T: Element>(&self, buf: &mut [T], op: ReduceOp) -> Result<()> {
-        let p = self.start_allreduce(bytes_of(buf), T::DATATYPE, op)?;
+        op.check(T::DATATYPE).map_err(crate::Error::from)?;
+        let data = bytes_of(buf);
+        // In place and not copied: `buf` stays borrowed until the collective has finished or
+        // been dropped (its drop waits for the peers), as the borrowed start requires.
+        // SAFETY: see above.
+        let p = unsafe {
+            self.start_allreduce_borrowed(
+                data.as_ptr(),
+                data.len(),
+                crate::Reducer::builtin(op, T::DATATYPE),
+            )?
+        };
         p.finish_into(bytes_of_mut(buf)).await
     }
 
