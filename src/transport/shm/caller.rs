@@ -9,9 +9,18 @@ use std::sync::atomic::Ordering;
 impl CallerProgress for ShmTransport {
     fn enter(&self) {
         self.inner.callers.fetch_add(1, Ordering::SeqCst);
+        // Senders may skip their wake-up system call while this thread polls.
+        self.inner.me.doorbell().start_polling();
     }
 
     fn exit(&self, slept: bool) {
+        let bell = self.inner.me.doorbell();
+        bell.stop_polling();
+        // A sender may have skipped waking the progress thread while we polled: if we leave
+        // traffic behind, wake it now (only then does this cost a system call).
+        if self.inner.has_incoming() {
+            bell.ring();
+        }
         // After a short call the progress thread notices within its park period (no wake-up
         // system call on the fast path); after a long wait it is woken at once.
         if self.inner.callers.fetch_sub(1, Ordering::SeqCst) == 1 {
@@ -29,11 +38,14 @@ impl CallerProgress for ShmTransport {
 
     fn sleep(&self, ready: &dyn Fn() -> bool, max: std::time::Duration) {
         let bell = self.inner.me.doorbell();
+        // A sleeper is not polling: traffic must wake it.
+        bell.stop_polling();
         let ticket = bell.prepare();
         if !ready() && !self.inner.try_poll() {
             bell.wait(ticket, max.min(LIVENESS_PERIOD));
         }
         bell.done();
+        bell.start_polling();
     }
 
     fn ringer(&self) -> Box<dyn Fn() + Send + Sync> {

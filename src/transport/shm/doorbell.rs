@@ -2,6 +2,10 @@
 //! wake-up system call only when the receiver's progress thread actually sleeps.
 //!
 //! `sleeping` counts sleepers (the progress thread and blocked callers may sleep at once).
+//! `polling` counts the owner's threads that are reading the rings right now (blocked callers
+//! busy-polling): while there is one, traffic needs no wake-up system call
+//! ([`Doorbell::ring_traffic`]) because that thread will see it; a poller that stops re-checks
+//! the rings after saying so ([`Doorbell::stop_polling`]), so nothing is left unnoticed.
 //! Sleeper: load `seq`, count itself in `sleeping`, re-check for work, then `FUTEX_WAIT` on `seq` (which
 //! returns at once if `seq` moved). Waker: publish work, fence, and only if `sleeping` is set
 //! bump `seq` and `FUTEX_WAKE`. The sequentially consistent fences guarantee that either the
@@ -10,11 +14,12 @@
 use std::sync::atomic::{AtomicU32, Ordering, fence};
 use std::time::Duration;
 
-/// A view of a doorbell (two u32 words, 64 bytes apart) in a shared mapping.
+/// A view of a doorbell (three u32 words, 64 bytes apart) in a shared mapping.
 #[derive(Clone, Copy, Debug)]
 pub struct Doorbell {
     seq: *const AtomicU32,
     sleeping: *const AtomicU32,
+    polling: *const AtomicU32,
 }
 
 // SAFETY: the pointers refer to atomics in a shared mapping that outlives the view.
@@ -23,16 +28,36 @@ unsafe impl Send for Doorbell {}
 unsafe impl Sync for Doorbell {}
 
 impl Doorbell {
-    /// The doorbell whose words lie at `base` and `base + 64`.
+    /// The doorbell whose words lie at `base`, `base + 64` and `base + 128`.
     ///
     /// # Safety
-    /// `base` must be 4-byte aligned and valid for 68 bytes for as long as the view is used.
+    /// `base` must be 4-byte aligned and valid for 132 bytes for as long as the view is used.
     pub unsafe fn from_raw(base: *mut u8) -> Self {
         Self {
             seq: base as *const AtomicU32,
             // SAFETY: inside the region the caller vouches for.
             sleeping: unsafe { base.add(64) } as *const AtomicU32,
+            // SAFETY: as above.
+            polling: unsafe { base.add(128) } as *const AtomicU32,
         }
+    }
+
+    fn polling(&self) -> &AtomicU32 {
+        // SAFETY: see from_raw.
+        unsafe { &*self.polling }
+    }
+
+    /// Owner: a thread starts reading the rings continuously (traffic needs no wake-up).
+    pub fn start_polling(&self) {
+        self.polling().fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Owner: a polling thread stops. Afterwards the caller must look at the rings once more
+    /// (or [`Self::ring`] for whoever sleeps) if it leaves work behind: a sender may have
+    /// skipped its wake-up while this thread was polling.
+    pub fn stop_polling(&self) {
+        self.polling().fetch_sub(1, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
     }
 
     fn seq(&self) -> &AtomicU32 {
@@ -80,9 +105,23 @@ impl Doorbell {
         self.sleeping().fetch_sub(1, Ordering::SeqCst);
     }
 
+    /// Sender of traffic (ring slots, acknowledgements): like [`Self::ring`], but no wake-up
+    /// while one of the owner's threads is polling the rings (it will see the traffic; see
+    /// [`Self::stop_polling`]).
+    pub fn ring_traffic(&self) {
+        fence(Ordering::SeqCst);
+        if self.polling().load(Ordering::Relaxed) == 0 {
+            self.ring_now();
+        }
+    }
+
     /// Waker: wakes the sleeper if it sleeps (or is about to). Cheap when it does not.
     pub fn ring(&self) {
         fence(Ordering::SeqCst);
+        self.ring_now();
+    }
+
+    fn ring_now(&self) {
         if self.sleeping().load(Ordering::Relaxed) != 0 {
             self.seq().fetch_add(1, Ordering::SeqCst);
             // SAFETY: FUTEX_WAKE on a valid, aligned u32 in a shared mapping.
@@ -137,8 +176,9 @@ mod tests {
 
     #[test]
     fn a_ring_wakes_a_sleeper_and_a_timeout_ends_a_wait() {
-        let mem: Arc<Vec<AtomicU32>> = Arc::new((0..32).map(|_| AtomicU32::new(0)).collect());
-        // SAFETY: 32 words cover both fields; `mem` outlives the views (held by both threads).
+        let mem: Arc<Vec<AtomicU32>> = Arc::new((0..33).map(|_| AtomicU32::new(0)).collect());
+        // SAFETY: 33 words cover the three fields; `mem` outlives the views (held by both
+        // threads).
         let bell = unsafe { Doorbell::from_raw(mem.as_ptr() as *mut u8) };
         let t = Instant::now();
         let ticket = bell.prepare();

@@ -183,7 +183,7 @@ impl Inner {
             peer.pending.store(true, Ordering::Release);
         }
         if pumped.wrote {
-            peer.seg.doorbell().ring();
+            peer.seg.doorbell().ring_traffic();
         }
     }
 
@@ -196,8 +196,15 @@ impl Inner {
                 return false;
             }
         }
-        peer.seg.doorbell().ring();
+        peer.seg.doorbell().ring_traffic();
         true
+    }
+
+    /// True when a ring holds unread slots or a queue waits for ring space.
+    fn has_incoming(&self) -> bool {
+        self.local
+            .iter()
+            .any(|p| !p.rx.is_empty() || p.pending.load(Ordering::Acquire))
     }
 
     /// Writes queued items of every peer that has some; true if anything was written.
@@ -217,7 +224,7 @@ impl Inner {
             };
             if pumped.wrote {
                 any = true;
-                p.seg.doorbell().ring();
+                p.seg.doorbell().ring_traffic();
             }
         }
         any

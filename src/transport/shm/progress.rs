@@ -157,7 +157,7 @@ fn drain(inner: &Inner, st: &mut RxState) -> bool {
         };
         n += 1;
         if peer.rx.take_producer_waiting() {
-            peer.seg.doorbell().ring();
+            peer.seg.doorbell().ring_traffic();
         }
         match action {
             Action::Nothing => {}
