@@ -1082,10 +1082,12 @@ int nexar_initialized(int *flag);
 int nexar_finalized(int *flag);
 
 /**
- * Ends this process at once with exit status `code` (1 if `code` is 0, so a launcher sees a
- * failure); under nexarrun the whole job then ends. Does not return.
+ * Ends the whole job with exit status `code` (1 if its low 8 bits are 0, so a launcher sees a
+ * failure): every other rank is told to exit with it (with or without a launcher), this
+ * process waits at most 0.2 s for those messages to leave, then exits. Does not return.
  *
- * Blocking: no (never returns). Thread safety: any thread, any time, initialized or not.
+ * Blocking: no (never returns; dead or hung peers are not waited for). Thread safety: any
+ * thread, any time, initialized or not.
  */
 int nexar_abort(int code);
 

@@ -83,6 +83,7 @@ impl Context {
             Error::new(ErrorKind::Internal, format!("bootstrap task failed: {e}"))
         })??;
         engine.connect(world);
+        crate::engine::register_for_abort(&engine);
         Ok(Self::assemble(
             engine,
             Arc::new(RuntimeOwner(Some(runtime))),
@@ -168,6 +169,13 @@ impl Context {
     /// True once [`Context::finalize`] ran (or the rank was crashed in a test).
     pub fn is_finalized(&self) -> bool {
         self.finalized.load(Ordering::SeqCst)
+    }
+
+    /// Ends the whole job with exit status `code`: every other rank is told to exit with it
+    /// (an abort frame, whether or not a launcher watches the job), then this process exits.
+    /// See [`crate::abort_job`].
+    pub fn abort(&self, code: i32) -> ! {
+        crate::engine::abort_job(code)
     }
 
     /// Name of the transport to other ranks (`"quic"`, `"shm"`, `"shm+quic"`, `"mem"`, `"self"`).

@@ -38,6 +38,7 @@ pub use comm::Comm;
 pub use config::Config;
 pub use context::Context;
 pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
+pub use engine::{abort_job, exit_status};
 pub use error::{Error, ErrorKind, Result};
 pub use nexar_proto::{CustomOp, Order, Reducer};
 pub use nexar_proto::{Datatype, ReduceOp};

@@ -168,15 +168,16 @@ pub extern "C" fn nexar_finalized(flag: *mut c_int) -> c_int {
     })
 }
 
-/// Ends this process at once with exit status `code` (1 if `code` is 0, so a launcher sees a
-/// failure); under nexarrun the whole job then ends. Does not return.
+/// Ends the whole job with exit status `code` (1 if its low 8 bits are 0, so a launcher sees a
+/// failure): every other rank is told to exit with it (with or without a launcher), this
+/// process waits at most 0.2 s for those messages to leave, then exits. Does not return.
 ///
-/// Blocking: no (never returns). Thread safety: any thread, any time, initialized or not.
+/// Blocking: no (never returns; dead or hung peers are not waited for). Thread safety: any
+/// thread, any time, initialized or not.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_abort(code: c_int) -> c_int {
     eprintln!("nexar: nexar_abort({code}) called; ending the job");
-    // The exit status is the low 8 bits: 256, 512, ... would read as success too.
-    std::process::exit(if code & 0xff == 0 { 1 } else { code })
+    nexar::abort_job(code)
 }
 
 static CLOCK: OnceLock<Instant> = OnceLock::new();

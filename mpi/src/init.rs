@@ -158,11 +158,12 @@ mpi_fn! {
         })
     }
 
-    /// Ends the whole job: prints a message and exits with `errorcode` (1 if its low 8 bits
-    /// are 0); the launcher ends the other ranks.
+    /// Ends the whole job (every rank, not only `comm`'s, as MPI implementations do): prints
+    /// a message, tells every other rank to exit with `errorcode` (1 if its low 8 bits are 0),
+    /// and exits; with or without a launcher. Returns promptly even when peers are dead or hung.
     fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int => PMPI_Abort {
         eprintln!("nexar MPI: MPI_Abort(comm {comm:#x}, {errorcode}) called; ending the job");
-        std::process::exit(if errorcode & 0xff == 0 { 1 } else { errorcode })
+        nexar::abort_job(errorcode)
     }
 
     /// The MPI version this library implements: 5.0.

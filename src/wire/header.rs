@@ -22,6 +22,9 @@ pub enum FrameKind {
     /// A receiver matched a synchronous p2p message: `seq` is that message's sequence number
     /// (the acknowledgement completes the sender's synchronous send). No payload.
     Ack = 5,
+    /// The sender is aborting the whole job (`nexar_abort`, `MPI_Abort`): `tag` is the exit
+    /// status; the receiver ends its process with it. No payload.
+    Abort = 6,
 }
 
 /// p2p header flag (in `step`): the sender waits for an [`FrameKind::Ack`] once the message is
@@ -37,6 +40,7 @@ impl FrameKind {
             3 => Some(Self::Hello),
             4 => Some(Self::Goodbye),
             5 => Some(Self::Ack),
+            6 => Some(Self::Abort),
             _ => None,
         }
     }
@@ -151,6 +155,12 @@ pub fn decode_header(bytes: &[u8], max_len: u64) -> Result<FrameHeader> {
                 format!("acknowledgement frame carries {} payload bytes", h.len),
             ));
         }
+        Some(FrameKind::Abort) if h.len != 0 => {
+            return Err(Error::new(
+                ErrorKind::Mismatch,
+                format!("abort frame carries {} payload bytes", h.len),
+            ));
+        }
         _ => {}
     }
     if h.len > max_len {
@@ -217,6 +227,11 @@ mod tests {
         assert_eq!(decode_header(&encode_header(&a), 0).unwrap(), a);
         a.len = 1;
         assert!(decode_header(&encode_header(&a), u64::MAX).is_err());
+        let mut x = FrameHeader::new(FrameKind::Abort, 2);
+        x.tag = 7;
+        assert_eq!(decode_header(&encode_header(&x), 0).unwrap(), x);
+        x.len = 3;
+        assert!(decode_header(&encode_header(&x), u64::MAX).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod checks;
+pub mod procs;
 pub mod transport;
 
 #[allow(unused_imports)] // not every test binary uses the transport helpers
