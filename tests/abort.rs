@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path};
+use common::procs::{example, launch_by_hand, nexarrun_path, wait_all};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -27,15 +27,10 @@ fn check_all_aborted(outs: &[Output]) {
 fn aborts_without_a_launcher(transport: &str) {
     let dir = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let outs: Vec<Output> = launch_by_hand(
-        &example("abort_check"),
-        3,
-        dir.path(),
-        &[("NEXAR_TRANSPORT", transport)],
-    )
-    .into_iter()
-    .map(|c| c.wait_with_output().unwrap())
-    .collect();
+    let launch = launch_by_hand(&example("abort_check"), 3, dir.path(), |c| {
+        c.env("NEXAR_TRANSPORT", transport);
+    });
+    let outs = wait_all(launch.children);
     // Generous (start-up included): without the abort frame the survivors would wait for the
     // peer timeout (30 s) and then exit with 3.
     assert!(start.elapsed() < Duration::from_secs(20), "{outs:?}");

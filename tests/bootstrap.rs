@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::procs::free_udp_port;
 use common::*;
 use nexar::bootstrap::rendezvous::{self, Hello, RendezvousServer};
 use nexar::bootstrap::{Launch, establish};
@@ -170,14 +171,6 @@ fn the_secret_pipe_is_read_and_closed() {
     assert_eq!(l.secret.as_ref(), Some(&JobSecret::from_bytes(bytes)));
     // SAFETY: F_GETFD only queries the descriptor table.
     assert_eq!(unsafe { libc::fcntl(high, libc::F_GETFD) }, -1, "fd closed");
-}
-
-fn free_udp_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn hand_launch(rank: u32, size: u32, port: u16, s: &JobSecret) -> Launch {

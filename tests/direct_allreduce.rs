@@ -4,26 +4,11 @@
 //! lengths at 2-4 ranks, the fallback to the proto machines (`NEXAR_SHM_CMA=0`, QUIC forced),
 //! and a rank dying in the middle of a call.
 
-use nexar::security::JobSecret;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::procs::{example, launch_by_hand, nexarrun_path as nexarrun, wait_all};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn nexarrun() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_nexarrun"))
-}
-
-/// An example binary built by `cargo test` next to this test's profile directory.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let p = dir.join("examples").join(name);
-    assert!(p.exists(), "{} is not built", p.display());
-    p
-}
 
 fn run(n: u32, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(nexarrun());
@@ -118,49 +103,19 @@ fn without_one_copy_the_proto_machines_run_and_agree() {
     }
 }
 
-fn free_udp_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// Launched by hand (not nexarrun, which would terminate the survivors at once) so the
 /// survivors can be watched failing instead of hanging.
 #[test]
 fn a_rank_dying_mid_call_fails_the_others_promptly() {
     let n = 3u32;
     let dir = tempfile::tempdir().unwrap();
-    let secret_path = dir.path().join("secret");
-    JobSecret::generate()
-        .unwrap()
-        .write_file(&secret_path)
-        .unwrap();
-    let rdv = format!("127.0.0.1:{}", free_udp_port());
-    let children: Vec<_> = (0..n)
-        .map(|r| {
-            let mut cmd = Command::new(example("direct_allreduce"));
-            cmd.arg("crash")
-                .env("NEXAR_RANK", r.to_string())
-                .env("NEXAR_SIZE", n.to_string())
-                .env("NEXAR_RENDEZVOUS", &rdv)
-                .env("NEXAR_JOB_SECRET_FILE", &secret_path)
-                .env("NEXAR_TRANSPORT", "auto")
-                .env_remove("NEXAR_ALLREDUCE_DIRECT_MIN")
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            if r == 0 {
-                cmd.env("NEXAR_RENDEZVOUS_HOST", "1");
-            }
-            cmd.spawn().unwrap()
-        })
-        .collect();
     let start = Instant::now();
-    let outs: Vec<Output> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect();
+    let launch = launch_by_hand(&example("direct_allreduce"), n, dir.path(), |c| {
+        c.arg("crash")
+            .env("NEXAR_TRANSPORT", "auto")
+            .env_remove("NEXAR_ALLREDUCE_DIRECT_MIN");
+    });
+    let outs = wait_all(launch.children);
     assert!(start.elapsed() < Duration::from_secs(60));
     for (r, o) in outs.iter().enumerate().take(n as usize - 1) {
         let stdout = String::from_utf8_lossy(&o.stdout);

@@ -1,28 +1,10 @@
 //! Multi-process runs over real QUIC: nexarrun starts N processes of the conformance suite
 //! (examples/conformance.rs, the same checks the in-process tests run) and the demo.
 
-use std::path::PathBuf;
+mod common;
+
+use common::procs::{example, nexarrun_path as nexarrun};
 use std::process::{Command, Output};
-
-fn nexarrun() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_nexarrun"))
-}
-
-/// An example binary built by `cargo test` next to this test's profile directory.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let p = profile_dir.join("examples").join(name);
-    assert!(
-        p.exists(),
-        "{} is not built (cargo test builds examples)",
-        p.display()
-    );
-    p
-}
 
 fn run(n: u32, prog: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(nexarrun());

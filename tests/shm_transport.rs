@@ -3,26 +3,11 @@
 //! QUIC forced by `NEXAR_TRANSPORT=quic`, idle ranks sleeping instead of spinning, and a rank
 //! killed with SIGKILL (its peers notice and nothing is left in /dev/shm).
 
-use nexar::security::JobSecret;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::procs::{example, launch_by_hand, nexarrun_path as nexarrun, wait_all};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn nexarrun() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_nexarrun"))
-}
-
-/// An example binary built by `cargo test` next to this test's profile directory.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let p = dir.join("examples").join(name);
-    assert!(p.exists(), "{} is not built", p.display());
-    p
-}
 
 /// Runs `prog` at `n` ranks with the transport left to choose (`NEXAR_TRANSPORT=auto`, so the
 /// test means the same when the suite runs with QUIC forced) plus `env`.
@@ -160,14 +145,6 @@ fn quic_forced_by_the_environment() {
     rank_lines(2, &out, "conformance checks passed over quic");
 }
 
-fn free_udp_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn leftovers(job_id: &str) -> Vec<String> {
     std::fs::read_dir("/dev/shm")
         .map(|d| {
@@ -185,32 +162,12 @@ fn leftovers(job_id: &str) -> Vec<String> {
 fn a_killed_rank_is_detected_and_leaves_nothing_in_dev_shm() {
     let n = 3u32;
     let dir = tempfile::tempdir().unwrap();
-    let secret_path = dir.path().join("secret");
-    let secret = JobSecret::generate().unwrap();
-    secret.write_file(&secret_path).unwrap();
-    let job_id = secret.job_id();
-    let rdv = format!("127.0.0.1:{}", free_udp_port());
-    let children: Vec<_> = (0..n)
-        .map(|r| {
-            let mut cmd = Command::new(example("shm_crash"));
-            cmd.env("NEXAR_RANK", r.to_string())
-                .env("NEXAR_SIZE", n.to_string())
-                .env("NEXAR_RENDEZVOUS", &rdv)
-                .env("NEXAR_JOB_SECRET_FILE", &secret_path)
-                .env("NEXAR_TRANSPORT", "auto")
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            if r == 0 {
-                cmd.env("NEXAR_RENDEZVOUS_HOST", "1");
-            }
-            cmd.spawn().unwrap()
-        })
-        .collect();
     let start = Instant::now();
-    let outs: Vec<Output> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect();
+    let launch = launch_by_hand(&example("shm_crash"), n, dir.path(), |c| {
+        c.env("NEXAR_TRANSPORT", "auto");
+    });
+    let job_id = launch.job_id;
+    let outs = wait_all(launch.children);
     assert!(start.elapsed() < Duration::from_secs(60));
     for (r, o) in outs.iter().enumerate() {
         let stdout = String::from_utf8_lossy(&o.stdout);

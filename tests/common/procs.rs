@@ -31,16 +31,28 @@ pub fn free_udp_port() -> u16 {
         .port()
 }
 
+/// Ranks started by hand, and their job's id (the name prefix of its shared-memory inboxes).
+pub struct HandLaunch {
+    /// One child per rank, in rank order.
+    pub children: Vec<Child>,
+    /// The job id derived from the secret.
+    pub job_id: String,
+}
+
 /// Starts `n` ranks of `prog` by hand (no launcher watches them): rank 0 hosts the rendezvous,
-/// the job secret is in a file under `dir`, output is piped. `env` is added to each.
-pub fn launch_by_hand(prog: &Path, n: u32, dir: &Path, env: &[(&str, &str)]) -> Vec<Child> {
+/// the job secret is in a file under `dir`, output is piped. `configure` adds arguments and
+/// environment to each rank's command.
+pub fn launch_by_hand(
+    prog: &Path,
+    n: u32,
+    dir: &Path,
+    configure: impl Fn(&mut Command),
+) -> HandLaunch {
     let secret_path = dir.join("secret");
-    JobSecret::generate()
-        .unwrap()
-        .write_file(&secret_path)
-        .unwrap();
+    let secret = JobSecret::generate().unwrap();
+    secret.write_file(&secret_path).unwrap();
     let rdv = format!("127.0.0.1:{}", free_udp_port());
-    (0..n)
+    let children = (0..n)
         .map(|r| {
             let mut cmd = Command::new(prog);
             cmd.env("NEXAR_RANK", r.to_string())
@@ -49,13 +61,23 @@ pub fn launch_by_hand(prog: &Path, n: u32, dir: &Path, env: &[(&str, &str)]) -> 
                 .env("NEXAR_JOB_SECRET_FILE", &secret_path)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-            for (k, v) in env {
-                cmd.env(k, v);
-            }
+            configure(&mut cmd);
             if r == 0 {
                 cmd.env("NEXAR_RENDEZVOUS_HOST", "1");
             }
             cmd.spawn().unwrap()
         })
+        .collect();
+    HandLaunch {
+        children,
+        job_id: secret.job_id(),
+    }
+}
+
+/// Waits for every child and returns their outputs in order.
+pub fn wait_all(children: Vec<Child>) -> Vec<std::process::Output> {
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
         .collect()
 }
