@@ -41,7 +41,14 @@ struct CollRouter {
     open: FxHashMap<CollKey, mailbox::Sender<CollEvent>>,
     /// Frames for collectives this rank has not started yet.
     early: FxHashMap<CollKey, Vec<Frame>>,
+    /// Recently finished calls (fingerprint and members' world ranks), so a frame of a
+    /// mismatched call that arrives after this rank finished is still caught.
+    closed: FxHashMap<CollKey, (crate::driver::Fingerprint, Arc<[u32]>)>,
+    closed_order: std::collections::VecDeque<CollKey>,
 }
+
+/// How many finished calls [`CollRouter::closed`] remembers.
+const CLOSED_KEPT: usize = 256;
 
 /// A receive that may still be waiting.
 pub(crate) enum RecvWait {
@@ -343,6 +350,33 @@ impl Engine {
         let (tx, rx) = mailbox::mailbox();
         let mut r = self.colls.lock();
         if !r.early.is_empty() {
+            // Frames kept for calls of this communicator that already finished here are
+            // stale: drop them, but a mismatch notice among them fails this call.
+            let stale: Vec<CollKey> = r
+                .early
+                .keys()
+                .filter(|(c, s)| *c == context && *s < seq)
+                .copied()
+                .collect();
+            let mut notice = None;
+            for k in stale {
+                for f in r.early.remove(&k).unwrap_or_default() {
+                    if f.header.step == crate::driver::MISMATCH_STEP && notice.is_none() {
+                        notice = Some((k.1, f));
+                    }
+                }
+            }
+            if let Some((old, f)) = notice {
+                return Err(Error::new(
+                    ErrorKind::Mismatch,
+                    format!(
+                        "an earlier collective (call {old} on this communicator) was mismatched; \
+                         rank {} reported: {}",
+                        f.header.src,
+                        String::from_utf8_lossy(&f.payload)
+                    ),
+                ));
+            }
             for f in r.early.remove(&(context, seq)).unwrap_or_default() {
                 tx.send(CollEvent::Frame(f));
             }
@@ -351,9 +385,45 @@ impl Engine {
         Ok(rx)
     }
 
-    /// Closes a collective's mailbox.
-    pub fn close_collective(&self, context: u64, seq: u64) {
-        self.colls.lock().open.remove(&(context, seq));
+    /// Closes a collective's mailbox; a mismatch notice still unread in `rx` is kept for the
+    /// communicator's next call (see [`Engine::open_collective`]), which then fails.
+    pub fn close_collective(
+        &self,
+        context: u64,
+        seq: u64,
+        rx: &mut mailbox::Receiver<CollEvent>,
+        fp: &crate::driver::Fingerprint,
+        members: &Arc<[u32]>,
+    ) {
+        let mut r = self.colls.lock();
+        // Removed first, under the lock deliveries take: nothing arrives in `rx` afterwards.
+        r.open.remove(&(context, seq));
+        r.closed.insert((context, seq), (*fp, members.clone()));
+        r.closed_order.push_back((context, seq));
+        if r.closed_order.len() > CLOSED_KEPT
+            && let Some(k) = r.closed_order.pop_front()
+        {
+            r.closed.remove(&k);
+        }
+        while let Some(ev) = rx.try_recv() {
+            if let CollEvent::Frame(f) = ev
+                && f.header.step == crate::driver::MISMATCH_STEP
+            {
+                r.early.entry((context, seq)).or_default().push(f);
+            }
+        }
+    }
+
+    /// Files a mismatch notice this rank made for a call it already finished, as if it had
+    /// arrived: later calls on that communicator fail.
+    fn on_frame_local_notice(&self, key: CollKey, notice: Frame) {
+        let mut r = self.colls.lock();
+        for ((c, s), tx) in r.open.iter() {
+            if *c == key.0 && *s > key.1 {
+                tx.send(CollEvent::Frame(notice.clone()));
+            }
+        }
+        r.early.entry(key).or_default().push(notice);
     }
 
     /// Sends one collective message to world rank `to`.
@@ -364,6 +434,7 @@ impl Engine {
         seq: u64,
         step: u32,
         payload: Bytes,
+        fp: &crate::driver::Fingerprint,
     ) -> Result<()> {
         if let Some(e) = self.failure_of(to) {
             return Err(e);
@@ -372,6 +443,7 @@ impl Engine {
         h.context = context;
         h.seq = seq;
         h.step = step;
+        (h.fp, h.fp_len) = fp.words();
         self.transport().send(to, Frame::new(h, payload))
     }
 
@@ -456,7 +528,38 @@ impl FrameSink for Engine {
                 let mut r = self.colls.lock();
                 match r.open.get(&key) {
                     Some(tx) => tx.send(CollEvent::Frame(frame)),
-                    None => r.early.entry(key).or_default().push(frame),
+                    None => {
+                        let late = r.closed.get(&key).and_then(|(fp, members)| {
+                            crate::driver::late_mismatch(self.rank, fp, &frame)
+                                .map(|n| (n, members.clone()))
+                        });
+                        if let Some((notice, members)) = late {
+                            // A frame of a call this rank finished, from a different call:
+                            // tell every member (the sender's call may still be waiting), and
+                            // keep the notice for this rank's next call.
+                            drop(r);
+                            for &to in members.iter().filter(|&&m| m != self.rank) {
+                                let mut h = notice.header;
+                                h.src = self.rank;
+                                let _ = self
+                                    .transport()
+                                    .send(to, Frame::new(h, notice.payload.clone()));
+                            }
+                            self.on_frame_local_notice(key, notice);
+                            return;
+                        }
+                        if frame.header.step == crate::driver::MISMATCH_STEP {
+                            // A call this rank already finished was mismatched elsewhere: the
+                            // calls it has started since on that communicator fail too, so
+                            // nobody waits for ranks that gave up.
+                            for ((c, s), tx) in r.open.iter() {
+                                if *c == key.0 && *s > key.1 {
+                                    tx.send(CollEvent::Frame(frame.clone()));
+                                }
+                            }
+                        }
+                        r.early.entry(key).or_default().push(frame)
+                    }
                 }
             }
             Some(FrameKind::Ack) => self.acked(src, frame.header.seq),

@@ -59,6 +59,11 @@ impl<T> Sender<T> {
 }
 
 impl<T> Receiver<T> {
+    /// The next item if one is queued (never waits).
+    pub fn try_recv(&mut self) -> Option<T> {
+        self.0.state.lock().queue.pop_front()
+    }
+
     /// Waits for the next item.
     pub fn recv(&mut self) -> Recv<'_, T> {
         Recv(self)

@@ -15,7 +15,7 @@
 use super::direct_allreduce::{self, DirectAllreduce};
 use super::layout::{Unpack, expect_len, lens, pack, ranges};
 use crate::comm::Comm;
-use crate::driver::CollectiveRun;
+use crate::driver::{CollectiveRun, Fingerprint, Kind};
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::algo;
 use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp, Reducer};
@@ -95,10 +95,11 @@ impl Comm {
 
     fn launch(
         &self,
+        fp: Fingerprint,
         machine: std::result::Result<Box<dyn Collective>, ProtoError>,
         (unpack, recv_len): (Unpack, Option<usize>),
     ) -> Result<PendingCollective> {
-        let run = CollectiveRun::start(&self.inner, machine?)?;
+        let run = CollectiveRun::start(&self.inner, machine?, fp)?;
         Ok(PendingCollective {
             work: Work::Machine(run, unpack),
             recv_len,
@@ -107,15 +108,17 @@ impl Comm {
 
     /// Starts a barrier.
     pub fn start_barrier(&self) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Barrier);
         let m = Box::new(algo::barrier::Barrier::new(self.inner.group()));
-        self.launch(Ok(m), (Unpack::Nothing, None))
+        self.launch(fp, Ok(m), (Unpack::Nothing, None))
     }
 
     /// Starts a broadcast of `buf` (root's contents) to a buffer of the same length everywhere.
     pub fn start_bcast(&self, buf: &[u8], root: u32) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Bcast).root(root).len(buf.len());
         self.check_root(root)?;
         let m = algo::bcast::machine(self.inner.group(), root, buf.to_vec());
-        self.launch(m, whole(buf.len()))
+        self.launch(fp, m, whole(buf.len()))
     }
 
     /// Starts a reduction of `send` to `root`, whose receive buffer has `send.len()` bytes.
@@ -138,6 +141,10 @@ impl Comm {
         reducer: Reducer,
         root: u32,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Reduce)
+            .root(root)
+            .reducing(&reducer)
+            .len(send.len());
         self.check_root(root)?;
         Self::check_reducer(&reducer, send.len())?;
         let m = algo::reduce::reducer_machine(self.inner.group(), root, reducer, send.to_vec());
@@ -146,7 +153,7 @@ impl Comm {
         } else {
             (Unpack::Nothing, None)
         };
-        self.launch(m, unpack)
+        self.launch(fp, m, unpack)
     }
 
     /// Starts an allreduce of `send`; every receive buffer has `send.len()` bytes.
@@ -174,17 +181,20 @@ impl Comm {
         send: Vec<u8>,
         reducer: Reducer,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Allreduce)
+            .reducing(&reducer)
+            .len(send.len());
         Self::check_reducer(&reducer, send.len())?;
         let len = send.len();
         if direct_allreduce::applies(&self.inner, len) {
-            let d = DirectAllreduce::start(&self.inner, reducer, send)?;
+            let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
             return Ok(PendingCollective {
                 work: Work::Direct(Box::new(d)),
                 recv_len: Some(len),
             });
         }
         let m = algo::allreduce::reducer_machine(self.inner.group(), reducer, send);
-        self.launch(m, whole(len))
+        self.launch(fp, m, whole(len))
     }
 
     /// [`Comm::start_allreduce_with`] over the caller's `len` bytes at `send`, which the direct
@@ -204,10 +214,12 @@ impl Comm {
         len: usize,
         reducer: Reducer,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Allreduce).reducing(&reducer).len(len);
         Self::check_reducer(&reducer, len)?;
         if len > 0 && direct_allreduce::applies(&self.inner, len) {
             // SAFETY: forwarded from this function's contract.
-            let d = unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len) }?;
+            let d =
+                unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len, fp) }?;
             return Ok(PendingCollective {
                 work: Work::Direct(Box::new(d)),
                 recv_len: Some(len),
@@ -232,6 +244,7 @@ impl Comm {
         displs: Option<&[usize]>,
         recv_len: usize,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Allgather);
         let r = ranges(
             "allgatherv",
             counts,
@@ -246,7 +259,7 @@ impl Comm {
             r[self.rank() as usize].len(),
         )?;
         let m = algo::allgather::machine(self.inner.group(), send.to_vec(), lens(&r));
-        self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+        self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
     /// Starts an allgather of equal blocks of `send.len()` bytes.
@@ -272,6 +285,7 @@ impl Comm {
         recv_len: usize,
         root: u32,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Gather).root(root);
         self.check_root(root)?;
         let n = self.size() as usize;
         if self.rank() == root {
@@ -291,7 +305,7 @@ impl Comm {
                 lens(&r),
                 algo::gather::Algo::Linear,
             );
-            self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+            self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
         } else {
             // Non-roots know only their own block; the linear algorithm needs no more.
             let mut l = vec![0; n];
@@ -303,7 +317,7 @@ impl Comm {
                 l,
                 algo::gather::Algo::Linear,
             );
-            self.launch(m, (Unpack::Nothing, None))
+            self.launch(fp, m, (Unpack::Nothing, None))
         }
     }
 
@@ -314,6 +328,7 @@ impl Comm {
         dtype: Datatype,
         root: u32,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Gather).root(root);
         self.check_root(root)?;
         dtype.count_of(send.len())?;
         let n = self.size() as usize;
@@ -327,7 +342,7 @@ impl Comm {
         } else {
             (Unpack::Nothing, None)
         };
-        self.launch(m, unpack)
+        self.launch(fp, m, unpack)
     }
 
     /// Starts a scatter(v) from `root`: block `i` of the root's `send` (at `displs[i]`,
@@ -342,6 +357,7 @@ impl Comm {
         recv_len: usize,
         root: u32,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Scatter).root(root);
         self.check_root(root)?;
         let n = self.size() as usize;
         let (data, l) = if self.rank() == root {
@@ -367,7 +383,7 @@ impl Comm {
             l,
             algo::scatter::Algo::Linear,
         );
-        self.launch(m, whole(recv_len))
+        self.launch(fp, m, whole(recv_len))
     }
 
     /// Starts a scatter of equal blocks of `recv_len` bytes from `root`.
@@ -378,6 +394,7 @@ impl Comm {
         recv_len: usize,
         root: u32,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Scatter).root(root);
         self.check_root(root)?;
         dtype.count_of(recv_len)?;
         let n = self.size() as usize;
@@ -391,7 +408,7 @@ impl Comm {
             Vec::new()
         };
         let m = algo::scatter::machine(self.inner.group(), root, data, vec![recv_len; n]);
-        self.launch(m, whole(recv_len))
+        self.launch(fp, m, whole(recv_len))
     }
 
     /// Starts an alltoall(v): block `j` of `send` (at `sdispls[j]`, `scounts[j]` elements) goes
@@ -408,6 +425,7 @@ impl Comm {
         rdispls: Option<&[usize]>,
         recv_len: usize,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Alltoall);
         let e = dtype.size();
         let s = ranges(
             "alltoallv send",
@@ -433,7 +451,7 @@ impl Comm {
             ));
         }
         let m = algo::alltoall::machine(self.inner.group(), pack(send, &s), lens(&s), lens(&r));
-        self.launch(m, (Unpack::Blocks(r), Some(recv_len)))
+        self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
     /// Starts an alltoall of equal blocks (`send.len() / size` bytes each).
@@ -470,6 +488,9 @@ impl Comm {
         counts: &[usize],
         reducer: Reducer,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::ReduceScatter)
+            .reducing(&reducer)
+            .len(send.len());
         reducer.check()?;
         let r = ranges(
             "reduce_scatter",
@@ -488,7 +509,7 @@ impl Comm {
             send.to_vec(),
             counts.to_vec(),
         );
-        self.launch(m, whole(mine))
+        self.launch(fp, m, whole(mine))
     }
 
     /// Starts a scan (inclusive) or exscan (exclusive; rank 0's buffer is left untouched).
@@ -510,6 +531,10 @@ impl Comm {
         reducer: Reducer,
         exclusive: bool,
     ) -> Result<PendingCollective> {
+        let fp = Fingerprint::of(Kind::Scan)
+            .root(exclusive as u32)
+            .reducing(&reducer)
+            .len(send.len());
         Self::check_reducer(&reducer, send.len())?;
         let len = send.len();
         let m = algo::scan::reducer_machine(self.inner.group(), reducer, send.to_vec(), exclusive);
@@ -518,6 +543,6 @@ impl Comm {
         } else {
             whole(len)
         };
-        self.launch(m, unpack)
+        self.launch(fp, m, unpack)
     }
 }

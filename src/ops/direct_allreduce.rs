@@ -27,6 +27,7 @@
 //! failed read; both end the call with an error.
 
 use crate::comm::CommInner;
+use crate::driver::Fingerprint;
 use crate::engine::CollEvent;
 use crate::error::{Error, ErrorKind, Result};
 use crate::transport::shm::cma;
@@ -90,6 +91,8 @@ struct Described {
 pub(crate) struct DirectAllreduce {
     comm: Arc<CommInner>,
     seq: u64,
+    /// What this call is, carried by its frames (see [`Fingerprint`]).
+    fp: Fingerprint,
     rx: crate::mailbox::Receiver<CollEvent>,
     red: Reducer,
     /// This rank's input (`data_len` bytes at `data_addr`): `owned`, or the caller's buffer
@@ -115,9 +118,14 @@ pub(crate) struct DirectAllreduce {
 
 impl DirectAllreduce {
     /// Takes the collective's sequence number (the rest happens when it is finished).
-    pub fn start(comm: &Arc<CommInner>, red: Reducer, data: Vec<u8>) -> Result<Self> {
+    pub fn start(
+        comm: &Arc<CommInner>,
+        red: Reducer,
+        data: Vec<u8>,
+        fp: Fingerprint,
+    ) -> Result<Self> {
         let (addr, len) = (data.as_ptr() as usize, data.len());
-        Self::start_at(comm, red, data, addr, len)
+        Self::start_at(comm, red, data, addr, len, fp)
     }
 
     /// Like [`DirectAllreduce::start`] over the caller's `len` bytes at `addr`, not copied.
@@ -132,8 +140,9 @@ impl DirectAllreduce {
         red: Reducer,
         addr: *const u8,
         len: usize,
+        fp: Fingerprint,
     ) -> Result<Self> {
-        Self::start_at(comm, red, Vec::new(), addr as usize, len)
+        Self::start_at(comm, red, Vec::new(), addr as usize, len, fp)
     }
 
     fn start_at(
@@ -142,6 +151,7 @@ impl DirectAllreduce {
         owned: Vec<u8>,
         data_addr: usize,
         data_len: usize,
+        fp: Fingerprint,
     ) -> Result<Self> {
         let engine = &comm.engine;
         let world = comm.members.world().clone();
@@ -166,6 +176,7 @@ impl DirectAllreduce {
         let run = Self {
             comm: comm.clone(),
             seq,
+            fp,
             rx,
             red,
             pids: pids.into_iter().map(|p| p.unwrap_or(0)).collect(),
@@ -214,6 +225,7 @@ impl DirectAllreduce {
             self.seq,
             step,
             payload,
+            &self.fp,
         )
     }
 
@@ -234,7 +246,10 @@ impl DirectAllreduce {
     async fn pump(&mut self) -> Result<()> {
         let event = self.rx.recv().await;
         let f = match event {
-            CollEvent::Frame(f) => f,
+            CollEvent::Frame(f) => {
+                crate::driver::check_frame(&self.comm, self.seq, &self.fp, &f)?;
+                f
+            }
             CollEvent::PeerLost(e) => {
                 let relevant = e
                     .failed_rank()
@@ -474,9 +489,13 @@ impl Drop for DirectAllreduce {
             let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
             self.exposed = false;
         }
-        self.comm
-            .engine
-            .close_collective(self.comm.context, self.seq);
+        self.comm.engine.close_collective(
+            self.comm.context,
+            self.seq,
+            &mut self.rx,
+            &self.fp,
+            self.comm.members.world(),
+        );
     }
 }
 

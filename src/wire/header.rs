@@ -66,6 +66,11 @@ pub struct FrameHeader {
     pub step: u32,
     /// Payload length in bytes.
     pub len: u64,
+    /// Collective: what the sender's call was (kind, root, reduction; see
+    /// `driver::Fingerprint`), so ranks that called different collectives find out.
+    pub fp: u64,
+    /// Collective: the byte length the sender's call agreed on (0 where lengths may differ).
+    pub fp_len: u64,
 }
 
 impl FrameHeader {
@@ -80,6 +85,8 @@ impl FrameHeader {
             seq: 0,
             step: 0,
             len: 0,
+            fp: 0,
+            fp_len: 0,
         }
     }
 
@@ -186,6 +193,8 @@ mod tests {
             seq: u64::MAX - 1,
             step: 9,
             len: 1234,
+            fp: 0x0102_0000_0000_0003,
+            fp_len: 4096,
         }
     }
 
