@@ -14,6 +14,7 @@
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 //! | `NEXAR_ALLREDUCE_DIRECT_MIN` | smallest allreduce in bytes for the direct shared-memory algorithm (set it alike on every rank) | 1 MiB |
 //! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
+//! | `NEXAR_TIMEOUT` | seconds after which an incomplete collective fails with `Timeout` (a rank skipped it or is stuck); unset or 0: no limit | unset |
 //! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
 
 use crate::error::{Error, ErrorKind, Result};
@@ -62,6 +63,9 @@ pub struct Config {
     pub bulk_lane: BulkLane,
     /// Blocking calls read shared-memory rings on the calling thread.
     pub shm_caller_progress: bool,
+    /// A collective not complete after this long fails with [`ErrorKind::Timeout`] (a rank
+    /// skipped it or is stuck); `None` (the default) waits as long as the peers live.
+    pub coll_timeout: Option<Duration>,
 }
 
 impl Default for Config {
@@ -76,6 +80,7 @@ impl Default for Config {
             bind_addr: IpAddr::from([127, 0, 0, 1]),
             shm_cma: true,
             shm_caller_progress: true,
+            coll_timeout: None,
             bulk_lane: BulkLane::Tls,
         }
     }
@@ -145,6 +150,11 @@ impl Config {
         }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CALLER_PROGRESS")? {
             c.shm_caller_progress = v != 0;
+        }
+        if let Some(secs) = parse::<f64>("NEXAR_TIMEOUT")? {
+            c.coll_timeout = Duration::try_from_secs_f64(secs)
+                .ok()
+                .filter(|d| !d.is_zero());
         }
         Ok(c)
     }

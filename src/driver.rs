@@ -243,6 +243,7 @@ impl CollectiveRun {
         engine.check_alive(comm.members.world())?;
         let seq = comm.next_collective_seq();
         let rx = engine.open_collective(comm.context, seq)?;
+        engine.arm_collective_timeout(comm.context, seq);
         let mut run = Self {
             comm: comm.clone(),
             seq,

@@ -414,6 +414,30 @@ impl Engine {
         }
     }
 
+    /// With a collective timeout configured (`NEXAR_TIMEOUT`), fails call `seq` of
+    /// `context` if it is still open when the limit passes.
+    pub fn arm_collective_timeout(self: &Arc<Self>, context: u64, seq: u64) {
+        let Some(limit) = self.cfg.coll_timeout else {
+            return;
+        };
+        let engine = Arc::downgrade(self);
+        self.runtime.spawn(async move {
+            tokio::time::sleep(limit).await;
+            let Some(engine) = engine.upgrade() else {
+                return;
+            };
+            if let Some(tx) = engine.colls.lock().open.get(&(context, seq)) {
+                tx.send(CollEvent::PeerLost(Error::new(
+                    ErrorKind::Timeout,
+                    format!(
+                        "collective call {seq} on this communicator did not complete within \
+                         {limit:?} (NEXAR_TIMEOUT): a rank skipped it or is stuck"
+                    ),
+                )));
+            }
+        });
+    }
+
     /// Files a mismatch notice this rank made for a call it already finished, as if it had
     /// arrived: later calls on that communicator fail.
     fn on_frame_local_notice(&self, key: CollKey, notice: Frame) {

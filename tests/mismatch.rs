@@ -2,7 +2,8 @@
 //! different count, op, datatype or root, all fail the call with `Mismatch` naming the fields
 //! (every collective frame carries its call's fingerprint; the first rank to see a difference
 //! tells the others), instead of hanging or returning a wrong answer. A rank that skips a
-//! collective is caught at the next one. In-process worlds (the checks are the engine's).
+//! collective is caught at the next one, or by the optional collective timeout
+//! (`NEXAR_TIMEOUT`). In-process worlds (the checks are the engine's).
 
 mod common;
 
@@ -106,4 +107,20 @@ fn matching_calls_still_agree() {
     for s in sums {
         assert_eq!(s.unwrap(), (6, 2));
     }
+}
+
+#[test]
+fn a_collective_timeout_fails_a_call_nobody_else_joins() {
+    let cfg = nexar::Config {
+        coll_timeout: Some(std::time::Duration::from_millis(300)),
+        ..nexar::Config::default()
+    };
+    let ctxs = nexar::Context::in_process_with(2, cfg).unwrap();
+    // Rank 1 never calls the barrier.
+    let e = ctxs[0]
+        .world()
+        .barrier_blocking()
+        .expect_err("nobody else joined");
+    assert_eq!(e.kind(), ErrorKind::Timeout, "{e}");
+    assert!(e.message().contains("NEXAR_TIMEOUT"), "{e}");
 }

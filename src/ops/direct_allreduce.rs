@@ -158,6 +158,7 @@ impl DirectAllreduce {
         engine.check_alive(&world)?;
         let seq = comm.next_collective_seq();
         let rx = engine.open_collective(comm.context, seq)?;
+        engine.arm_collective_timeout(comm.context, seq);
         let me = comm.rank as usize;
         let transport = engine.transport();
         let pids: Vec<Option<i32>> = world
