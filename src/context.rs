@@ -83,7 +83,7 @@ impl Context {
             Error::new(ErrorKind::Internal, format!("bootstrap task failed: {e}"))
         })??;
         engine.connect(world);
-        crate::engine::register_for_abort(&engine);
+        crate::abort::register_for_abort(&engine);
         Ok(Self::assemble(
             engine,
             Arc::new(RuntimeOwner(Some(runtime))),
@@ -175,7 +175,7 @@ impl Context {
     /// (an abort frame, whether or not a launcher watches the job), then this process exits.
     /// See [`crate::abort_job`].
     pub fn abort(&self, code: i32) -> ! {
-        crate::engine::abort_job(code)
+        crate::abort::abort_job(code)
     }
 
     /// Name of the transport to other ranks (`"quic"`, `"shm"`, `"shm+quic"`, `"mem"`, `"self"`).

@@ -150,6 +150,21 @@ impl Fingerprint {
 /// the call instead of some waiting forever. Its payload is the message.
 pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 
+/// The message naming both ranks and the fields in which their calls differ.
+fn mismatch_message(
+    seq: u64,
+    me: u32,
+    src: u32,
+    mine: &Fingerprint,
+    theirs: &Fingerprint,
+) -> String {
+    format!(
+        "mismatched collective (call {seq} on this communicator) between world ranks {me} and \
+         {src}: {}",
+        mine.differences(theirs)
+    )
+}
+
 /// Checks a collective frame against this rank's call: the error for a mismatch notice or a
 /// differing fingerprint (after telling every other member of `comm`), else `Ok`.
 pub(crate) fn check_frame(
@@ -173,12 +188,7 @@ pub(crate) fn check_frame(
     if theirs == *mine {
         return Ok(());
     }
-    let msg = format!(
-        "mismatched collective (call {seq} on this communicator) between world ranks {} and {}: {}",
-        comm.engine.rank,
-        h.src,
-        mine.differences(&theirs)
-    );
+    let msg = mismatch_message(seq, comm.engine.rank, h.src, mine, &theirs);
     let note = bytes::Bytes::from(msg.clone().into_bytes());
     for &to in comm.members.world().iter() {
         if to != comm.engine.rank {
@@ -206,12 +216,7 @@ pub(crate) fn late_mismatch(
     if theirs == *mine {
         return None;
     }
-    let msg = format!(
-        "mismatched collective (call {} on this communicator) between world ranks {me} and {}: {}",
-        h.seq,
-        h.src,
-        mine.differences(&theirs)
-    );
+    let msg = mismatch_message(h.seq, me, h.src, mine, &theirs);
     let mut nh = *h;
     nh.src = me;
     nh.step = MISMATCH_STEP;

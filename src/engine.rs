@@ -134,6 +134,11 @@ impl Engine {
             .expect("engine is connected before use")
     }
 
+    /// The transport, or `None` before [`Engine::connect`].
+    pub(crate) fn transport_if_connected(&self) -> Option<&Arc<dyn Transport>> {
+        self.transport.get()
+    }
+
     /// Host name of every world rank.
     pub fn hosts(&self) -> &[String] {
         self.hosts.get().map(Vec::as_slice).unwrap_or(&[])
@@ -471,24 +476,6 @@ impl Engine {
         self.transport().send(to, Frame::new(h, payload))
     }
 
-    /// Tells every other rank to end with `code` (an [`FrameKind::Abort`] frame each, best
-    /// effort: failed peers and send errors are skipped). True if any frame was queued.
-    pub fn send_abort(&self, code: i32) -> bool {
-        let Some(t) = self.transport.get() else {
-            return false;
-        };
-        let mut any = false;
-        for to in (0..self.size).filter(|&r| r != self.rank) {
-            if self.failure_of(to).is_some() {
-                continue;
-            }
-            let mut h = FrameHeader::new(FrameKind::Abort, self.rank);
-            h.tag = code;
-            any |= t.send(to, Frame::new(h, Bytes::new())).is_ok();
-        }
-        any
-    }
-
     /// Records that world rank `rank` failed and fails everything waiting on it.
     pub fn mark_failed(&self, rank: u32, err: Error) {
         {
@@ -588,7 +575,7 @@ impl FrameSink for Engine {
             }
             Some(FrameKind::Ack) => self.acked(src, frame.header.seq),
             Some(FrameKind::Abort) => {
-                let code = exit_status(frame.header.tag);
+                let code = crate::abort::exit_status(frame.header.tag);
                 eprintln!(
                     "nexar: rank {src} aborted the job with code {}; rank {} exits with {code}",
                     frame.header.tag, self.rank
@@ -604,43 +591,4 @@ impl FrameSink for Engine {
             self.mark_failed(peer, Error::proc_failed(peer, reason));
         }
     }
-}
-
-/// The process exit status for abort code `code`: its low 8 bits are what a parent sees, so a
-/// code whose low 8 bits are 0 (0, 256, ...) becomes 1 and still reads as a failure.
-pub fn exit_status(code: i32) -> i32 {
-    if code & 0xff == 0 { 1 } else { code }
-}
-
-/// Engines of this process, for [`abort_job`] (weak: a finalized context drops out).
-static ENGINES: parking_lot::Mutex<Vec<std::sync::Weak<Engine>>> =
-    parking_lot::Mutex::new(Vec::new());
-
-/// Registers `engine` for [`abort_job`].
-pub(crate) fn register_for_abort(engine: &Arc<Engine>) {
-    let mut v = ENGINES.lock();
-    v.retain(|w| w.strong_count() > 0);
-    v.push(Arc::downgrade(engine));
-}
-
-/// How long an abort lets queued abort frames leave before the process exits.
-const ABORT_FLUSH: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// Ends the whole job: tells every other rank of every live context in this process to exit
-/// with `code` (see [`exit_status`]), gives the frames [`ABORT_FLUSH`] to leave, then exits this
-/// process. Returns promptly whatever the peers' state (dead or hung peers are not waited
-/// for), from any thread, initialized or not.
-pub fn abort_job(code: i32) -> ! {
-    let engines: Vec<Arc<Engine>> = ENGINES
-        .try_lock_for(std::time::Duration::from_millis(100))
-        .map(|v| v.iter().filter_map(std::sync::Weak::upgrade).collect())
-        .unwrap_or_default();
-    let mut sent = false;
-    for e in &engines {
-        sent |= e.send_abort(code);
-    }
-    if sent {
-        std::thread::sleep(ABORT_FLUSH);
-    }
-    std::process::exit(exit_status(code))
 }

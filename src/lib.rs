@@ -17,6 +17,7 @@
 //! have non-blocking forms returning a [`Request`]. Collective algorithms live in the sans-IO
 //! crate `nexar-proto`; this crate moves their messages.
 
+mod abort;
 pub mod bootstrap;
 mod comm;
 mod comm_subset;
@@ -34,11 +35,11 @@ pub mod security;
 pub mod transport;
 pub mod wire;
 
+pub use abort::{abort_job, exit_status};
 pub use comm::Comm;
 pub use config::Config;
 pub use context::Context;
 pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
-pub use engine::{abort_job, exit_status};
 pub use error::{Error, ErrorKind, Result};
 pub use nexar_proto::{CustomOp, Order, Reducer};
 pub use nexar_proto::{Datatype, ReduceOp};
