@@ -289,6 +289,19 @@ impl DirectAllreduce {
 
     /// Completes the allreduce into `recv` (the caller checked its length).
     pub async fn finish_into(mut self, recv: &mut [u8]) -> Result<()> {
+        match self.run(recv).await {
+            // Before the direct phase nothing of the peers' is being read: a mismatch notice
+            // explains a failed peer better (see `prefer_mismatch`).
+            Err(e) if !self.exposed => {
+                let (comm, seq, fp) = (self.comm.clone(), self.seq, self.fp);
+                Err(crate::driver::prefer_mismatch(&comm, seq, &fp, &mut self.rx, e).await)
+            }
+            r => r,
+        }
+    }
+
+    /// [`DirectAllreduce::finish_into`] before a failure is explained.
+    async fn run(&mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         if self.usable {
             super::hugepages::advise(recv.as_ptr() as usize, recv.len());
@@ -407,7 +420,7 @@ impl DirectAllreduce {
         Ok(())
     }
 
-    async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
+    async fn direct(&mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         let mine = self.block(me);
         let in_place = self.data_len > 0 && recv.as_ptr() as usize == self.data_addr;
@@ -505,7 +518,7 @@ impl Drop for DirectAllreduce {
 struct Fallback;
 
 impl Fallback {
-    async fn run(mut d: DirectAllreduce, recv: &mut [u8]) -> Result<()> {
+    async fn run(d: &mut DirectAllreduce, recv: &mut [u8]) -> Result<()> {
         let group = d.comm.group();
         let data = if !d.owned.is_empty() {
             std::mem::take(&mut d.owned)
@@ -519,7 +532,7 @@ impl Fallback {
             algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
         let mut out = Outbox::new();
         m.start(&mut out)?;
-        Self::flush(&d, &mut out)?;
+        Self::flush(d, &mut out)?;
         let mut next = 0;
         while !m.is_done() {
             if next == d.machine_frames.len() {
@@ -543,7 +556,7 @@ impl Fallback {
             m.deliver(msg, &mut out).map_err(|e| {
                 Error::from(e).context(format!("allreduce on rank {}", d.comm.rank))
             })?;
-            Self::flush(&d, &mut out)?;
+            Self::flush(d, &mut out)?;
         }
         let result = m.finish()?;
         if result.len() != recv.len() {
