@@ -73,7 +73,7 @@ fn main() -> nexar::Result<()> {
     };
     w.barrier_blocking()?;
     let t = Instant::now();
-    let r = run(&w, case, &mut bufs, odd);
+    let r = run(w, case, &mut bufs, odd);
     let ms = t.elapsed().as_secs_f64() * 1e3;
     match r {
         Err(e) if e.kind() == ErrorKind::Mismatch => {
