@@ -108,7 +108,9 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
         buf.fill(f64::from(me + 1));
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
             report(me, &e);
-            // Leave like a crashed job would: no final barrier.
+            // Leave cleanly (the final barrier fails at once on the dead member): peers that
+            // have not noticed the death yet see this rank say goodbye, not a second failure.
+            let _ = ctx.finalize();
             std::process::exit(0);
         }
         if buf[0] != expect || buf[n - 1] != expect {
