@@ -169,7 +169,10 @@ fn a_killed_rank_under_nexarrun_fails_every_survivor_within_milliseconds() {
         "nexarrun kill: {seeds} seeds, {} survivors: mean {mean:.1} ms, max {max:.1} ms",
         all.len()
     );
-    assert!(max < 2000.0, "a survivor took {max} ms to see the kill");
+    // Generous: the launcher's notice takes milliseconds, but a survivor in the direct
+    // shared-memory allreduce returns only once the other survivors stopped writing into its
+    // buffers (their current reduction step, slow in a debug build on a loaded machine).
+    assert!(max < 5000.0, "a survivor took {max} ms to see the kill");
 }
 
 #[test]
@@ -177,7 +180,8 @@ fn without_the_launcher_kills_are_caught_over_shared_memory_and_over_quic() {
     let _g = serial();
     // Shared memory: the inbox lock notices a dead local peer quickly. QUIC with the bulk lane
     // on QUIC too: only the idle timeout (heartbeats) can tell.
-    for (transport, lane, bound_ms) in [("auto", "tls", 1500.0), ("quic", "quic", 2500.0)] {
+    // Bounds: shared memory as for the launcher test (see there); QUIC the peer timeout + 1 s.
+    for (transport, lane, bound_ms) in [("auto", "tls", 5000.0), ("quic", "quic", 2500.0)] {
         for (victim, delay) in [(3u32, 400u64), (1, 700)] {
             let dir = tempfile::tempdir().unwrap();
             let launch = launch_by_hand(&example("fault_victim"), 4, dir.path(), |c| {

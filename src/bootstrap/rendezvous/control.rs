@@ -10,7 +10,7 @@
 //! ```
 //!
 //! * **Rank failed**: the launcher saw a rank end abnormally and tells every other rank at once
-//!   (far sooner than any timeout); each rank's [`watch`] task reports it to the engine as a
+//!   (far sooner than any timeout); each rank's `watch` task reports it to the engine as a
 //!   lost peer.
 //! * **Returns errors**: the rank handles errors itself, so the launcher should leave it
 //!   running when a peer dies (see `nexarrun`). Declarations may overtake each other on their
