@@ -2,7 +2,8 @@
 //! SIGKILL during a 64 MiB allreduce (under `nexarrun`, by hand over shared memory, by hand
 //! over QUIC with only heartbeats to notice), a rank stopped with SIGSTOP for three peer
 //! timeouts (fenced, and told so when it wakes), many short stalls (no false failures), and the
-//! launcher's policy (ranks that return errors keep running; the others end within a second).
+//! launcher's policy (ranks that return errors keep running; the others end within a second);
+//! and, in process, the rendezvous control channel those rely on.
 //!
 //! Detection latencies are printed (`eprintln`, run with `--nocapture`), and asserted only
 //! against generous bounds. `NEXAR_FAULT_SEEDS` (default 5) sets how many kills the launcher
@@ -318,4 +319,55 @@ fn ranks_that_do_not_return_errors_end_with_the_job_within_a_second() {
         "the job took {took} ms to end\n{text}\n{err}"
     );
     assert!(lines(&text, "NOERR").is_empty(), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rendezvous_control_channel_carries_failures_and_declarations() {
+    use common::{Recorder, secret, test_config, wait_until};
+    use nexar::bootstrap::rendezvous::RendezvousServer;
+    use nexar::bootstrap::{Launch, establish};
+    let cfg = test_config();
+    let s = secret(9);
+    let server = RendezvousServer::start(&s, "127.0.0.1:0".parse().unwrap(), 3, &cfg).unwrap();
+    let port = server.local_addr().port();
+    let sinks: Vec<_> = (0..3).map(|_| Recorder::new()).collect();
+    let ls: Vec<Launch> = (0..3)
+        .map(|rank| Launch {
+            rank,
+            size: 3,
+            local_rank: rank,
+            rendezvous: Some(format!("127.0.0.1:{port}")),
+            host_rendezvous: false,
+            secret: Some(s.clone()),
+        })
+        .collect();
+    let (a, b, c) = tokio::join!(
+        establish(&ls[0], &cfg, sinks[0].clone()),
+        establish(&ls[1], &cfg, sinks[1].clone()),
+        establish(&ls[2], &cfg, sinks[2].clone()),
+    );
+    let worlds = [a.unwrap(), b.unwrap(), c.unwrap()];
+    server.wait().await.unwrap();
+    let hub = server.control();
+    let link = |r: usize| worlds[r].rendezvous.as_ref().unwrap();
+    // Declarations: the latest wins; ranks that said nothing are treated as fatal.
+    link(1).declare_returns_errors(true);
+    assert!(wait_until(Duration::from_secs(5), || hub.returns_errors(1)).await);
+    link(1).declare_returns_errors(false);
+    assert!(wait_until(Duration::from_secs(5), || !hub.returns_errors(1)).await);
+    assert!(!hub.returns_errors(0) && !hub.returns_errors(7));
+    // A failure notice reaches every other rank as a lost peer, not the failed rank itself.
+    hub.notify_failed(2, "exited with code 3");
+    for r in 0..2 {
+        assert!(wait_until(Duration::from_secs(5), || !sinks[r].lost.lock().is_empty()).await);
+        let lost = sinks[r].lost.lock().clone();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert_eq!(lost[0].0, 2);
+        assert!(lost[0].1.contains("exited with code 3"), "{lost:?}");
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(sinks[2].lost.lock().is_empty());
+    for w in &worlds {
+        w.transport.shutdown().await;
+    }
 }
