@@ -358,9 +358,9 @@ async fn the_rendezvous_control_channel_carries_failures_and_declarations() {
     assert!(!hub.returns_errors(0) && !hub.returns_errors(7));
     // A failure notice reaches every other rank as a lost peer, not the failed rank itself.
     hub.notify_failed(2, "exited with code 3");
-    for r in 0..2 {
-        assert!(wait_until(Duration::from_secs(5), || !sinks[r].lost.lock().is_empty()).await);
-        let lost = sinks[r].lost.lock().clone();
+    for sink in &sinks[..2] {
+        assert!(wait_until(Duration::from_secs(5), || !sink.lost.lock().is_empty()).await);
+        let lost = sink.lost.lock().clone();
         assert_eq!(lost.len(), 1, "{lost:?}");
         assert_eq!(lost[0].0, 2);
         assert!(lost[0].1.contains("exited with code 3"), "{lost:?}");
