@@ -12,6 +12,9 @@
 //!     that learns it was dropped by the others tries to send to them, and the others
 //!     probe for `FAULT_LINGER_MS` ms for anything it sent late (`LATE src=S` or
 //!     `LINGER clean`).
+//! fault_victim busy SECONDS
+//!     Rank 1 computes for SECONDS without calling nexar while the others wait in a barrier;
+//!     then `OK rank=R` (a busy rank is not a failed one: its heartbeats go on).
 //! ```
 //!
 //! Errors print `ERR rank=R at_us=T kind=K failed=F msg=M` (`at_us`: microseconds since the
@@ -74,6 +77,7 @@ fn main() {
     match mode.as_str() {
         "kill" => kill_mode(&ctx, &args),
         "loop" => loop_mode(&ctx, &args),
+        "busy" => busy_mode(&ctx, &args),
         other => {
             eprintln!("fault_victim: unknown mode {other:?}");
             std::process::exit(2);
@@ -121,6 +125,27 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     }
     say(format!("NOERR rank={me} iters={iters}"));
     std::process::exit(3);
+}
+
+fn busy_mode(ctx: &Context, args: &[String]) -> ! {
+    let secs: f64 = arg(args, 2, "SECONDS");
+    let w = ctx.world();
+    let me = w.rank();
+    if me == 1 {
+        // Spin on the CPU: no nexar call, no sleeping in the library.
+        let start = Instant::now();
+        let mut x = 0u64;
+        while start.elapsed().as_secs_f64() < secs {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
+    if let Err(e) = w.barrier_blocking() {
+        report(me, &e);
+        std::process::exit(1);
+    }
+    say(format!("OK rank={me}"));
+    let code = i32::from(ctx.finalize().is_err());
+    std::process::exit(code);
 }
 
 fn loop_mode(ctx: &Context, args: &[String]) -> ! {
