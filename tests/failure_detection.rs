@@ -183,8 +183,12 @@ fn without_the_launcher_kills_are_caught_over_shared_memory_and_over_quic() {
     // Shared memory: the inbox lock notices a dead local peer quickly. QUIC with the bulk lane
     // on QUIC too: only the idle timeout (heartbeats) can tell.
     // Bounds: shared memory as for the launcher test (see there); QUIC the peer timeout + 1 s.
-    for (transport, lane, bound_ms) in [("auto", "tls", 5000.0), ("quic", "quic", 2500.0)] {
-        for (victim, delay) in [(3u32, 400u64), (1, 700)] {
+    let cases = [
+        ("auto", "tls", 5000.0, 3u32, 400u64),
+        ("quic", "quic", 2500.0, 1, 700),
+    ];
+    for (transport, lane, bound_ms, victim, delay) in cases {
+        {
             let dir = tempfile::tempdir().unwrap();
             let launch = launch_by_hand(&example("fault_victim"), 4, dir.path(), |c| {
                 c.args(["kill", BYTES, &victim.to_string(), &delay.to_string()])
