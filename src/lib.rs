@@ -27,6 +27,7 @@ mod driver;
 mod element;
 mod engine;
 pub mod error;
+mod fault;
 mod mailbox;
 mod matching;
 pub mod ops;
