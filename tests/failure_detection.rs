@@ -182,10 +182,12 @@ fn without_the_launcher_kills_are_caught_over_shared_memory_and_over_quic() {
     let _g = serial();
     // Shared memory: the inbox lock notices a dead local peer quickly. QUIC with the bulk lane
     // on QUIC too: only the idle timeout (heartbeats) can tell.
-    // Bounds: shared memory as for the launcher test (see there); QUIC the peer timeout + 1 s.
+    // Bounds: shared memory as for the launcher test (see there); QUIC the peer timeout
+    // (1.5 s) plus slack for a loaded 2-core machine (the figure to report is the printed one:
+    // about timeout + 0.2-0.4 s when the machine is quiet).
     let cases = [
         ("auto", "tls", 5000.0, 3u32, 400u64),
-        ("quic", "quic", 2500.0, 1, 700),
+        ("quic", "quic", 6000.0, 1, 700),
     ];
     for (transport, lane, bound_ms, victim, delay) in cases {
         {
