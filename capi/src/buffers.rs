@@ -42,6 +42,15 @@ pub unsafe fn input<'a>(p: *const c_void, len: usize, name: &str) -> Result<&'a 
     Ok(unsafe { std::slice::from_raw_parts(p.cast(), len) })
 }
 
+/// The checks of [`output`] without making the slice: lets a collective refuse a bad receive
+/// buffer before it starts (a call refused after its start would leave the other ranks in it).
+pub fn check_output(p: *mut c_void, len: usize, name: &str) -> Result<()> {
+    if len > 0 && (p.is_null() || is_in_place(p)) {
+        return Err(null_arg(name));
+    }
+    Ok(())
+}
+
 /// A writable view of a C buffer of `len` bytes. NULL is allowed only when `len == 0`.
 ///
 /// # Safety
@@ -56,6 +65,28 @@ pub unsafe fn output<'a>(p: *mut c_void, len: usize, name: &str) -> Result<&'a m
     }
     // SAFETY: non-NULL, and the C contract makes it writable for `len` bytes.
     Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
+}
+
+/// Fails if a send buffer of `send_len` bytes and a receive buffer of `recv_len` bytes overlap:
+/// the engine may read the input while writing the result, so an aliased call would compute
+/// garbage. `NEXAR_IN_PLACE` (the way to share one buffer), NULL and empty buffers never overlap.
+pub fn disjoint(
+    send: *const c_void,
+    send_len: usize,
+    recv: *const c_void,
+    recv_len: usize,
+) -> Result<()> {
+    if send_len == 0 || recv_len == 0 || send.is_null() || recv.is_null() || is_in_place(send) {
+        return Ok(());
+    }
+    let (s, r) = (send as usize, recv as usize);
+    if s < r.saturating_add(recv_len) && r < s.saturating_add(send_len) {
+        return Err(Error::invalid(format!(
+            "`sendbuf` ({send_len} bytes at {send:p}) and `recvbuf` ({recv_len} bytes at \
+             {recv:p}) overlap; pass NEXAR_IN_PLACE as `sendbuf` to use one buffer"
+        )));
+    }
+    Ok(())
 }
 
 /// A C array of `n` counts or displacements (`size_t`). NULL allowed only when `optional`.

@@ -72,6 +72,34 @@ impl Buf {
         })
     }
 
+    /// Fails with `MPI_ERR_BUFFER` if this (send) buffer and `recv` share memory: the engine
+    /// may read the input while writing the result, so aliased buffers (which the MPI standard
+    /// forbids; `MPI_IN_PLACE` is the way to share one) would give garbage. Dense buffers are
+    /// compared by their byte ranges, others by their start address.
+    pub fn check_not_aliased(&self, recv: &Buf) -> Result<()> {
+        if self.len == 0 || recv.len == 0 || self.ptr.is_null() {
+            return Ok(());
+        }
+        let (s, r) = (self.ptr as usize, recv.ptr as usize);
+        let overlap = if self.is_dense() && recv.is_dense() {
+            s < r.saturating_add(recv.len) && r < s.saturating_add(self.len)
+        } else {
+            s == r
+        };
+        if overlap {
+            return Err(MpiError::new(
+                MPI_ERR_BUFFER,
+                format!(
+                    "the send buffer ({} bytes at {:p}) and the receive buffer ({} bytes at \
+                     {:p}) overlap (aliased buffers); pass MPI_IN_PLACE as the send buffer to \
+                     use one buffer",
+                    self.len, self.ptr, recv.len, recv.ptr
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Instances `first .. first + n` of this buffer.
     pub fn sub(&self, first: usize, n: usize) -> Buf {
         let off = (first as isize).wrapping_mul(self.ty.extent());

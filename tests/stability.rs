@@ -1,0 +1,165 @@
+//! Resource stability: many communicator split/free cycles and many QUIC connect/disconnect
+//! cycles leave the process's file descriptors, threads and resident memory where they were.
+//!
+//! Each test warms up (first-use allocations, runtime threads), measures a baseline, runs the
+//! cycles, then allows the generous bounds below: fds within +4, threads within +2, RSS growth
+//! under 32 MiB. The figures are printed. Debug builds run 200 cycles (fast enough for CI);
+//! `NEXAR_STABILITY_CYCLES=1000` runs the full count.
+
+mod common;
+
+use common::*;
+use nexar::transport::Transport;
+use nexar::{Context, ReduceOp};
+use std::time::{Duration, Instant};
+
+const FD_SLACK: usize = 4;
+const THREAD_SLACK: usize = 2;
+const RSS_SLACK_KIB: usize = 32 << 10;
+
+/// Cycles to run: `NEXAR_STABILITY_CYCLES`, else 1000 in release and 200 in debug builds.
+fn cycles() -> usize {
+    std::env::var("NEXAR_STABILITY_CYCLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 1000 })
+}
+
+/// This process's open file descriptors, threads and resident set (KiB).
+#[derive(Debug, Clone, Copy)]
+struct Usage {
+    fds: usize,
+    threads: usize,
+    rss_kib: usize,
+}
+
+fn status_field(name: &str) -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in /proc/self/status"))
+}
+
+fn usage() -> Usage {
+    Usage {
+        fds: std::fs::read_dir("/proc/self/fd").unwrap().count(),
+        threads: status_field("Threads:"),
+        rss_kib: status_field("VmRSS:"),
+    }
+}
+
+/// Prints the figures and asserts the bounds (other tests of this binary run in parallel
+/// threads and may hold a few fds and threads of their own: hence the slack).
+fn assert_stable(what: &str, n: usize, before: Usage, after: Usage, took: Duration) {
+    eprintln!(
+        "{what}: {n} cycles in {:.2} s ({:.2} ms each): fds {} -> {}, threads {} -> {}, \
+         RSS {} -> {} KiB ({:+} KiB)",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 1e3 / n as f64,
+        before.fds,
+        after.fds,
+        before.threads,
+        after.threads,
+        before.rss_kib,
+        after.rss_kib,
+        after.rss_kib as i64 - before.rss_kib as i64
+    );
+    assert!(
+        after.fds <= before.fds + FD_SLACK,
+        "{what}: fds grew {} -> {}",
+        before.fds,
+        after.fds
+    );
+    assert!(
+        after.threads <= before.threads + THREAD_SLACK,
+        "{what}: threads grew {} -> {}",
+        before.threads,
+        after.threads
+    );
+    assert!(
+        after.rss_kib <= before.rss_kib + RSS_SLACK_KIB,
+        "{what}: RSS grew {} -> {} KiB",
+        before.rss_kib,
+        after.rss_kib
+    );
+}
+
+/// `n` split/free cycles on every rank of `ctxs` (one scoped thread per rank); every 50th
+/// communicator also carries an allreduce, checked.
+fn split_cycles(ctxs: &[Context], n: usize) {
+    std::thread::scope(|s| {
+        for ctx in ctxs {
+            s.spawn(move || {
+                let w = ctx.world();
+                for i in 0..n {
+                    let color = (ctx.rank() + i as u32) % 2;
+                    let sub = w
+                        .block_on(w.split(Some(color), -(ctx.rank() as i32)))
+                        .unwrap()
+                        .expect("a color gives a communicator");
+                    if i % 50 == 0 {
+                        let mut v = [1u64, ctx.rank() as u64];
+                        sub.block_on(sub.allreduce(&mut v, ReduceOp::Sum)).unwrap();
+                        assert_eq!(v[0], sub.size() as u64, "cycle {i}");
+                    }
+                    drop(sub);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn split_and_free_cycles_do_not_leak() {
+    let n = cycles();
+    let ctxs = Context::in_process(4).unwrap();
+    split_cycles(&ctxs, 50); // warm-up
+    let before = usage();
+    let t = Instant::now();
+    split_cycles(&ctxs, n);
+    let took = t.elapsed();
+    assert_stable("comm split/free", n, before, usage(), took);
+}
+
+/// One QUIC connect / exchange / disconnect cycle between two fresh endpoints.
+async fn quic_cycle(i: usize) {
+    let (ts, sinks) = world(2, &secret((i % 250) as u8), &test_config());
+    ts[0].send(1, frame(0, i as u64, 100)).unwrap();
+    ts[1].send(0, frame(1, i as u64, 100)).unwrap();
+    for s in &sinks {
+        assert!(
+            wait_until(Duration::from_secs(10), || s.frame_count() == 1).await,
+            "cycle {i}: a frame did not arrive"
+        );
+    }
+    drop(ts);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quic_connect_disconnect_cycles_do_not_leak() {
+    let n = cycles();
+    for i in 0..20 {
+        quic_cycle(i).await; // warm-up
+    }
+    // Closed endpoints release their sockets in the background: settle first.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = usage();
+    let t = Instant::now();
+    for i in 0..n {
+        quic_cycle(i).await;
+    }
+    let took = t.elapsed();
+    let settled = wait_until(Duration::from_secs(5), || {
+        let u = usage();
+        u.fds <= before.fds + FD_SLACK && u.threads <= before.threads + THREAD_SLACK
+    })
+    .await;
+    let after = usage();
+    if !settled {
+        eprintln!("quic: resources did not settle within 5 s");
+    }
+    assert_stable("quic connect/disconnect", n, before, after, took);
+}
