@@ -17,9 +17,13 @@
 mod common;
 
 use common::procs::{free_udp_port, nexarrun_path};
+use common::{frame, secret, test_config, wait_until, world};
 use nexar::bootstrap::SECRET_VARS;
 use nexar::bootstrap::rendezvous::{self, Hello};
-use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
+use nexar::security::{
+    Credentials, Identity, JobCa, JobSecret, RENDEZVOUS_ALPN, TRANSPORT_ALPN, rank_name,
+};
+use nexar::transport::Transport;
 use nexar::transport::quic::endpoint;
 use nexar::{Config, Context, ReduceOp};
 use parking_lot::Mutex;
@@ -42,6 +46,7 @@ fn rank_process() {
     };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("NEXAR_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
@@ -276,24 +281,30 @@ impl rustls::client::danger::ServerCertVerifier for AnyServer {
     }
 }
 
-/// Connects to the rendezvous at `to` presenting no client certificate; returns how the
-/// attempt ended (it must not succeed in joining).
-async fn join_without_certificate(to: SocketAddr) -> String {
+/// Connects to `to` (a rendezvous or a rank, by `alpn`) accepting any server certificate and
+/// presenting `identity` (None: no client certificate), so that the server's own check of the
+/// client decides; returns how the attempt ended (it must never be answered).
+async fn rogue_connect(to: SocketAddr, alpn: &[u8], identity: Option<Identity>) -> String {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut tls = rustls::ClientConfig::builder_with_provider(provider.clone())
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .unwrap()
         .dangerous()
-        .with_custom_certificate_verifier(Arc::new(AnyServer(provider)))
-        .with_no_client_auth();
-    tls.alpn_protocols = vec![RENDEZVOUS_ALPN.to_vec()];
+        .with_custom_certificate_verifier(Arc::new(AnyServer(provider)));
+    let mut tls = match identity {
+        None => builder.with_no_client_auth(),
+        Some(id) => builder
+            .with_client_auth_cert(vec![id.cert().clone()], id.key())
+            .unwrap(),
+    };
+    tls.alpn_protocols = vec![alpn.to_vec()];
     let crypto = quinn::crypto::rustls::QuicClientConfig::try_from(tls).unwrap();
     let client = quinn::ClientConfig::new(Arc::new(crypto));
     let ep = endpoint::make_endpoint(IpAddr::V4(Ipv4Addr::LOCALHOST), 0, None).unwrap();
     let attempt = async {
-        let conn = ep.connect_with(client, to, "rendezvous")?.await?;
-        // TLS 1.3: the server checks the client's (missing) certificate after the client's
-        // handshake finished; the refusal arrives as a close.
+        let conn = ep.connect_with(client, to, "impostor")?.await?;
+        // TLS 1.3: the server checks the client's certificate after the client's handshake
+        // finished; the refusal arrives as a close.
         let (mut send, mut recv) = conn.open_bi().await?;
         send.write_all(b"let me in").await?;
         let _ = send.finish();
@@ -307,6 +318,12 @@ async fn join_without_certificate(to: SocketAddr) -> String {
     };
     ep.close(0u32.into(), b"done");
     how
+}
+
+/// A certificate for `rank` issued by the CA of the job with `secret`.
+fn identity(secret: &JobSecret, rank: u32) -> Identity {
+    let ca = JobCa::derive(secret).unwrap();
+    ca.issue(&rank_name(ca.job_id(), rank)).unwrap()
 }
 
 /// Joins the rendezvous at `to` with `creds` and a hello claiming `rank` of 2.
@@ -376,7 +393,7 @@ async fn bad_credentials_are_refused_at_the_rendezvous_and_logged() {
             .count()
     };
     let before = refusals(&r0);
-    let how = join_without_certificate(rdv_addr).await;
+    let how = rogue_connect(rdv_addr, RENDEZVOUS_ALPN, None).await;
     eprintln!("client without a certificate: {how}");
     assert!(!how.starts_with("answered"), "{how}");
     assert!(
@@ -384,14 +401,22 @@ async fn bad_credentials_are_refused_at_the_rendezvous_and_logged() {
         "no refusal logged for a client without a certificate: {}",
         r0.stderr()
     );
+    assert!(r0.stderr().contains("peer sent no certificates"));
 
-    // 3. Another job's certificate for rank 1.
+    // 3. Another job's certificate for rank 1, checked by the rendezvous itself (the client
+    // trusts any server), and by a real client of that job (which refuses our server first).
     let before = refusals(&r0);
+    let how = rogue_connect(rdv_addr, RENDEZVOUS_ALPN, Some(identity(&other, 1))).await;
+    eprintln!("another job's certificate: {how}");
+    assert!(!how.starts_with("answered"), "{how}");
+    assert!(wait_for(|| refusals(&r0) > before), "{}", r0.stderr());
+    let own_check = |l: &String| l.contains("UnknownIssuer") && !l.contains("aborted by peer");
+    assert!(r0.err.lock().iter().any(own_check), "{}", r0.stderr());
     let e = join_with(&Credentials::for_rank(&other, 1).unwrap(), rdv_addr, 1)
         .await
         .unwrap_err();
-    eprintln!("another job's certificate: {e}");
-    assert!(wait_for(|| refusals(&r0) > before), "{}", r0.stderr());
+    eprintln!("another job's rank joining: {e}");
+    assert!(e.message().contains("UnknownIssuer"), "{e}");
 
     // 4. This job's certificate for rank 0 claiming rank 1.
     let before = refusals(&r0);
@@ -426,9 +451,25 @@ async fn bad_credentials_are_refused_at_the_rendezvous_and_logged() {
     for log in [&log0, &r1.stderr(), &rogue_err] {
         assert_no_secret("a rank's log", log.as_bytes(), &good);
     }
-    // Every refusal says why.
+    // Every refusal says why; nothing else (the garbage included) drew a warning, on either
+    // genuine rank.
+    assert!(log0.contains("reason=claims rank 1"), "{log0}");
+    let refused = log0
+        .lines()
+        .filter(|l| l.contains("refused a client"))
+        .count();
+    assert_eq!(refused, 5, "one refusal per bad client:\n{log0}");
     for line in log0.lines().filter(|l| l.contains("refused a client")) {
-        assert!(line.contains("reason"), "{line}");
+        assert!(line.contains("reason="), "{line}");
+    }
+    for (log, what) in [(&log0, "rank 0"), (&r1.stderr(), "rank 1")] {
+        for line in log.lines() {
+            let warned = line.contains("WARN") || line.contains("ERROR");
+            assert!(
+                !warned || line.contains("refused a client"),
+                "{what}: {line}"
+            );
+        }
     }
 }
 
@@ -485,4 +526,78 @@ fn the_secret_is_in_no_rank_argv_environment_or_log() {
         .split(|c: char| !c.is_ascii_hexdigit())
         .any(|w| w.len() >= 64);
     assert!(!long_hex, "a 64-hex-digit string in the log:\n{log}");
+}
+
+/// A writer into memory for the log of the in-process test below.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+    fn make_writer(&'a self) -> Self::Writer {
+        self.clone()
+    }
+}
+
+/// A rank's own QUIC endpoint (in-process, its warnings captured): garbage datagrams, a client
+/// without a certificate and one with another job's certificate are refused with the reason
+/// logged, and the rank keeps talking to its real peer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
+    let log = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(log.clone())
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
+        .finish();
+    // The only test of this binary that logs in-process.
+    tracing::subscriber::set_global_default(subscriber).unwrap();
+    let text = || String::from_utf8_lossy(&log.0.lock()).into_owned();
+    let s = secret(41);
+    let (ts, sinks) = world(2, &s, &test_config());
+    let addr = ts[0].local_addr().unwrap();
+    spray_garbage(addr, 500);
+    let how = rogue_connect(addr, TRANSPORT_ALPN, None).await;
+    eprintln!("rank endpoint, no certificate: {how}");
+    assert!(!how.starts_with("answered"), "{how}");
+    assert!(
+        wait_until(Duration::from_secs(10), || text()
+            .contains("peer sent no certificates"))
+        .await,
+        "{}",
+        text()
+    );
+    let how = rogue_connect(addr, TRANSPORT_ALPN, Some(identity(&secret(42), 1))).await;
+    eprintln!("rank endpoint, another job's certificate: {how}");
+    assert!(!how.starts_with("answered"), "{how}");
+    assert!(
+        wait_until(Duration::from_secs(10), || text().contains("UnknownIssuer")).await,
+        "{}",
+        text()
+    );
+    spray_garbage(addr, 500);
+    ts[0].send(1, frame(0, 1, 1000)).unwrap();
+    ts[1].send(0, frame(1, 1, 1000)).unwrap();
+    for sink in &sinks {
+        assert!(wait_until(Duration::from_secs(10), || sink.frame_count() == 1).await);
+        assert!(sink.lost.lock().is_empty(), "a peer was declared lost");
+    }
+    let log = text();
+    eprintln!("rank 0 log:\n{log}");
+    for line in log.lines() {
+        assert!(
+            line.contains("handshake failed"),
+            "unexpected warning: {line}"
+        );
+    }
 }
