@@ -337,6 +337,7 @@ pub fn gather(
         return Ok(Started::nothing(c, p));
     }
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    disjoint(send, block, recv, total)?;
     // SAFETY: at the root `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
     let mine = if is_in_place(send) {
@@ -417,6 +418,7 @@ pub fn scatter(
     let out = if is_in_place(recv) {
         None
     } else {
+        disjoint(send, total, recv, block)?;
         // SAFETY: `recv` holds `count` elements per the C contract.
         Some(unsafe { output(recv, block, "recvbuf")? })
     };

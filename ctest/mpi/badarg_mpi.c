@@ -355,6 +355,77 @@ CASE(get_count_null_status, 1, MPI_ERR_ARG, "MPI_Get_count", "NULL")
     return MPI_Get_count(NULL, MPI_INT, &n);
 }
 
+/* ---- more calls: non-blocking, rooted, predefined handles, groups, topologies ---- */
+CASE(iallreduce_null_sendbuf, 2, MPI_ERR_BUFFER, "MPI_Iallreduce", "NULL")
+{
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = MPI_Iallreduce(NULL, rb, 2, MPI_INT, MPI_SUM, W, &q);
+    CHECK(q == MPI_REQUEST_NULL);
+    return rc;
+}
+CASE(reduce_null_recvbuf_root, 1, MPI_ERR_BUFFER, "MPI_Reduce", "NULL")
+{
+    return MPI_Reduce(sb, NULL, 2, MPI_INT, MPI_SUM, 0, W);
+}
+CASE(alltoall_count_minus_one, 2, MPI_ERR_COUNT, "MPI_Alltoall", "negative")
+{
+    return MPI_Alltoall(sb, -1, MPI_INT, rb, 1, MPI_INT, W);
+}
+CASE(type_free_predefined, 1, MPI_ERR_TYPE, "MPI_Type_free", "")
+{
+    MPI_Datatype t = MPI_INT;
+    return MPI_Type_free(&t);
+}
+CASE(op_free_predefined, 1, MPI_ERR_OP, "MPI_Op_free", "")
+{
+    MPI_Op o = MPI_SUM;
+    return MPI_Op_free(&o);
+}
+CASE(type_commit_null, 1, MPI_ERR_ARG, "MPI_Type_commit", "NULL")
+{
+    return MPI_Type_commit(NULL);
+}
+CASE(comm_free_comm_null, 1, MPI_ERR_COMM, "MPI_Comm_free", "")
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    return MPI_Comm_free(&c);
+}
+CASE(group_incl_rank_out_of_range, 2, MPI_ERR_RANK, "MPI_Group_incl", "")
+{
+    MPI_Group g, sub = MPI_GROUP_NULL;
+    CHECK_OK(MPI_Comm_group(W, &g));
+    int ranks[1] = { size };
+    int rc = MPI_Group_incl(g, 1, ranks, &sub);
+    CHECK(sub == MPI_GROUP_NULL);
+    CHECK_OK(MPI_Group_free(&g));
+    return rc;
+}
+CASE(cart_create_negative_dims, 2, MPI_ERR_DIMS, "MPI_Cart_create", "")
+{
+    int dims[1] = { -1 }, periods[1] = { 0 };
+    MPI_Comm c = MPI_COMM_NULL;
+    return MPI_Cart_create(W, 1, dims, periods, 0, &c);
+}
+CASE(get_count_null_count, 1, MPI_ERR_ARG, "MPI_Get_count", "NULL")
+{
+    MPI_Status st;
+    memset(&st, 0, sizeof st);
+    return MPI_Get_count(&st, MPI_INT, NULL);
+}
+CASE(wait_request_null, 1, MPI_SUCCESS, "", "")
+{
+    /* A completed request is MPI_REQUEST_NULL; waiting on it returns at once. */
+    MPI_Request q = MPI_REQUEST_NULL;
+    return MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
+/* ---- before MPI_Init (ranks 0: registered only as fatal-<case>, since no error handler can
+ * be set yet: the default MPI_ERRORS_ARE_FATAL applies) ---- */
+CASE(send_before_init, 0, MPI_ERR_OTHER, "MPI_Send", "")
+{
+    return MPI_Send(sb, 1, MPI_INT, 0, 0, W);
+}
+
 /* ---- after MPI_Finalize ---- */
 CASE(send_after_finalize, 2, MPI_ERR_OTHER, "MPI_Send", "MPI_Finalize was called")
 {
@@ -390,6 +461,11 @@ int main(int argc, char **argv)
     if (!c) {
         fprintf(stderr, "badarg_mpi: unknown case '%s'\n", argv[1]);
         return 2;
+    }
+    if (c->ranks == 0) {
+        int rc = c->fn(); /* before MPI_Init: must end the process under the default handler */
+        fprintf(stderr, "%s: the call before MPI_Init returned %d\n", c->name, rc);
+        return 3;
     }
     check_init(&argc, &argv);
     CHECK_OK(MPI_Comm_size(W, &size));
