@@ -1,5 +1,6 @@
-//! Resource stability: many communicator split/free cycles and many QUIC connect/disconnect
-//! cycles leave the process's file descriptors, threads and resident memory where they were.
+//! Resource stability: many communicator split/free cycles, in-process world create/drop
+//! cycles and QUIC connect/disconnect cycles leave the process's file descriptors, threads and
+//! resident memory where they were.
 //!
 //! Each test warms up (first-use allocations, runtime threads), measures a baseline, runs the
 //! cycles, then allows the generous bounds below: fds within +4, threads within +2, RSS growth
@@ -125,6 +126,36 @@ fn split_and_free_cycles_do_not_leak() {
     split_cycles(&ctxs, n);
     let took = t.elapsed();
     assert_stable("comm split/free", n, before, usage(), took);
+}
+
+/// `n` cycles of building a 2-rank in-process world, one allreduce, and dropping it (the
+/// runtime, its threads and the in-memory transport go with it).
+fn world_cycles(n: usize) {
+    for i in 0..n {
+        let ctxs = Context::in_process(2).unwrap();
+        std::thread::scope(|s| {
+            for ctx in &ctxs {
+                s.spawn(move || {
+                    let w = ctx.world();
+                    let mut v = [ctx.rank() as u64 + 1];
+                    w.block_on(w.allreduce(&mut v, ReduceOp::Sum)).unwrap();
+                    assert_eq!(v[0], 3, "cycle {i}");
+                });
+            }
+        });
+    }
+}
+
+#[test]
+fn in_process_world_cycles_do_not_leak() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = cycles();
+    world_cycles(20); // warm-up
+    let before = usage();
+    let t = Instant::now();
+    world_cycles(n);
+    let took = t.elapsed();
+    assert_stable("in-process world create/drop", n, before, usage(), took);
 }
 
 /// One QUIC connect / exchange / disconnect cycle between two fresh endpoints.
