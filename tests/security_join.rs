@@ -24,7 +24,8 @@ use nexar::security::{
     Credentials, Identity, JobCa, JobSecret, RENDEZVOUS_ALPN, TRANSPORT_ALPN, rank_name,
 };
 use nexar::transport::Transport;
-use nexar::transport::quic::endpoint;
+use nexar::transport::quic::{QuicTransport, endpoint};
+use nexar::wire::{FrameHeader, FrameKind, encode_header};
 use nexar::{Config, Context, ReduceOp};
 use parking_lot::Mutex;
 use std::io::{BufRead, BufReader, Read};
@@ -320,6 +321,30 @@ async fn rogue_connect(to: SocketAddr, alpn: &[u8], identity: Option<Identity>) 
     how
 }
 
+/// Connects to `target` (rank 0) with this job's certificate for `cert_rank` and says hello as
+/// `claimed`; returns how the connection was closed.
+async fn claim_rank(s: &JobSecret, cert_rank: u32, claimed: u32, target: &QuicTransport) -> String {
+    let creds = Credentials::for_rank(s, cert_rank).unwrap();
+    let tcfg = endpoint::transport_config(&test_config(), 0).unwrap();
+    let client = creds.quic_client_config(TRANSPORT_ALPN, tcfg).unwrap();
+    let ep = endpoint::make_endpoint(IpAddr::V4(Ipv4Addr::LOCALHOST), 0, None).unwrap();
+    let to = target.local_addr().unwrap();
+    let conn = ep
+        .connect_with(client, to, &creds.rank_name(0))
+        .unwrap()
+        .await
+        .unwrap();
+    let mut send = conn.open_uni().await.unwrap();
+    let hello = encode_header(&FrameHeader::new(FrameKind::Hello, claimed));
+    let _ = send.write_all(&hello).await;
+    let why = tokio::time::timeout(Duration::from_secs(10), conn.closed()).await;
+    ep.close(0u32.into(), b"done");
+    match why {
+        Ok(e) => e.to_string(),
+        Err(_) => "not closed within 10 s".into(),
+    }
+}
+
 /// A certificate for `rank` issued by the CA of the job with `secret`.
 fn identity(secret: &JobSecret, rank: u32) -> Identity {
     let ca = JobCa::derive(secret).unwrap();
@@ -550,8 +575,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
 }
 
 /// A rank's own QUIC endpoint (in-process, its warnings captured): garbage datagrams, a client
-/// without a certificate and one with another job's certificate are refused with the reason
-/// logged, and the rank keeps talking to its real peer.
+/// without a certificate, one with another job's certificate and one with another rank's
+/// certificate are refused with the reason logged, and the rank keeps talking to its real peer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
     let log = Captured::default();
@@ -564,7 +589,9 @@ async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
     tracing::subscriber::set_global_default(subscriber).unwrap();
     let text = || String::from_utf8_lossy(&log.0.lock()).into_owned();
     let s = secret(41);
-    let (ts, sinks) = world(2, &s, &test_config());
+    let (mut ts, mut sinks) = world(3, &s, &test_config());
+    // Rank 2 exists only as a name on the impostor's certificate.
+    drop((ts.pop(), sinks.pop()));
     let addr = ts[0].local_addr().unwrap();
     spray_garbage(addr, 500);
     let how = rogue_connect(addr, TRANSPORT_ALPN, None).await;
@@ -585,6 +612,17 @@ async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
         "{}",
         text()
     );
+    // This job's certificate for rank 2 saying hello as rank 1.
+    let how = claim_rank(&s, 2, 1, &ts[0]).await;
+    eprintln!("rank endpoint, another rank's certificate: {how}");
+    assert!(
+        wait_until(Duration::from_secs(10), || text()
+            .contains("rejected an incoming connection"))
+        .await,
+        "{}",
+        text()
+    );
+    assert!(text().contains("reason=Hello claims rank 1"), "{}", text());
     spray_garbage(addr, 500);
     ts[0].send(1, frame(0, 1, 1000)).unwrap();
     ts[1].send(0, frame(1, 1, 1000)).unwrap();
@@ -595,9 +633,8 @@ async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
     let log = text();
     eprintln!("rank 0 log:\n{log}");
     for line in log.lines() {
-        assert!(
-            line.contains("handshake failed"),
-            "unexpected warning: {line}"
-        );
+        let expected =
+            line.contains("handshake failed") || line.contains("rejected an incoming connection");
+        assert!(expected, "unexpected warning: {line}");
     }
 }
