@@ -153,3 +153,35 @@ impl RawOut {
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_buffers_are_refused_touching_ones_are_not() {
+        let v = [0u8; 64];
+        let p = |i: usize| v[i..].as_ptr().cast::<c_void>();
+        assert!(disjoint(p(0), 16, p(0), 16).is_err());
+        assert!(disjoint(p(8), 16, p(0), 16).is_err());
+        assert!(disjoint(p(0), 16, p(15), 4).is_err());
+        let e = disjoint(p(0), 4, p(2), 4).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.message().contains("NEXAR_IN_PLACE"), "{e}");
+        assert!(disjoint(p(0), 16, p(16), 16).is_ok(), "touching");
+        assert!(disjoint(p(16), 16, p(0), 16).is_ok());
+        assert!(disjoint(p(0), 0, p(0), 16).is_ok(), "empty");
+        assert!(disjoint(IN_PLACE as *const c_void, 16, p(0), 16).is_ok());
+        assert!(disjoint(std::ptr::null(), 16, p(0), 16).is_ok());
+    }
+
+    #[test]
+    fn receive_buffers_are_checked_without_a_slice() {
+        let mut v = [0u8; 4];
+        assert!(check_output(v.as_mut_ptr().cast(), 4, "recvbuf").is_ok());
+        assert!(check_output(std::ptr::null_mut(), 0, "recvbuf").is_ok());
+        let e = check_output(std::ptr::null_mut(), 4, "recvbuf").unwrap_err();
+        assert!(e.message().contains("`recvbuf` is NULL"), "{e}");
+        assert!(check_output(IN_PLACE as *mut c_void, 4, "recvbuf").is_err());
+    }
+}

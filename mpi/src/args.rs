@@ -348,6 +348,28 @@ mod tests {
     }
 
     #[test]
+    fn aliased_buffers_are_refused() {
+        let x = [0i32; 8];
+        let at = |i: usize, n: i64| Buf::new(x[i..].as_ptr().cast(), n, 0x209, "b").unwrap();
+        let refused = |a: &Buf, b: &Buf| a.check_not_aliased(b).map_err(|e| e.class);
+        assert_eq!(refused(&at(0, 4), &at(0, 4)), Err(MPI_ERR_BUFFER));
+        assert_eq!(
+            refused(&at(0, 4), &at(3, 4)),
+            Err(MPI_ERR_BUFFER),
+            "one int shared"
+        );
+        assert_eq!(refused(&at(4, 4), &at(0, 5)), Err(MPI_ERR_BUFFER));
+        assert_eq!(refused(&at(0, 4), &at(4, 4)), Ok(()), "adjacent");
+        assert_eq!(refused(&at(0, 0), &at(0, 4)), Ok(()), "empty");
+        // A strided layout is compared by its start: same start, refused; else allowed.
+        let h = strided();
+        let s = Buf::new(x.as_ptr().cast(), 1, h, "b").unwrap();
+        assert_eq!(refused(&s, &at(0, 2)), Err(MPI_ERR_BUFFER));
+        assert_eq!(refused(&s, &at(1, 1)), Ok(()));
+        registry::free(h).unwrap();
+    }
+
+    #[test]
     fn uncommitted_and_reduction_types() {
         let int = predefined::get(0x209).unwrap();
         let t = Type::blocks(&[(&int, 2, 0)], Envelope::default()).unwrap();
