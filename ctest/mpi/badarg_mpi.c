@@ -419,6 +419,81 @@ CASE(wait_request_null, 1, MPI_SUCCESS, "", "")
     return MPI_Wait(&q, MPI_STATUS_IGNORE);
 }
 
+/* ---- NULL out-parameters and arrays of other function classes ---- */
+CASE(type_contiguous_count_negative, 1, MPI_ERR_COUNT, "MPI_Type_contiguous", "")
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    return MPI_Type_contiguous(-3, MPI_INT, &t);
+}
+CASE(type_vector_null_newtype, 1, MPI_ERR_ARG, "MPI_Type_vector", "NULL")
+{
+    return MPI_Type_vector(2, 1, 2, MPI_INT, NULL);
+}
+CASE(type_create_struct_null_arrays, 1, MPI_ERR_ARG, "MPI_Type_create_struct", "NULL")
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    return MPI_Type_create_struct(2, NULL, NULL, NULL, &t);
+}
+CASE(get_processor_name_null, 1, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL")
+{
+    int len = 0;
+    return MPI_Get_processor_name(NULL, &len);
+}
+CASE(error_string_null, 1, MPI_ERR_ARG, "MPI_Error_string", "NULL")
+{
+    int len = 0;
+    return MPI_Error_string(MPI_ERR_COUNT, NULL, &len);
+}
+CASE(info_set_null_key, 1, MPI_ERR_ARG, "MPI_Info_set", "`key` is NULL")
+{
+    MPI_Info info;
+    CHECK_OK(MPI_Info_create(&info));
+    int rc = MPI_Info_set(info, NULL, "v");
+    CHECK_OK(MPI_Info_free(&info));
+    return rc;
+}
+CASE(comm_set_name_null, 1, MPI_ERR_ARG, "MPI_Comm_set_name", "NULL")
+{
+    return MPI_Comm_set_name(W, NULL);
+}
+CASE(iprobe_null_flag, 1, MPI_ERR_ARG, "MPI_Iprobe", "NULL")
+{
+    return MPI_Iprobe(0, 0, W, NULL, MPI_STATUS_IGNORE);
+}
+CASE(testany_null_index, 1, MPI_ERR_ARG, "MPI_Testany", "NULL")
+{
+    MPI_Request q = MPI_REQUEST_NULL;
+    int flag = 0;
+    return MPI_Testany(1, &q, NULL, &flag, MPI_STATUS_IGNORE);
+}
+CASE(waitany_null_array, 1, MPI_ERR_ARG, "MPI_Waitany", "NULL")
+{
+    int idx = 0;
+    return MPI_Waitany(2, NULL, &idx, MPI_STATUS_IGNORE);
+}
+CASE(gatherv_null_recvcounts_root, 1, MPI_ERR_ARG, "MPI_Gatherv", "NULL")
+{
+    int displs[1] = { 0 };
+    return MPI_Gatherv(sb, 1, MPI_INT, rb, NULL, displs, MPI_INT, 0, W);
+}
+CASE(pack_null_position, 1, MPI_ERR_ARG, "MPI_Pack", "NULL")
+{
+    char out[64];
+    return MPI_Pack(sb, 1, MPI_INT, out, (int)sizeof out, NULL, W);
+}
+CASE(pack_outsize_too_small, 1, MPI_ERR_TRUNCATE, "MPI_Pack", "")
+{
+    char out[2];
+    int pos = 0;
+    return MPI_Pack(sb, 4, MPI_INT, out, (int)sizeof out, &pos, W);
+}
+CASE(unpack_position_past_end, 1, MPI_ERR_ARG, "MPI_Unpack", "")
+{
+    char in[8] = { 0 };
+    int pos = 100;
+    return MPI_Unpack(in, (int)sizeof in, &pos, rb, 1, MPI_INT, W);
+}
+
 /* ---- before MPI_Init (ranks 0: registered only as fatal-<case>, since no error handler can
  * be set yet: the default MPI_ERRORS_ARE_FATAL applies) ---- */
 CASE(send_before_init, 0, MPI_ERR_OTHER, "MPI_Send", "")
