@@ -5,6 +5,7 @@
  *                                     then the case's call
  *   test_mpi_badarg_mpi fatal-<case>  the same call under the default MPI_ERRORS_ARE_FATAL
  *   test_mpi_badarg_mpi --list        every case as "<name> <ranks>"
+ *   test_mpi_badarg_mpi --count N     exit 0 only if exactly N cases are compiled in
  *
  * Every case is written once below as CASE(name, ranks, class, func, what) { body }: the body
  * makes exactly one bad call and returns its code. The harness checks the code's error class
@@ -522,8 +523,17 @@ static const struct badcase *find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_mpi_badarg_mpi [fatal-]<case> | --list\n");
+        fprintf(stderr, "usage: test_mpi_badarg_mpi [fatal-]<case> | --list | --count <n>\n");
         return 2;
+    }
+    if (strcmp(argv[1], "--count") == 0 && argc == 3) {
+        /* CMake registered argv[2] cases: a CASE it could not read would be silently lost */
+        if (ncases != atoi(argv[2])) {
+            fprintf(stderr, "%s: %d cases compiled, %s registered as tests\n", argv[0], ncases,
+                    argv[2]);
+            return 1;
+        }
+        return 0;
     }
     if (strcmp(argv[1], "--list") == 0) {
         for (int i = 0; i < ncases; i++) {
