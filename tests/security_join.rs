@@ -1,5 +1,6 @@
-//! Joining a job with bad credentials, against real rank processes (the in-process
-//! authentication tests are in tests/security.rs and tests/bootstrap.rs).
+//! Joining a job with bad credentials, against real rank processes (a rank's own endpoint is
+//! tested in tests/security_endpoint.rs; more in-process authentication tests are in
+//! tests/security.rs and tests/bootstrap.rs).
 //!
 //! The ranks are this test binary re-run as `rank_process` (see there): it logs to stderr at
 //! the `NEXAR_LOG` level, joins the job, proves it with an allreduce, reports its pid and
@@ -15,21 +16,19 @@
 //! ranks are started by hand or by nexarrun.
 
 mod common;
+#[path = "common/rogue.rs"]
+mod rogue;
 
 use common::procs::{free_udp_port, nexarrun_path};
-use common::{frame, secret, test_config, wait_until, world};
 use nexar::bootstrap::SECRET_VARS;
 use nexar::bootstrap::rendezvous::{self, Hello};
-use nexar::security::{
-    Credentials, Identity, JobCa, JobSecret, RENDEZVOUS_ALPN, TRANSPORT_ALPN, rank_name,
-};
-use nexar::transport::Transport;
-use nexar::transport::quic::{QuicTransport, endpoint};
-use nexar::wire::{FrameHeader, FrameKind, encode_header};
+use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
+use nexar::transport::quic::endpoint;
 use nexar::{Config, Context, ReduceOp};
 use parking_lot::Mutex;
+use rogue::{identity, rogue_connect, spray_garbage};
 use std::io::{BufRead, BufReader, Read};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -217,138 +216,6 @@ fn pid_of(ready: &str) -> u32 {
         .find_map(|f| f.strip_prefix("pid="))
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no pid in {ready:?}"))
-}
-
-/// Sends `n` datagrams of junk (lengths 1..=1400, a few shaped like QUIC long headers).
-fn spray_garbage(to: SocketAddr, n: usize) {
-    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
-    let mut x: u32 = 0x9e37_79b9;
-    for i in 0..n {
-        let len = 1 + (i * 37) % 1400;
-        let mut buf: Vec<u8> = (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x as u8
-            })
-            .collect();
-        if i % 4 == 0 && len > 8 {
-            // A long-header "Initial" of QUIC version 1 with a nonsense body.
-            buf[0] = 0xc0;
-            buf[1..5].copy_from_slice(&1u32.to_be_bytes());
-        }
-        let _ = sock.send_to(&buf, to);
-    }
-}
-
-/// A server verifier that accepts any certificate: the client below must get as far as the
-/// server's own check of the client.
-#[derive(Debug)]
-struct AnyServer(Arc<rustls::crypto::CryptoProvider>);
-
-impl rustls::client::danger::ServerCertVerifier for AnyServer {
-    fn verify_server_cert(
-        &self,
-        _: &rustls::pki_types::CertificateDer<'_>,
-        _: &[rustls::pki_types::CertificateDer<'_>],
-        _: &rustls::pki_types::ServerName<'_>,
-        _: &[u8],
-        _: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        Ok(rustls::client::danger::ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        m: &[u8],
-        c: &rustls::pki_types::CertificateDer<'_>,
-        d: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(m, c, d, &self.0.signature_verification_algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        m: &[u8],
-        c: &rustls::pki_types::CertificateDer<'_>,
-        d: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(m, c, d, &self.0.signature_verification_algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-/// Connects to `to` (a rendezvous or a rank, by `alpn`) accepting any server certificate and
-/// presenting `identity` (None: no client certificate), so that the server's own check of the
-/// client decides; returns how the attempt ended (it must never be answered).
-async fn rogue_connect(to: SocketAddr, alpn: &[u8], identity: Option<Identity>) -> String {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(AnyServer(provider)));
-    let mut tls = match identity {
-        None => builder.with_no_client_auth(),
-        Some(id) => builder
-            .with_client_auth_cert(vec![id.cert().clone()], id.key())
-            .unwrap(),
-    };
-    tls.alpn_protocols = vec![alpn.to_vec()];
-    let crypto = quinn::crypto::rustls::QuicClientConfig::try_from(tls).unwrap();
-    let client = quinn::ClientConfig::new(Arc::new(crypto));
-    let ep = endpoint::make_endpoint(IpAddr::V4(Ipv4Addr::LOCALHOST), 0, None).unwrap();
-    let attempt = async {
-        let conn = ep.connect_with(client, to, "impostor")?.await?;
-        // TLS 1.3: the server checks the client's certificate after the client's handshake
-        // finished; the refusal arrives as a close.
-        let (mut send, mut recv) = conn.open_bi().await?;
-        send.write_all(b"let me in").await?;
-        let _ = send.finish();
-        let got = recv.read_to_end(1 << 16).await?;
-        Ok::<_, Box<dyn std::error::Error>>(format!("answered {} bytes", got.len()))
-    };
-    let how = match tokio::time::timeout(Duration::from_secs(10), attempt).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => format!("refused: {e}"),
-        Err(_) => "timed out".into(),
-    };
-    ep.close(0u32.into(), b"done");
-    how
-}
-
-/// Connects to `target` (rank 0) with this job's certificate for `cert_rank` and says hello as
-/// `claimed`; returns how the connection was closed.
-async fn claim_rank(s: &JobSecret, cert_rank: u32, claimed: u32, target: &QuicTransport) -> String {
-    let creds = Credentials::for_rank(s, cert_rank).unwrap();
-    let tcfg = endpoint::transport_config(&test_config(), 0).unwrap();
-    let client = creds.quic_client_config(TRANSPORT_ALPN, tcfg).unwrap();
-    let ep = endpoint::make_endpoint(IpAddr::V4(Ipv4Addr::LOCALHOST), 0, None).unwrap();
-    let to = target.local_addr().unwrap();
-    let conn = ep
-        .connect_with(client, to, &creds.rank_name(0))
-        .unwrap()
-        .await
-        .unwrap();
-    let mut send = conn.open_uni().await.unwrap();
-    let hello = encode_header(&FrameHeader::new(FrameKind::Hello, claimed));
-    let _ = send.write_all(&hello).await;
-    let why = tokio::time::timeout(Duration::from_secs(10), conn.closed()).await;
-    ep.close(0u32.into(), b"done");
-    match why {
-        Ok(e) => e.to_string(),
-        Err(_) => "not closed within 10 s".into(),
-    }
-}
-
-/// A certificate for `rank` issued by the CA of the job with `secret`.
-fn identity(secret: &JobSecret, rank: u32) -> Identity {
-    let ca = JobCa::derive(secret).unwrap();
-    ca.issue(&rank_name(ca.job_id(), rank)).unwrap()
 }
 
 /// Joins the rendezvous at `to` with `creds` and a hello claiming `rank` of 2.
@@ -551,90 +418,4 @@ fn the_secret_is_in_no_rank_argv_environment_or_log() {
         .split(|c: char| !c.is_ascii_hexdigit())
         .any(|w| w.len() >= 64);
     assert!(!long_hex, "a 64-hex-digit string in the log:\n{log}");
-}
-
-/// A writer into memory for the log of the in-process test below.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
-    type Writer = Captured;
-    fn make_writer(&'a self) -> Self::Writer {
-        self.clone()
-    }
-}
-
-/// A rank's own QUIC endpoint (in-process, its warnings captured): garbage datagrams, a client
-/// without a certificate, one with another job's certificate and one with another rank's
-/// certificate are refused with the reason logged, and the rank keeps talking to its real peer.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rank_endpoint_refuses_bad_clients_and_garbage_and_logs_why() {
-    let log = Captured::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(log.clone())
-        .with_ansi(false)
-        .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
-        .finish();
-    // The only test of this binary that logs in-process.
-    tracing::subscriber::set_global_default(subscriber).unwrap();
-    let text = || String::from_utf8_lossy(&log.0.lock()).into_owned();
-    let s = secret(41);
-    let (mut ts, mut sinks) = world(3, &s, &test_config());
-    // Rank 2 exists only as a name on the impostor's certificate.
-    drop((ts.pop(), sinks.pop()));
-    let addr = ts[0].local_addr().unwrap();
-    spray_garbage(addr, 500);
-    let how = rogue_connect(addr, TRANSPORT_ALPN, None).await;
-    eprintln!("rank endpoint, no certificate: {how}");
-    assert!(!how.starts_with("answered"), "{how}");
-    assert!(
-        wait_until(Duration::from_secs(10), || text()
-            .contains("peer sent no certificates"))
-        .await,
-        "{}",
-        text()
-    );
-    let how = rogue_connect(addr, TRANSPORT_ALPN, Some(identity(&secret(42), 1))).await;
-    eprintln!("rank endpoint, another job's certificate: {how}");
-    assert!(!how.starts_with("answered"), "{how}");
-    assert!(
-        wait_until(Duration::from_secs(10), || text().contains("UnknownIssuer")).await,
-        "{}",
-        text()
-    );
-    // This job's certificate for rank 2 saying hello as rank 1.
-    let how = claim_rank(&s, 2, 1, &ts[0]).await;
-    eprintln!("rank endpoint, another rank's certificate: {how}");
-    assert!(
-        wait_until(Duration::from_secs(10), || text()
-            .contains("rejected an incoming connection"))
-        .await,
-        "{}",
-        text()
-    );
-    assert!(text().contains("reason=Hello claims rank 1"), "{}", text());
-    spray_garbage(addr, 500);
-    ts[0].send(1, frame(0, 1, 1000)).unwrap();
-    ts[1].send(0, frame(1, 1, 1000)).unwrap();
-    for sink in &sinks {
-        assert!(wait_until(Duration::from_secs(10), || sink.frame_count() == 1).await);
-        assert!(sink.lost.lock().is_empty(), "a peer was declared lost");
-    }
-    let log = text();
-    eprintln!("rank 0 log:\n{log}");
-    for line in log.lines() {
-        let expected =
-            line.contains("handshake failed") || line.contains("rejected an incoming connection");
-        assert!(expected, "unexpected warning: {line}");
-    }
 }
