@@ -5,7 +5,8 @@
 //! Each test warms up (first-use allocations, runtime threads), measures a baseline, runs the
 //! cycles, then allows the generous bounds below: fds within +4, threads within +2, RSS growth
 //! under 32 MiB. The figures are printed. Debug builds run 200 cycles (fast enough for CI);
-//! `NEXAR_STABILITY_CYCLES=1000` runs the full count.
+//! `NEXAR_STABILITY_CYCLES=1000` runs the full count. `NEXAR_STABILITY_TRACE=1` prints the
+//! QUIC test's figures every 50 cycles (before settling: connections still draining show).
 
 mod common;
 
