@@ -429,7 +429,8 @@ int nexar_ibarrier(nexar_comm_t comm, nexar_request_t *request);
  * `count` elements.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
@@ -465,7 +466,8 @@ int nexar_iallreduce(const void *sendbuf,
  * at its place in `recvbuf`).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`.
@@ -537,7 +539,8 @@ int nexar_iallgatherv(const void *sendbuf,
  * Buffers hold `size * count` elements.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`.
@@ -682,7 +685,8 @@ int nexar_ireduce_scatter_block(const void *sendbuf,
  * `recvbuf`. `sendbuf` may be `NEXAR_IN_PLACE`.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
@@ -717,7 +721,8 @@ int nexar_iscan(const void *sendbuf,
  * rank 0's `recvbuf` is left untouched. `sendbuf` may be `NEXAR_IN_PLACE`.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
@@ -782,7 +787,8 @@ int nexar_ibcast(void *buf,
  * `NEXAR_IN_PLACE` (input taken from `recvbuf`). Buffers hold `count` elements.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`, `NEXAR_ERR_OP` (unknown op, or not defined for the
@@ -821,7 +827,8 @@ int nexar_ireduce(const void *sendbuf,
  * `sendbuf` may be `NEXAR_IN_PLACE` (its block is already in place).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
@@ -898,7 +905,8 @@ int nexar_igatherv(const void *sendbuf,
  * `NEXAR_IN_PLACE` (the root keeps its block where it is).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+ * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+ * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
  * `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.

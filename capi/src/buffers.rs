@@ -42,6 +42,15 @@ pub unsafe fn input<'a>(p: *const c_void, len: usize, name: &str) -> Result<&'a 
     Ok(unsafe { std::slice::from_raw_parts(p.cast(), len) })
 }
 
+/// The checks of [`output`] without making the slice: lets a collective refuse a bad receive
+/// buffer before it starts (a call refused after its start would leave the other ranks in it).
+pub fn check_output(p: *mut c_void, len: usize, name: &str) -> Result<()> {
+    if len > 0 && (p.is_null() || is_in_place(p)) {
+        return Err(null_arg(name));
+    }
+    Ok(())
+}
+
 /// A writable view of a C buffer of `len` bytes. NULL is allowed only when `len == 0`.
 ///
 /// # Safety
@@ -56,6 +65,28 @@ pub unsafe fn output<'a>(p: *mut c_void, len: usize, name: &str) -> Result<&'a m
     }
     // SAFETY: non-NULL, and the C contract makes it writable for `len` bytes.
     Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
+}
+
+/// Fails if a send buffer of `send_len` bytes and a receive buffer of `recv_len` bytes overlap:
+/// the engine may read the input while writing the result, so an aliased call would compute
+/// garbage. `NEXAR_IN_PLACE` (the way to share one buffer), NULL and empty buffers never overlap.
+pub fn disjoint(
+    send: *const c_void,
+    send_len: usize,
+    recv: *const c_void,
+    recv_len: usize,
+) -> Result<()> {
+    if send_len == 0 || recv_len == 0 || send.is_null() || recv.is_null() || is_in_place(send) {
+        return Ok(());
+    }
+    let (s, r) = (send as usize, recv as usize);
+    if s < r.saturating_add(recv_len) && r < s.saturating_add(send_len) {
+        return Err(Error::invalid(format!(
+            "`sendbuf` ({send_len} bytes at {send:p}) and `recvbuf` ({recv_len} bytes at \
+             {recv:p}) overlap; pass NEXAR_IN_PLACE as `sendbuf` to use one buffer"
+        )));
+    }
+    Ok(())
 }
 
 /// A C array of `n` counts or displacements (`size_t`). NULL allowed only when `optional`.
@@ -120,5 +151,37 @@ impl RawOut {
         }
         // SAFETY: see the type-level contract.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_buffers_are_refused_touching_ones_are_not() {
+        let v = [0u8; 64];
+        let p = |i: usize| v[i..].as_ptr().cast::<c_void>();
+        assert!(disjoint(p(0), 16, p(0), 16).is_err());
+        assert!(disjoint(p(8), 16, p(0), 16).is_err());
+        assert!(disjoint(p(0), 16, p(15), 4).is_err());
+        let e = disjoint(p(0), 4, p(2), 4).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.message().contains("NEXAR_IN_PLACE"), "{e}");
+        assert!(disjoint(p(0), 16, p(16), 16).is_ok(), "touching");
+        assert!(disjoint(p(16), 16, p(0), 16).is_ok());
+        assert!(disjoint(p(0), 0, p(0), 16).is_ok(), "empty");
+        assert!(disjoint(IN_PLACE as *const c_void, 16, p(0), 16).is_ok());
+        assert!(disjoint(std::ptr::null(), 16, p(0), 16).is_ok());
+    }
+
+    #[test]
+    fn receive_buffers_are_checked_without_a_slice() {
+        let mut v = [0u8; 4];
+        assert!(check_output(v.as_mut_ptr().cast(), 4, "recvbuf").is_ok());
+        assert!(check_output(std::ptr::null_mut(), 0, "recvbuf").is_ok());
+        let e = check_output(std::ptr::null_mut(), 4, "recvbuf").unwrap_err();
+        assert!(e.message().contains("`recvbuf` is NULL"), "{e}");
+        assert!(check_output(IN_PLACE as *mut c_void, 4, "recvbuf").is_err());
     }
 }

@@ -43,7 +43,8 @@ pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request
 /// `count` elements.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
@@ -107,7 +108,8 @@ pub extern "C" fn nexar_iallreduce(
 /// at its place in `recvbuf`).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`.
@@ -205,7 +207,8 @@ pub extern "C" fn nexar_iallgatherv(
 /// Buffers hold `size * count` elements.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`.
@@ -398,7 +401,8 @@ pub extern "C" fn nexar_ireduce_scatter_block(
 /// `recvbuf`. `sendbuf` may be `NEXAR_IN_PLACE`.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).
@@ -443,7 +447,8 @@ pub extern "C" fn nexar_iscan(
 /// rank 0's `recvbuf` is left untouched. `sendbuf` may be `NEXAR_IN_PLACE`.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_OP` (unknown op, or not defined for the datatype).

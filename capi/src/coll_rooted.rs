@@ -58,7 +58,8 @@ pub extern "C" fn nexar_ibcast(
 /// `NEXAR_IN_PLACE` (input taken from `recvbuf`). Buffers hold `count` elements.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`, `NEXAR_ERR_OP` (unknown op, or not defined for the
@@ -107,7 +108,8 @@ pub extern "C" fn nexar_ireduce(
 /// `sendbuf` may be `NEXAR_IN_PLACE` (its block is already in place).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.
@@ -210,7 +212,8 @@ pub extern "C" fn nexar_igatherv(
 /// `NEXAR_IN_PLACE` (the root keeps its block where it is).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
+/// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
+/// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`, `NEXAR_ERR_ROOT`.

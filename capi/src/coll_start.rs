@@ -3,7 +3,9 @@
 //! the input and takes the collective's place in the communicator's order). The blocking and
 //! `nexar_i*` entry points then finish it on the calling thread or in a request.
 
-use crate::buffers::{RawOut, byte_len, counts, input, is_in_place, output};
+use crate::buffers::{
+    RawOut, byte_len, check_output, counts, disjoint, input, is_in_place, output,
+};
 use crate::lifecycle::comm;
 use crate::request::{CRequest, store_request};
 use crate::types::{
@@ -117,6 +119,21 @@ unsafe fn input_or_in_place<'a>(
     }
 }
 
+/// `input_or_in_place` for calls whose receive buffer has the input's size, refusing a send
+/// buffer that overlaps it (see `disjoint`).
+///
+/// # Safety
+/// Buffers as documented on the entry points.
+unsafe fn input_not_aliased<'a>(
+    send: *const c_void,
+    recv: *mut c_void,
+    len: usize,
+) -> Result<&'a [u8]> {
+    disjoint(send, len, recv, len)?;
+    // SAFETY: as the caller's.
+    unsafe { input_or_in_place(send, recv, len) }
+}
+
 /// Starts a barrier.
 pub fn barrier(comm_h: nexar_comm_t) -> Result<Started> {
     let c = comm(comm_h)?;
@@ -157,7 +174,10 @@ pub fn reduce(
     let len = byte_len(count, dt)?;
     if c.rank() == root {
         // SAFETY: buffers hold `count` elements per the C contract.
-        let data = unsafe { input_or_in_place(send, recv, len)? };
+        let data = unsafe { input_not_aliased(send, recv, len)? };
+        // Checked before starting: a call refused after its start would leave the other
+        // ranks in it.
+        check_output(recv, len, "recvbuf")?;
         let p = c.start_reduce(data, dt, o, root)?;
         // SAFETY: as above.
         let out = unsafe { output(recv, len, "recvbuf")? };
@@ -195,7 +215,8 @@ pub fn allreduce(
     let c = comm(comm_h)?;
     let len = byte_len(count, dt)?;
     // SAFETY: buffers hold `count` elements per the C contract.
-    let data = unsafe { input_or_in_place(send, recv, len)? };
+    let data = unsafe { input_not_aliased(send, recv, len)? };
+    check_output(recv, len, "recvbuf")?; // before starting (see `reduce`)
     let p = match input {
         Input::Copied => c.start_allreduce(data, dt, o)?,
         Input::Borrowed => {
@@ -229,7 +250,8 @@ pub fn scan(
     let c = comm(comm_h)?;
     let len = byte_len(count, dt)?;
     // SAFETY: buffers hold `count` elements per the C contract.
-    let data = unsafe { input_or_in_place(send, recv, len)? };
+    let data = unsafe { input_not_aliased(send, recv, len)? };
+    check_output(recv, len, "recvbuf")?; // before starting (see `reduce`)
     let p = c.start_scan(data, dt, o, exclusive)?;
     // SAFETY: as above.
     let out = unsafe { output(recv, len, "recvbuf")? };
@@ -248,6 +270,7 @@ pub fn allgather(
     let c = comm(comm_h)?;
     let block = byte_len(count, dt)?;
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    disjoint(send, block, recv, total)?;
     // SAFETY: `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
     let mine = if is_in_place(send) {
@@ -314,6 +337,7 @@ pub fn gather(
         return Ok(Started::nothing(c, p));
     }
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
+    disjoint(send, block, recv, total)?;
     // SAFETY: at the root `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
     let mine = if is_in_place(send) {
@@ -390,17 +414,23 @@ pub fn scatter(
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
     // SAFETY: at the root `send` holds `size * count` elements per the C contract.
     let data = unsafe { input(send, total, "sendbuf")? };
+    // Every argument is checked before the collective starts (see `reduce`).
+    let out = if is_in_place(recv) {
+        None
+    } else {
+        disjoint(send, total, recv, block)?;
+        // SAFETY: `recv` holds `count` elements per the C contract.
+        Some(unsafe { output(recv, block, "recvbuf")? })
+    };
     let p = c.start_scatter(data, dt, block, root)?;
-    if is_in_place(recv) {
-        return Ok(Started {
+    Ok(match out {
+        Some(out) => Started::new(c, p, out),
+        None => Started {
             comm: c,
             pending: p,
             dest: Dest::Scratch(vec![0; block]),
-        });
-    }
-    // SAFETY: `recv` holds `count` elements per the C contract.
-    let out = unsafe { output(recv, block, "recvbuf")? };
-    Ok(Started::new(c, p, out))
+        },
+    })
 }
 
 /// Starts a scatterv.
@@ -433,23 +463,28 @@ pub fn scatterv(
     // SAFETY: `send` spans the blocks per the C contract.
     let data = unsafe { input(send, extent(sc, d, dt)?, "sendbuf")? };
     let mine = byte_len(sc[root as usize], dt)?;
+    // Every argument is checked before the collective starts (see `reduce`).
+    let out = if is_in_place(recv) {
+        None
+    } else {
+        if byte_len(recvcount, dt)? != mine {
+            return Err(Error::new(
+                ErrorKind::InvalidCount,
+                "scatterv: the root's recvcount differs from its sendcounts entry",
+            ));
+        }
+        // SAFETY: `recv` holds `recvcount` elements per the C contract.
+        Some(unsafe { output(recv, mine, "recvbuf")? })
+    };
     let p = c.start_scatterv(data, dt, sc, d, mine, root)?;
-    if is_in_place(recv) {
-        return Ok(Started {
+    Ok(match out {
+        Some(out) => Started::new(c, p, out),
+        None => Started {
             comm: c,
             pending: p,
             dest: Dest::Scratch(vec![0; mine]),
-        });
-    }
-    if byte_len(recvcount, dt)? != mine {
-        return Err(Error::new(
-            ErrorKind::InvalidCount,
-            "scatterv: the root's recvcount differs from its sendcounts entry",
-        ));
-    }
-    // SAFETY: `recv` holds `recvcount` elements per the C contract.
-    let out = unsafe { output(recv, mine, "recvbuf")? };
-    Ok(Started::new(c, p, out))
+        },
+    })
 }
 
 /// Starts an alltoall (`count` elements per block).
@@ -464,7 +499,8 @@ pub fn alltoall(
     let c = comm(comm_h)?;
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
     // SAFETY: buffers hold `size * count` elements per the C contract.
-    let data = unsafe { input_or_in_place(send, recv, total)? };
+    let data = unsafe { input_not_aliased(send, recv, total)? };
+    check_output(recv, total, "recvbuf")?; // before starting (see `reduce`)
     let p = c.start_alltoall(data, dt)?;
     // SAFETY: as above.
     let out = unsafe { output(recv, total, "recvbuf")? };
@@ -503,6 +539,7 @@ pub fn alltoallv(
         let data = unsafe { input(send, extent(sc, sd, dt)?, "sendbuf")? };
         (sc, sd, data)
     };
+    check_output(recv, total, "recvbuf")?; // before starting (see `reduce`)
     let p = c.start_alltoallv(data, sc, sd, dt, rc, rd, total)?;
     // SAFETY: `recv` spans `total` bytes per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
@@ -526,8 +563,9 @@ pub fn reduce_scatter(
     let total = extent(rc, None, dt)?;
     // SAFETY: buffers span `total` bytes (in place: `recv` does) per the C contract.
     let data = unsafe { input_or_in_place(send, recv, total)? };
-    let p = c.start_reduce_scatter(data, rc, dt, o)?;
     let mine = byte_len(rc[c.rank() as usize], dt)?;
+    check_output(recv, mine, "recvbuf")?; // before starting (see `reduce`)
+    let p = c.start_reduce_scatter(data, rc, dt, o)?;
     // SAFETY: `recv` holds at least this rank's block per the C contract.
     let out = unsafe { output(recv, mine, "recvbuf")? };
     Ok(Started::new(c, p, out))

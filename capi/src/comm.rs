@@ -148,9 +148,14 @@ pub extern "C" fn nexar_comm_free(comm_p: *mut nexar_comm_t) -> c_int {
             return Ok(());
         }
         if h == WORLD_HANDLE || h == SELF_HANDLE {
+            let name = if h == WORLD_HANDLE {
+                "NEXAR_COMM_WORLD"
+            } else {
+                "NEXAR_COMM_SELF"
+            };
             return Err(Error::new(
                 ErrorKind::InvalidComm,
-                "predefined communicators cannot be freed",
+                format!("{name} is predefined and cannot be freed"),
             ));
         }
         with_running(|r| r.comms.lock().remove(h).map(drop))?;

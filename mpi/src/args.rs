@@ -72,6 +72,34 @@ impl Buf {
         })
     }
 
+    /// Fails with `MPI_ERR_BUFFER` if this (send) buffer and `recv` share memory: the engine
+    /// may read the input while writing the result, so aliased buffers (which the MPI standard
+    /// forbids; `MPI_IN_PLACE` is the way to share one) would give garbage. Dense buffers are
+    /// compared by their byte ranges, others by their start address.
+    pub fn check_not_aliased(&self, recv: &Buf) -> Result<()> {
+        if self.len == 0 || recv.len == 0 || self.ptr.is_null() {
+            return Ok(());
+        }
+        let (s, r) = (self.ptr as usize, recv.ptr as usize);
+        let overlap = if self.is_dense() && recv.is_dense() {
+            s < r.saturating_add(recv.len) && r < s.saturating_add(self.len)
+        } else {
+            s == r
+        };
+        if overlap {
+            return Err(MpiError::new(
+                MPI_ERR_BUFFER,
+                format!(
+                    "the send buffer ({} bytes at {:p}) and the receive buffer ({} bytes at \
+                     {:p}) overlap (aliased buffers); pass MPI_IN_PLACE as the send buffer to \
+                     use one buffer",
+                    self.len, self.ptr, recv.len, recv.ptr
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Instances `first .. first + n` of this buffer.
     pub fn sub(&self, first: usize, n: usize) -> Buf {
         let off = (first as isize).wrapping_mul(self.ty.extent());
@@ -317,6 +345,28 @@ mod tests {
                 .class,
             MPI_ERR_TYPE
         );
+    }
+
+    #[test]
+    fn aliased_buffers_are_refused() {
+        let x = [0i32; 8];
+        let at = |i: usize, n: i64| Buf::new(x[i..].as_ptr().cast(), n, 0x209, "b").unwrap();
+        let refused = |a: &Buf, b: &Buf| a.check_not_aliased(b).map_err(|e| e.class);
+        assert_eq!(refused(&at(0, 4), &at(0, 4)), Err(MPI_ERR_BUFFER));
+        assert_eq!(
+            refused(&at(0, 4), &at(3, 4)),
+            Err(MPI_ERR_BUFFER),
+            "one int shared"
+        );
+        assert_eq!(refused(&at(4, 4), &at(0, 5)), Err(MPI_ERR_BUFFER));
+        assert_eq!(refused(&at(0, 4), &at(4, 4)), Ok(()), "adjacent");
+        assert_eq!(refused(&at(0, 0), &at(0, 4)), Ok(()), "empty");
+        // A strided layout is compared by its start: same start, refused; else allowed.
+        let h = strided();
+        let s = Buf::new(x.as_ptr().cast(), 1, h, "b").unwrap();
+        assert_eq!(refused(&s, &at(0, 2)), Err(MPI_ERR_BUFFER));
+        assert_eq!(refused(&s, &at(1, 1)), Ok(()));
+        registry::free(h).unwrap();
     }
 
     #[test]

@@ -210,6 +210,11 @@ pub fn reduce(
         None
     };
     let (b, reducer, _) = reduce_source(sbuf, rb.as_ref(), n, dt, op)?;
+    if let Some(rb) = rb.as_ref().filter(|_| !in_place(sbuf)) {
+        // An op the datatype does not support is the first error to report.
+        reducer.check().map_err(nexar::Error::from)?;
+        b.check_not_aliased(rb)?;
+    }
     let p = match root {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         Some(r) => c.start_reduce_with(&unsafe { b.send_bytes() }, reducer, r)?,

@@ -314,6 +314,7 @@ impl Drop for QuicTransport {
             // end. Closing an already closed endpoint does nothing.
             self.inner.endpoint.close(codes::GOODBYE, b"shutdown");
         }
+        self.inner.peers.abandon();
     }
 }
 

@@ -156,6 +156,18 @@ impl Peers {
         self.changed.notify_waiters();
     }
 
+    /// The transport is dropped: closes every queue, so writer tasks (which hold the transport)
+    /// end instead of waiting for frames forever, and lets go of the connections. Without
+    /// this, a transport dropped without a shutdown kept its socket, tasks and buffers.
+    pub(super) fn abandon(&self) {
+        for slot in &self.slots {
+            let mut st = slot.lock();
+            st.lanes = None;
+            st.conns.clear();
+        }
+        self.changed.notify_waiters();
+    }
+
     /// An incoming stream from `peer` ended cleanly.
     pub(super) fn stream_finished(&self, peer: u32) {
         self.slot(peer).lock().streams_done += 1;
