@@ -99,7 +99,7 @@ impl Engine {
         Arc::new(Self {
             rank,
             size,
-            matcher: Mutex::new(Matcher::new(cfg.max_unexpected)),
+            matcher: Mutex::new(Matcher::new(cfg.max_unexpected, size)),
             cfg,
             runtime,
             transport: OnceLock::new(),
@@ -590,5 +590,9 @@ impl FrameSink for Engine {
         if peer < self.size && peer != self.rank {
             self.mark_failed(peer, Error::proc_failed(peer, reason));
         }
+    }
+
+    fn rx_budget(&self) -> Option<Arc<crate::transport::budget::RxBudget>> {
+        Some(self.matcher.lock().budget())
     }
 }

@@ -40,6 +40,7 @@
 //! [`Transport::stats`] has two entries: `"quic"` (frames on QUIC streams) and `"tls"` (frames on
 //! the TLS bulk lane).
 
+pub mod chaos;
 mod conn;
 pub mod endpoint;
 mod lanes;
@@ -111,6 +112,8 @@ struct Inner {
     tls_stats: stats::LaneStats,
     /// Recycled payload buffers of the TLS bulk lane's readers.
     recv_pool: Arc<recv_pool::RecvPool>,
+    /// The sink's unexpected-message budget: p2p frames of a stalled peer are not read.
+    budget: Option<Arc<crate::transport::budget::RxBudget>>,
 }
 
 /// Tries for a UDP port whose TCP twin is free too (the TLS bulk lane listens there).
@@ -204,7 +207,7 @@ impl QuicTransport {
             creds,
             endpoint,
             client_config,
-            sink,
+            sink: sink.clone(),
             max_message: cfg.max_message,
             connect_timeout: cfg.connect_timeout,
             runtime,
@@ -215,6 +218,7 @@ impl QuicTransport {
             quic_stats: stats::LaneStats::default(),
             tls_stats: stats::LaneStats::default(),
             recv_pool: Arc::default(),
+            budget: sink.rx_budget(),
         });
         // Received payloads are fresh buffers: keep freed large ones warm (see the module).
         crate::transport::shm::malloc::keep_large_buffers_warm();
@@ -355,6 +359,23 @@ impl Inner {
             .read()
             .as_ref()
             .and_then(|a| a.get(peer as usize).copied())
+    }
+
+    /// Waits while `peer`'s p2p traffic is stalled by the unexpected-message budget (called
+    /// before reading a p2p payload; see `transport::budget`).
+    async fn p2p_admission(&self, peer: u32) {
+        if let Some(b) = &self.budget
+            && b.stalled(peer)
+        {
+            tracing::debug!(
+                rank = self.rank,
+                peer,
+                used = b.used(peer),
+                "p2p reading paused: unexpected-message budget reached"
+            );
+            b.wait_unstalled(peer).await;
+            tracing::debug!(rank = self.rank, peer, "p2p reading resumed");
+        }
     }
 
     /// Reports `peer` lost (once; never during shutdown or after its goodbye).

@@ -1,0 +1,207 @@
+//! Back-pressure on unexpected point-to-point messages: a byte budget per sending peer.
+//!
+//! The matcher counts, per sender, the payload bytes of messages that arrived before any
+//! receive wanted them (the unexpected queue). Once a sender's count reaches the budget
+//! (`Config::max_unexpected`, default 64 MiB, `NEXAR_MAX_UNEXPECTED`), transports stop reading
+//! that sender's point-to-point traffic: QUIC stops reading its p2p streams (flow control then
+//! stalls the sender, whose sends queue up without error), shared memory leaves its ring slots
+//! unconsumed (the sender's ring fills and its sends queue). Receives that take queued messages
+//! bring the count down and reading resumes. Nothing is dropped and order is kept.
+//!
+//! Why this does not deadlock:
+//! * only p2p frames count and only p2p traffic stalls. On QUIC, collective frames,
+//!   acknowledgements and aborts travel on streams (and TLS connections) of their own, and the
+//!   connection's flow-control window leaves them room when both p2p streams sit full
+//!   (`endpoint::CONNECTION_WINDOW`), so a collective never waits behind a stalled message;
+//! * a posted receive that nothing queued matches lifts the stall for the peers it could match
+//!   (its source, or everybody for ANY_SOURCE): the application asked for a message that may
+//!   still be in the stalled traffic, so reading goes on until it arrives (memory then grows
+//!   only as far as the application's own receive order requires).
+//!
+//! Limits (shared memory): a peer's ring is one FIFO, so a collective frame queued behind a
+//! held-back p2p frame waits with it until this rank posts a receive for that peer (or drains
+//! its queue); large messages announced for one-copy transfer are not held back (their bytes
+//! are copied when the announcement is read, so they count but do not stall).
+
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// The default budget per sending peer.
+pub const DEFAULT_PER_PEER: u64 = 64 << 20;
+
+/// Per-peer unexpected bytes and waiting receives, shared by the matcher (which updates them)
+/// and the transports (which ask [`RxBudget::stalled`] before reading a p2p frame).
+pub struct RxBudget {
+    limit: u64,
+    used: Vec<AtomicU64>,
+    /// Posted receives not yet matched that name the peer as their source.
+    waiting: Vec<AtomicU32>,
+    /// Posted ANY_SOURCE receives not yet matched.
+    waiting_any: AtomicU32,
+    /// Woken whenever a stall may have ended.
+    resumed: tokio::sync::Notify,
+    /// Called whenever a stall may have ended (shared memory rings its own doorbell).
+    hooks: Mutex<Vec<Box<dyn Fn() + Send + Sync>>>,
+}
+
+impl std::fmt::Debug for RxBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RxBudget")
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RxBudget {
+    /// A budget of `limit` bytes for each of `size` peers.
+    pub fn new(limit: u64, size: u32) -> Self {
+        Self {
+            limit,
+            used: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            waiting: (0..size).map(|_| AtomicU32::new(0)).collect(),
+            waiting_any: AtomicU32::new(0),
+            resumed: tokio::sync::Notify::new(),
+            hooks: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The budget per peer in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Unexpected bytes from `peer` now.
+    pub fn used(&self, peer: u32) -> u64 {
+        self.used
+            .get(peer as usize)
+            .map_or(0, |u| u.load(Ordering::Acquire))
+    }
+
+    /// Whether p2p traffic from `peer` should not be read now: its unexpected bytes reached
+    /// the budget and no posted receive is waiting for a message it may send.
+    pub fn stalled(&self, peer: u32) -> bool {
+        let i = peer as usize;
+        let (Some(used), Some(waiting)) = (self.used.get(i), self.waiting.get(i)) else {
+            return false;
+        };
+        used.load(Ordering::Acquire) >= self.limit
+            && waiting.load(Ordering::Acquire) == 0
+            && self.waiting_any.load(Ordering::Acquire) == 0
+    }
+
+    /// Waits until [`Self::stalled`] is false for `peer`.
+    pub async fn wait_unstalled(&self, peer: u32) {
+        loop {
+            let resumed = self.resumed.notified();
+            tokio::pin!(resumed);
+            resumed.as_mut().enable();
+            if !self.stalled(peer) {
+                return;
+            }
+            resumed.await;
+        }
+    }
+
+    /// Registers `hook`, called whenever a stall may have ended.
+    pub fn on_resume(&self, hook: Box<dyn Fn() + Send + Sync>) {
+        self.hooks.lock().push(hook);
+    }
+
+    fn resume(&self) {
+        self.resumed.notify_waiters();
+        for h in self.hooks.lock().iter() {
+            h();
+        }
+    }
+
+    /// `bytes` from `peer` joined the unexpected queue.
+    pub(crate) fn queued(&self, peer: u32, bytes: u64) {
+        if let Some(u) = self.used.get(peer as usize) {
+            u.fetch_add(bytes, Ordering::AcqRel);
+        }
+    }
+
+    /// `bytes` from `peer` left the unexpected queue (matched).
+    pub(crate) fn taken(&self, peer: u32, bytes: u64) {
+        if let Some(u) = self.used.get(peer as usize) {
+            let before = u.fetch_sub(bytes, Ordering::AcqRel);
+            if before >= self.limit && before - bytes < self.limit {
+                self.resume();
+            }
+        }
+    }
+
+    /// A receive for `source` (`None`: any source) was posted and is waiting.
+    pub(crate) fn receive_posted(&self, source: Option<u32>) {
+        let counter = match source {
+            Some(s) => self.waiting.get(s as usize),
+            None => Some(&self.waiting_any),
+        };
+        if let Some(c) = counter
+            && c.fetch_add(1, Ordering::AcqRel) == 0
+        {
+            self.resume();
+        }
+    }
+
+    /// A waiting receive for `source` matched or went away.
+    pub(crate) fn receive_done(&self, source: Option<u32>) {
+        let counter = match source {
+            Some(s) => self.waiting.get(s as usize),
+            None => Some(&self.waiting_any),
+        };
+        if let Some(c) = counter {
+            c.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn stalls_at_the_budget_and_resumes_below_it_or_for_a_waiting_receive() {
+        let b = RxBudget::new(100, 3);
+        let woken = Arc::new(AtomicUsize::new(0));
+        let w = woken.clone();
+        b.on_resume(Box::new(move || {
+            w.fetch_add(1, Ordering::SeqCst);
+        }));
+        b.queued(1, 60);
+        assert!(!b.stalled(1));
+        b.queued(1, 60);
+        assert!(b.stalled(1));
+        assert!(!b.stalled(2), "other peers are not affected");
+        b.receive_posted(Some(1));
+        assert!(!b.stalled(1), "a waiting receive lifts the stall");
+        b.receive_done(Some(1));
+        assert!(b.stalled(1));
+        b.receive_posted(None);
+        assert!(!b.stalled(1), "so does an ANY_SOURCE receive");
+        b.receive_done(None);
+        let before = woken.load(Ordering::SeqCst);
+        b.taken(1, 30);
+        assert!(!b.stalled(1));
+        assert_eq!(woken.load(Ordering::SeqCst), before + 1);
+        assert_eq!(b.used(1), 90);
+        assert!(!b.stalled(7), "an unknown rank is never stalled");
+    }
+
+    #[tokio::test]
+    async fn a_waiter_wakes_when_the_queue_drains() {
+        let b = Arc::new(RxBudget::new(10, 2));
+        b.queued(0, 10);
+        let b2 = b.clone();
+        let t = tokio::spawn(async move { b2.wait_unstalled(0).await });
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(!t.is_finished());
+        b.taken(0, 5);
+        tokio::time::timeout(std::time::Duration::from_secs(5), t)
+            .await
+            .expect("woken")
+            .unwrap();
+    }
+}
