@@ -18,10 +18,12 @@
 //!   still be in the stalled traffic, so reading goes on until it arrives (memory then grows
 //!   only as far as the application's own receive order requires).
 //!
-//! Limits (shared memory): a peer's ring is one FIFO, so a collective frame queued behind a
-//! held-back p2p frame waits with it until this rank posts a receive for that peer (or drains
-//! its queue); large messages announced for one-copy transfer are not held back (their bytes
-//! are copied when the announcement is read, so they count but do not stall).
+//! * shared memory has one FIFO ring per peer, so a collective frame may sit behind held-back
+//!   p2p frames: there ([`RxBudget::stalled_fifo`]) the stall is also lifted while this rank
+//!   has a collective open (the engine reports them), so a collective always gets its frames.
+//!
+//! Limit (shared memory): large messages announced for one-copy transfer are not held back
+//! (their bytes are copied when the announcement is read, so they count but do not stall).
 
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -38,6 +40,8 @@ pub struct RxBudget {
     waiting: Vec<AtomicU32>,
     /// Posted ANY_SOURCE receives not yet matched.
     waiting_any: AtomicU32,
+    /// Collectives open on this rank.
+    colls_open: AtomicU32,
     /// Woken whenever a stall may have ended.
     resumed: tokio::sync::Notify,
     /// Called whenever a stall may have ended (shared memory rings its own doorbell).
@@ -60,6 +64,7 @@ impl RxBudget {
             used: (0..size).map(|_| AtomicU64::new(0)).collect(),
             waiting: (0..size).map(|_| AtomicU32::new(0)).collect(),
             waiting_any: AtomicU32::new(0),
+            colls_open: AtomicU32::new(0),
             resumed: tokio::sync::Notify::new(),
             hooks: Mutex::new(Vec::new()),
         }
@@ -89,6 +94,26 @@ impl RxBudget {
             && self.waiting_any.load(Ordering::Acquire) == 0
     }
 
+    /// [`Self::stalled`] for a transport that carries every kind of frame from `peer` in one
+    /// FIFO (shared memory): also false while a collective is open here, whose frames may be
+    /// queued behind the stalled ones.
+    pub fn stalled_fifo(&self, peer: u32) -> bool {
+        self.stalled(peer) && self.colls_open.load(Ordering::Acquire) == 0
+    }
+
+    /// A collective opened on this rank (the engine calls this, and
+    /// [`Self::collective_closed`] when it ends).
+    pub fn collective_opened(&self) {
+        if self.colls_open.fetch_add(1, Ordering::AcqRel) == 0 {
+            self.resume();
+        }
+    }
+
+    /// A collective opened with [`Self::collective_opened`] ended.
+    pub fn collective_closed(&self) {
+        self.colls_open.fetch_sub(1, Ordering::AcqRel);
+    }
+
     /// Waits until [`Self::stalled`] is false for `peer`.
     pub async fn wait_unstalled(&self, peer: u32) {
         loop {
@@ -114,15 +139,16 @@ impl RxBudget {
         }
     }
 
-    /// `bytes` from `peer` joined the unexpected queue.
-    pub(crate) fn queued(&self, peer: u32, bytes: u64) {
+    /// `bytes` from `peer` joined the unexpected queue. (This and the three below are called
+    /// by the matcher; they are public so transport tests can play the matcher.)
+    pub fn queued(&self, peer: u32, bytes: u64) {
         if let Some(u) = self.used.get(peer as usize) {
             u.fetch_add(bytes, Ordering::AcqRel);
         }
     }
 
     /// `bytes` from `peer` left the unexpected queue (matched).
-    pub(crate) fn taken(&self, peer: u32, bytes: u64) {
+    pub fn taken(&self, peer: u32, bytes: u64) {
         if let Some(u) = self.used.get(peer as usize) {
             let before = u.fetch_sub(bytes, Ordering::AcqRel);
             if before >= self.limit && before - bytes < self.limit {
@@ -132,7 +158,7 @@ impl RxBudget {
     }
 
     /// A receive for `source` (`None`: any source) was posted and is waiting.
-    pub(crate) fn receive_posted(&self, source: Option<u32>) {
+    pub fn receive_posted(&self, source: Option<u32>) {
         let counter = match source {
             Some(s) => self.waiting.get(s as usize),
             None => Some(&self.waiting_any),
@@ -145,7 +171,7 @@ impl RxBudget {
     }
 
     /// A waiting receive for `source` matched or went away.
-    pub(crate) fn receive_done(&self, source: Option<u32>) {
+    pub fn receive_done(&self, source: Option<u32>) {
         let counter = match source {
             Some(s) => self.waiting.get(s as usize),
             None => Some(&self.waiting_any),
@@ -188,6 +214,19 @@ mod tests {
         assert_eq!(woken.load(Ordering::SeqCst), before + 1);
         assert_eq!(b.used(1), 90);
         assert!(!b.stalled(7), "an unknown rank is never stalled");
+        b.queued(1, 30);
+        assert!(b.stalled(1) && b.stalled_fifo(1));
+        b.collective_opened();
+        assert!(
+            b.stalled(1),
+            "separate streams keep p2p stalled during a collective"
+        );
+        assert!(
+            !b.stalled_fifo(1),
+            "a FIFO ring is read while a collective is open"
+        );
+        b.collective_closed();
+        assert!(b.stalled_fifo(1));
     }
 
     #[tokio::test]

@@ -122,7 +122,10 @@ pub(super) async fn read_stream(
         }
         if kind == Some(FrameKind::P2p) {
             // Back-pressure: not reading leaves the bytes in QUIC's window, stalling the sender.
-            inner.p2p_admission(peer).await;
+            tokio::select! {
+                () = inner.p2p_admission(peer) => {}
+                e = conn.closed() => break ReadFail::Conn(e),
+            }
         }
         let payload = match read_payload(&mut recv, header.len).await {
             Ok(p) => p,

@@ -156,7 +156,7 @@ fn poll(inner: &Inner, rx: &mut [RxState], budget: Option<&RxBudget>) -> bool {
 /// side. (One-copy announcements are not held back: see `transport::budget`.)
 fn held_back(inner: &Inner, st: &RxState, budget: Option<&RxBudget>) -> bool {
     let Some(b) = budget else { return false };
-    if st.asm.is_some() || !b.stalled(st.peer.rank) {
+    if st.asm.is_some() || !b.stalled_fifo(st.peer.rank) {
         return false;
     }
     st.peer.rx.peek(|kind, data| {
