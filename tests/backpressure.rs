@@ -200,8 +200,8 @@ fn rss_figures(line: &str) -> (f64, f64) {
 
 #[test]
 fn a_96_mib_flood_waits_at_the_sender_and_arrives_in_order() {
-    // QUIC with the TLS bulk lane, a barrier while the flood is stalled; then shared memory
-    // with one-copy transfers off (every byte through the rings, which are held back).
+    // QUIC with either bulk lane, a barrier while the flood is stalled; then shared memory,
+    // every byte through the rings (one-copy off) and with one-copy transfers.
     // Bounds: the budget plus what the transport holds unread (QUIC's 32 MiB stream window
     // when the bulk lane is a QUIC stream; TCP buffers or the ring otherwise).
     for (env, arg, bound) in [
@@ -212,6 +212,10 @@ fn a_96_mib_flood_waits_at_the_sender_and_arrives_in_order() {
             72.0,
         ),
         (&[("NEXAR_SHM_CMA", "0")][..], "plain", 32.0),
+        (&[][..], "plain", 32.0),
+        // A barrier while stalled on shared memory: the ring is read through while the
+        // collective is open (no bound then), and nothing deadlocks.
+        (&[][..], "barrier-first", 1000.0),
     ] {
         let line = flood_job(env, arg);
         let (start, stalled) = rss_figures(&line);

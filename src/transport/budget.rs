@@ -20,10 +20,12 @@
 //!
 //! * shared memory has one FIFO ring per peer, so a collective frame may sit behind held-back
 //!   p2p frames: there ([`RxBudget::stalled_fifo`]) the stall is also lifted while this rank
-//!   has a collective open (the engine reports them), so a collective always gets its frames.
+//!   has a collective open (the engine reports them), so a collective always gets its frames
+//!   (the p2p bytes read meanwhile are queued over budget).
 //!
-//! Limit (shared memory): large messages announced for one-copy transfer are not held back
-//! (their bytes are copied when the announcement is read, so they count but do not stall).
+//! Memory while a peer is stalled: the budget, plus one frame per p2p lane, plus what the
+//! transport holds unread (QUIC: up to a 32 MiB stream window per p2p stream; TLS: TCP
+//! buffers; shared memory: nothing, the bytes stay in the ring or in the sender's buffer).
 
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};

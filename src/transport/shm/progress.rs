@@ -150,17 +150,17 @@ fn poll(inner: &Inner, rx: &mut [RxState], budget: Option<&RxBudget>) -> bool {
     any
 }
 
-/// Whether the next slot of `peer`'s ring starts an inline p2p frame that back-pressure holds
-/// back: the peer is over its unexpected-message budget (`transport::budget`) and no frame is
-/// half read. The slot stays in the ring; once the ring is full the peer's sends queue on its
-/// side. (One-copy announcements are not held back: see `transport::budget`.)
+/// Whether the next slot of `peer`'s ring starts a p2p frame (inline, or announced for a
+/// one-copy transfer) that back-pressure holds back: the peer is over its unexpected-message
+/// budget (`transport::budget`) and no frame is half read. The slot stays in the ring; once the
+/// ring is full the peer's sends queue on its side (a one-copy sender's buffer stays lent).
 fn held_back(inner: &Inner, st: &RxState, budget: Option<&RxBudget>) -> bool {
     let Some(b) = budget else { return false };
     if st.asm.is_some() || !b.stalled_fifo(st.peer.rank) {
         return false;
     }
     st.peer.rx.peek(|kind, data| {
-        kind == FRAME
+        (kind == FRAME || kind == CMA)
             && data.len() >= HEADER_LEN
             && decode_header(&data[..HEADER_LEN], inner.max_message)
                 .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p))
