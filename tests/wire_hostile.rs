@@ -138,6 +138,15 @@ fn wait_ready(job: &Job) -> Vec<(Vec<u16>, Vec<u16>)> {
     }
 }
 
+/// Whether process `pid` runs (exists and is not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|t| !t.trim_start().starts_with('Z'))
+    })
+}
+
 fn vm_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
     status
@@ -264,10 +273,10 @@ async fn attack_once(
     server_name: &str,
     bytes: Vec<u8>,
 ) -> Option<quinn::VarInt> {
-    let conn = ep
-        .connect_with(client, addr, server_name)
-        .ok()?
+    let connecting = ep.connect_with(client, addr, server_name).ok()?;
+    let conn = tokio::time::timeout(Duration::from_secs(10), connecting)
         .await
+        .ok()?
         .ok()?;
     if let Ok(mut s) = conn.open_uni().await {
         let _ = s.write_all(&bytes).await;
@@ -323,6 +332,9 @@ fn malformed_frames_from_an_authenticated_peer_close_only_its_connections() {
         let mut tasks = tokio::task::JoinSet::new();
         for i in 0..frames {
             let permit = sem.clone().acquire_owned().await.unwrap();
+            if i % 256 == 0 {
+                assert!(alive(victim), "the victim died after {i} malformed frames");
+            }
             // Half the streams open with a valid Hello (the malformed frame comes second), half
             // with the malformed frame itself where the Hello should be.
             let mut bytes = if i % 2 == 0 { hello(2) } else { Vec::new() };
