@@ -27,7 +27,6 @@
 //! transport holds unread (QUIC: up to a 32 MiB stream window per p2p stream; TLS: TCP
 //! buffers; shared memory: nothing, the bytes stay in the ring or in the sender's buffer).
 
-use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// The default budget per sending peer.
@@ -44,10 +43,8 @@ pub struct RxBudget {
     waiting_any: AtomicU32,
     /// Collectives open on this rank.
     colls_open: AtomicU32,
-    /// Woken whenever a stall may have ended.
+    /// Woken whenever a stall may have ended (QUIC readers wait on it; shared memory polls).
     resumed: tokio::sync::Notify,
-    /// Called whenever a stall may have ended (shared memory rings its own doorbell).
-    hooks: Mutex<Vec<Box<dyn Fn() + Send + Sync>>>,
 }
 
 impl std::fmt::Debug for RxBudget {
@@ -68,7 +65,6 @@ impl RxBudget {
             waiting_any: AtomicU32::new(0),
             colls_open: AtomicU32::new(0),
             resumed: tokio::sync::Notify::new(),
-            hooks: Mutex::new(Vec::new()),
         }
     }
 
@@ -129,16 +125,8 @@ impl RxBudget {
         }
     }
 
-    /// Registers `hook`, called whenever a stall may have ended.
-    pub fn on_resume(&self, hook: Box<dyn Fn() + Send + Sync>) {
-        self.hooks.lock().push(hook);
-    }
-
     fn resume(&self) {
         self.resumed.notify_waiters();
-        for h in self.hooks.lock().iter() {
-            h();
-        }
     }
 
     /// `bytes` from `peer` joined the unexpected queue. (This and the three below are called
@@ -188,16 +176,10 @@ impl RxBudget {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn stalls_at_the_budget_and_resumes_below_it_or_for_a_waiting_receive() {
         let b = RxBudget::new(100, 3);
-        let woken = Arc::new(AtomicUsize::new(0));
-        let w = woken.clone();
-        b.on_resume(Box::new(move || {
-            w.fetch_add(1, Ordering::SeqCst);
-        }));
         b.queued(1, 60);
         assert!(!b.stalled(1));
         b.queued(1, 60);
@@ -210,10 +192,8 @@ mod tests {
         b.receive_posted(None);
         assert!(!b.stalled(1), "so does an ANY_SOURCE receive");
         b.receive_done(None);
-        let before = woken.load(Ordering::SeqCst);
         b.taken(1, 30);
         assert!(!b.stalled(1));
-        assert_eq!(woken.load(Ordering::SeqCst), before + 1);
         assert_eq!(b.used(1), 90);
         assert!(!b.stalled(7), "an unknown rank is never stalled");
         b.queued(1, 30);
