@@ -16,8 +16,7 @@
 //! * a posted receive that nothing queued matches lifts the stall for the peers it could match
 //!   (its source, or everybody for ANY_SOURCE): the application asked for a message that may
 //!   still be in the stalled traffic, so reading goes on until it arrives (memory then grows
-//!   only as far as the application's own receive order requires).
-//!
+//!   only as far as the application's own receive order requires);
 //! * shared memory has one FIFO ring per peer, so a collective frame may sit behind held-back
 //!   p2p frames: there ([`RxBudget::stalled_fifo`]) the stall is also lifted while this rank
 //!   has a collective open (the engine reports them), so a collective always gets its frames
