@@ -51,5 +51,7 @@ echo "== C tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNEXAR_SANITIZE=ON
 cmake --build build-asan --parallel 2
 ctest --test-dir build-asan --output-on-failure -j2 -R '^test_'
+echo "== cargo-fuzz targets, 20 s each over their corpora (scripts/fuzz.sh)"
+bash scripts/fuzz.sh
 echo "== mpi4py 4.1.2 built with the shim's mpicc, its own test suite at 1, 2 and 3 ranks"
 bash scripts/mpi4py.sh

@@ -7,7 +7,7 @@
 //! | `NEXAR_PEER_TIMEOUT_MS` | silence after which a peer is declared failed: QUIC's idle timeout (keep-alives at a third of it) and the shared-memory heartbeat limit (heartbeats at a tenth of it, from a background thread, so a rank busy computing still beats); 10 s leaves room for an overloaded host (a short `SIGSTOP` or scheduling stall is not a failure) while a frozen rank is still caught promptly; a rank that dies is detected much sooner (launcher notice, inbox lock, connection reset) | 10000 |
 //! | `NEXAR_CONNECT_TIMEOUT_MS` | limit for rendezvous and connection set-up | 60000 |
 //! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
-//! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
+//! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched p2p messages buffered per sending peer; past it that peer's p2p traffic is not read until receives drain it (back-pressure: its sends queue, nothing errors or is lost; see `transport::budget`) | 64 MiB |
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
@@ -16,6 +16,7 @@
 //! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
 //! | `NEXAR_TIMEOUT` | seconds after which an incomplete collective fails with `Timeout` (a rank skipped it or is stuck); unset or 0: no limit | unset |
 //! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
+//! | `NEXAR_CHAOS` | testing aid: `seed=7,loss=0.05,dup=0.01,reorder=0.05,delay_ms=2` makes every QUIC socket drop, duplicate and reorder outgoing datagrams with a seeded generator (`transport::quic::chaos`); off costs nothing | unset |
 
 use crate::error::{Error, ErrorKind, Result};
 use std::net::IpAddr;
@@ -54,7 +55,8 @@ pub struct Config {
     pub connect_timeout: Duration,
     /// Largest single message (frame payload) accepted or sent.
     pub max_message: u64,
-    /// Bytes of unmatched point-to-point messages buffered per process before new ones error.
+    /// Bytes of unmatched point-to-point messages buffered per sending peer; past it that
+    /// peer's p2p traffic is not read until receives drain it (`transport::budget`).
     pub max_unexpected: u64,
     /// Address the QUIC endpoint binds.
     pub bind_addr: IpAddr,
@@ -82,7 +84,7 @@ impl Default for Config {
             peer_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(60),
             max_message: 4 << 30,
-            max_unexpected: 1 << 30,
+            max_unexpected: crate::transport::budget::DEFAULT_PER_PEER,
             bind_addr: IpAddr::from([127, 0, 0, 1]),
             shm_cma: true,
             shm_caller_progress: true,

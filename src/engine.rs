@@ -99,7 +99,7 @@ impl Engine {
         Arc::new(Self {
             rank,
             size,
-            matcher: Mutex::new(Matcher::new(cfg.max_unexpected)),
+            matcher: Mutex::new(Matcher::new(cfg.max_unexpected, size)),
             cfg,
             runtime,
             transport: OnceLock::new(),
@@ -387,6 +387,7 @@ impl Engine {
             }
         }
         r.open.insert((context, seq), tx);
+        self.matcher.lock().budget().collective_opened(); // frames may sit behind stalled p2p
         Ok(rx)
     }
 
@@ -403,6 +404,7 @@ impl Engine {
         let mut r = self.colls.lock();
         // Removed first, under the lock deliveries take: nothing arrives in `rx` afterwards.
         r.open.remove(&(context, seq));
+        self.matcher.lock().budget().collective_closed();
         r.closed.insert((context, seq), (*fp, members.clone()));
         r.closed_order.push_back((context, seq));
         if r.closed_order.len() > CLOSED_KEPT
@@ -590,5 +592,9 @@ impl FrameSink for Engine {
         if peer < self.size && peer != self.rank {
             self.mark_failed(peer, Error::proc_failed(peer, reason));
         }
+    }
+
+    fn rx_budget(&self) -> Option<Arc<crate::transport::budget::RxBudget>> {
+        Some(self.matcher.lock().budget())
     }
 }

@@ -5,13 +5,16 @@
 //!   may reorder (separate lanes), so every p2p frame carries a per-(sender, receiver) sequence
 //!   number and [`Matcher::arrive`] releases frames strictly in sequence.
 //! * A message with no posted receive waits in the unexpected queue; a receive posted later takes
-//!   the oldest match. The queue is bounded in bytes: a sender that floods it is cut off.
+//!   the oldest match. Its bytes count against the sender's budget
+//!   ([`crate::transport::budget`]): a sender over budget is not read any further (back-pressure,
+//!   no error) until receives drain its messages.
 //! * Receives are completed through one-shot channels; this module does no I/O and never blocks.
 //! * A synchronous message carries the sequence number to acknowledge; when a receive (or a
 //!   matched probe) takes it, (sender, sequence) goes to an outbox the engine drains and sends
 //!   as acknowledgements after releasing its lock.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::transport::budget::RxBudget;
 use bytes::Bytes;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, VecDeque};
@@ -78,12 +81,11 @@ pub(crate) enum Posting {
 }
 
 /// Per-process matching state (guarded by the engine's lock).
-#[derive(Default)]
 pub(crate) struct Matcher {
     posted: VecDeque<Posted>,
     unexpected: VecDeque<Envelope>,
-    unexpected_bytes: u64,
-    max_unexpected: u64,
+    /// Unexpected bytes and waiting receives per peer, read by the transports.
+    budget: Arc<RxBudget>,
     /// Next sequence number expected from each sender.
     next_seq: HashMap<u32, u64>,
     /// Frames that arrived ahead of their turn, per sender.
@@ -94,17 +96,35 @@ pub(crate) struct Matcher {
 }
 
 impl Matcher {
-    /// A matcher whose unexpected queue holds at most `max_unexpected` bytes.
-    pub fn new(max_unexpected: u64) -> Self {
+    /// A matcher for a world of `size` whose transports stop reading a sender's p2p traffic
+    /// while `max_unexpected` bytes of its messages wait unmatched.
+    pub fn new(max_unexpected: u64, size: u32) -> Self {
         Self {
-            max_unexpected,
-            ..Self::default()
+            posted: VecDeque::new(),
+            unexpected: VecDeque::new(),
+            budget: Arc::new(RxBudget::new(max_unexpected, size)),
+            next_seq: HashMap::default(),
+            early: HashMap::default(),
+            next_id: 0,
+            acks: Vec::new(),
         }
     }
 
+    /// The budget the transports consult (see [`crate::transport::budget`]).
+    pub fn budget(&self) -> Arc<RxBudget> {
+        self.budget.clone()
+    }
+
+    /// Takes the posted receive at `pos` out of the queue.
+    fn unpost(&mut self, pos: usize) -> Posted {
+        let p = self.posted.remove(pos).expect("index is valid");
+        self.budget.receive_done(p.spec.source);
+        p
+    }
+
     /// Accepts frame `seq` from `env.src`, releasing it and any frames it unblocks in order.
-    /// Returns an error naming the sender if it overflowed the unexpected queue or replayed a
-    /// sequence number; the caller then treats that sender as failed.
+    /// Returns an error naming the sender if it replayed a sequence number; the caller then
+    /// treats that sender as failed.
     pub fn arrive(&mut self, seq: u64, env: Envelope) -> Result<()> {
         let src = env.src;
         let next = self.next_seq.entry(src).or_insert(0);
@@ -175,25 +195,15 @@ impl Matcher {
     /// Matches an in-order message against posted receives, or queues it.
     fn release(&mut self, env: Envelope) -> Result<()> {
         if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
-            let p = self.posted.remove(pos).expect("index is valid");
+            let p = self.unpost(pos);
             // A dropped receiver means the receive was cancelled; the message goes back.
             if let Err(env) = self.hand_over(p, env) {
                 return self.release(env);
             }
             return Ok(());
         }
-        let len = env.payload.len() as u64;
-        if self.unexpected_bytes + len > self.max_unexpected {
-            return Err(Error::new(
-                ErrorKind::ResourceExhausted,
-                format!(
-                    "rank {} overflowed the unexpected-message queue ({} bytes buffered, limit {}; \
-                     raise NEXAR_MAX_UNEXPECTED or post receives earlier)",
-                    env.src, self.unexpected_bytes, self.max_unexpected
-                ),
-            ));
-        }
-        self.unexpected_bytes += len;
+        // Over budget, the transports stop reading this sender until receives drain it.
+        self.budget.queued(env.src, env.payload.len() as u64);
         self.unexpected.push_back(env);
         Ok(())
     }
@@ -205,6 +215,7 @@ impl Matcher {
         }
         self.next_id += 1;
         let id = self.next_id;
+        self.budget.receive_posted(spec.source);
         self.posted.push_back(Posted { id, spec, reply });
         Posting::Queued(id)
     }
@@ -214,13 +225,13 @@ impl Matcher {
     /// (it was the oldest match when it was taken).
     pub fn requeue(&mut self, env: Envelope) {
         if let Some(pos) = self.posted.iter().position(|p| p.spec.accepts(&env)) {
-            let p = self.posted.remove(pos).expect("index is valid");
+            let p = self.unpost(pos);
             if let Err(env) = self.hand_over(p, env) {
                 self.requeue(env);
             }
             return;
         }
-        self.unexpected_bytes += env.payload.len() as u64;
+        self.budget.queued(env.src, env.payload.len() as u64);
         self.unexpected.push_front(env);
     }
 
@@ -228,7 +239,7 @@ impl Matcher {
     pub fn cancel(&mut self, id: u64) -> bool {
         match self.posted.iter().position(|p| p.id == id) {
             Some(pos) => {
-                self.posted.remove(pos);
+                self.unpost(pos);
                 true
             }
             None => false,
@@ -239,7 +250,7 @@ impl Matcher {
     pub fn cancel_with(&mut self, id: u64, err: &Error) -> bool {
         match self.posted.iter().position(|p| p.id == id) {
             Some(pos) => {
-                let p = self.posted.remove(pos).expect("index is valid");
+                let p = self.unpost(pos);
                 let _ = p.reply.send(Err(err.clone()));
                 true
             }
@@ -252,7 +263,7 @@ impl Matcher {
     pub fn take(&mut self, spec: &RecvSpec) -> Option<Envelope> {
         let pos = self.unexpected.iter().position(|e| spec.accepts(e))?;
         let mut env = self.unexpected.remove(pos).expect("index is valid");
-        self.unexpected_bytes -= env.payload.len() as u64;
+        self.budget.taken(env.src, env.payload.len() as u64);
         self.matched(&mut env);
         Some(env)
     }
@@ -274,6 +285,7 @@ impl Matcher {
             .partition(|p| p.spec.involves(world_rank));
         self.posted = alive.into();
         for p in dead {
+            self.budget.receive_done(p.spec.source);
             let _ = p.reply.send(Err(err.clone()));
         }
         self.early.remove(&world_rank);
@@ -282,6 +294,7 @@ impl Matcher {
     /// Fails every posted receive (shutdown).
     pub fn fail_all(&mut self, err: &Error) {
         for p in self.posted.drain(..) {
+            self.budget.receive_done(p.spec.source);
             let _ = p.reply.send(Err(err.clone()));
         }
     }
@@ -323,7 +336,7 @@ mod tests {
 
     #[test]
     fn out_of_order_frames_are_released_in_sequence() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         m.arrive(2, env(1, 5, 2)).unwrap();
         m.arrive(1, env(1, 5, 1)).unwrap();
         assert!(
@@ -341,7 +354,7 @@ mod tests {
 
     #[test]
     fn wildcards_take_the_oldest_match() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         m.arrive(0, env(2, 7, 10)).unwrap();
         m.arrive(0, env(1, 8, 11)).unwrap();
         assert_eq!(take(&mut m, spec(None, Some(8))).unwrap().src, 1);
@@ -350,7 +363,7 @@ mod tests {
 
     #[test]
     fn posted_receive_completes_on_arrival() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         let (tx, mut rx) = oneshot::channel();
         assert!(matches!(
             m.post(spec(Some(0), None), tx),
@@ -363,7 +376,7 @@ mod tests {
 
     #[test]
     fn cancelled_receive_gives_the_message_back() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         let (tx, rx) = oneshot::channel();
         assert!(matches!(
             m.post(spec(Some(0), None), tx),
@@ -376,7 +389,7 @@ mod tests {
 
     #[test]
     fn an_abandoned_match_is_requeued_first() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         m.arrive(0, env(1, 5, 1)).unwrap();
         m.arrive(1, env(1, 5, 2)).unwrap();
         let first = take(&mut m, spec(Some(1), Some(5))).unwrap();
@@ -386,12 +399,34 @@ mod tests {
     }
 
     #[test]
-    fn flooding_is_bounded_and_replays_rejected() {
-        let mut m = Matcher::new(2);
+    fn flooding_stalls_the_sender_and_replays_are_rejected() {
+        let mut m = Matcher::new(2, 3);
+        let b = m.budget();
         m.arrive(0, env(1, 0, 0)).unwrap();
+        assert!(!b.stalled(1));
         m.arrive(1, env(1, 0, 0)).unwrap();
-        let e = m.arrive(2, env(1, 0, 0)).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::ResourceExhausted);
+        assert!(b.stalled(1), "two bytes queued: rank 1 is not read further");
+        assert!(!b.stalled(2));
+        // Overshoot (a frame already read) is queued, never refused.
+        m.arrive(2, env(1, 0, 7)).unwrap();
+        assert_eq!(b.used(1), 3);
+        // A receive for something not queued lifts the stall while it waits.
+        let (tx, _rx) = oneshot::channel();
+        let Posting::Queued(id) = m.post(spec(Some(1), Some(9)), tx) else {
+            panic!("nothing with tag 9 is queued");
+        };
+        assert!(!b.stalled(1));
+        m.cancel(id);
+        assert!(b.stalled(1));
+        // Draining in order resumes reading; nothing was lost.
+        for want in [0, 0, 7] {
+            assert_eq!(
+                take(&mut m, spec(Some(1), Some(0))).unwrap().payload[0],
+                want
+            );
+        }
+        assert!(!b.stalled(1));
+        assert_eq!(b.used(1), 0);
         assert_eq!(
             m.arrive(0, env(1, 0, 0)).unwrap_err().kind(),
             ErrorKind::Mismatch
@@ -400,7 +435,7 @@ mod tests {
 
     #[test]
     fn synchronous_messages_are_acknowledged_once_when_matched() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         let sync = |seq| Envelope {
             ack: Some(seq),
             ..env(1, 4, seq as u8)
@@ -430,7 +465,7 @@ mod tests {
 
     #[test]
     fn cancel_completes_a_queued_receive_only() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         let (tx, mut rx) = oneshot::channel();
         let Posting::Queued(id) = m.post(spec(Some(0), None), tx) else {
             panic!("nothing has arrived")
@@ -443,7 +478,7 @@ mod tests {
 
     #[test]
     fn peer_failure_fails_specific_and_wildcard_receives() {
-        let mut m = Matcher::new(1 << 20);
+        let mut m = Matcher::new(1 << 20, 3);
         let (tx1, mut rx1) = oneshot::channel();
         let (tx2, mut rx2) = oneshot::channel();
         let (tx3, mut rx3) = oneshot::channel();

@@ -149,7 +149,11 @@ async fn a_header_with_a_bad_magic_closes_the_connection() {
     let lost = sink.lost.lock().clone();
     assert_eq!(lost.len(), 1);
     assert_eq!(lost[0].0, 1);
-    assert!(lost[0].1.contains("protocol violation"), "{}", lost[0].1);
+    assert!(
+        lost[0].1.contains("sent a malformed frame"),
+        "{}",
+        lost[0].1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

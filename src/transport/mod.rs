@@ -10,6 +10,7 @@
 //! frame over shared memory or QUIC by destination, and `NEXAR_TRANSPORT=quic` forces QUIC
 //! everywhere. Blocking calls may drive a transport on their own thread ([`caller`]).
 
+pub mod budget;
 pub mod caller;
 pub mod mem;
 pub mod quic;
@@ -31,6 +32,12 @@ pub trait FrameSink: Send + Sync + 'static {
 
     /// The connection to `peer` died or timed out. Called at most once per peer.
     fn on_peer_lost(&self, peer: u32, reason: String);
+
+    /// The unexpected-message budget transports stall p2p reading on (see [`budget`]); `None`
+    /// (the default) reads without limit.
+    fn rx_budget(&self) -> Option<std::sync::Arc<budget::RxBudget>> {
+        None
+    }
 }
 
 /// Moves frames to other ranks of the world.

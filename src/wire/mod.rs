@@ -3,12 +3,19 @@
 //! buffer is allocated for it.
 
 mod header;
+mod stream;
 
 pub use header::{
     FrameHeader, FrameKind, HEADER_LEN, MAGIC, P2P_SYNC, decode_header, encode_header,
 };
+pub use stream::decode_stream;
 
 use bytes::Bytes;
+
+/// Most bytes a receiver reserves for a payload before that payload's bytes arrive. A header
+/// alone (whose length passed the `max_message` check) cannot make a process reserve more:
+/// larger payloads grow their buffer as data comes in.
+pub const PREALLOC_LIMIT: usize = 16 << 20;
 
 /// One unit of traffic between two ranks: header plus raw payload.
 #[derive(Debug, Clone, PartialEq, Eq)]

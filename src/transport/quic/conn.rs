@@ -80,7 +80,9 @@ async fn authenticate(
         Ok(Some(h)) => h,
         Ok(None) => return Err("stream ended before its Hello".into()),
         Err(ReadFail::Conn(e)) => return Err(format!("connection ended before its Hello: {e}")),
-        Err(ReadFail::Protocol(m)) => return Err(format!("bad Hello: {m}")),
+        Err(ReadFail::Protocol(m) | ReadFail::Malformed(m)) => {
+            return Err(format!("bad Hello: {m}"));
+        }
     };
     if header.frame_kind() != Some(FrameKind::Hello) {
         return Err(format!(

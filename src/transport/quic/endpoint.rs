@@ -17,9 +17,11 @@ use std::time::Duration;
 pub const SOCKET_BUFFER: usize = 8 << 20;
 /// Flow-control window of one stream.
 pub const STREAM_WINDOW: u32 = 32 << 20;
-/// Flow-control window of a whole connection (receive and send).
-pub const CONNECTION_WINDOW: u32 = 64 << 20;
-/// Unidirectional streams a peer may open at once (we use two per direction).
+/// Flow-control window of a whole connection (receive and send). Three stream windows: the two
+/// p2p streams may sit full while their sender is over its unexpected-message budget
+/// (`transport::budget`) and collective traffic still has a window of its own.
+pub const CONNECTION_WINDOW: u32 = 3 * STREAM_WINDOW;
+/// Unidirectional streams a peer may open at once (we use four per direction).
 const MAX_UNI_STREAMS: u32 = 16;
 /// Largest keep-alive interval; shorter when the peer timeout is short.
 const MAX_KEEP_ALIVE: Duration = Duration::from_secs(1);
@@ -152,6 +154,21 @@ pub fn make_endpoint(
             "the QUIC endpoint must be created inside a tokio runtime",
         )
     })?;
+    // NEXAR_CHAOS (testing only): a socket that mistreats datagrams; unset, the plain one.
+    if let Some(spec) = super::chaos::ChaosSpec::from_env()? {
+        let plain = runtime
+            .wrap_udp_socket(socket)
+            .map_err(io_err("cannot register the UDP socket"))?;
+        let handle = tokio::runtime::Handle::try_current().map_err(|_| {
+            Error::new(
+                ErrorKind::Internal,
+                "the QUIC endpoint must be created inside a tokio runtime",
+            )
+        })?;
+        let chaos = super::chaos::ChaosSocket::wrap(plain, spec, handle);
+        return quinn::Endpoint::new_with_abstract_socket(ep_cfg, server_config, chaos, runtime)
+            .map_err(io_err("cannot create the QUIC endpoint"));
+    }
     quinn::Endpoint::new(ep_cfg, server_config, socket, runtime)
         .map_err(io_err("cannot create the QUIC endpoint"))
 }

@@ -1,9 +1,13 @@
-//! The outgoing side: per peer, a control lane and a bulk lane, each an unbounded queue drained by
-//! a task into one long-lived unidirectional stream. Headers are encoded in front of each payload;
-//! payloads are handed to quinn as they are (small ones are coalesced with their header). The
-//! bulk lane goes over TLS-over-TCP instead when the TLS lane is on and the peer answers
-//! (`tls_lane.rs`); either way it counts as one of the [`LANE_COUNT`] streams a goodbye
+//! The outgoing side: per peer, four lanes, each an unbounded queue drained by a task into one
+//! long-lived unidirectional stream: control and bulk for collective frames, acknowledgements
+//! and aborts; p2p and p2p-bulk for point-to-point messages. Headers are encoded in front of
+//! each payload; payloads are handed to quinn as they are (small ones are coalesced with their
+//! header). Each bulk lane goes over TLS-over-TCP instead when the TLS lane is on and the peer
+//! answers (`tls_lane.rs`); either way it counts as one of the [`LANE_COUNT`] streams a goodbye
 //! announces.
+//!
+//! Point-to-point messages travel apart so that a receiver may stop reading them when too many
+//! wait unmatched (`transport::budget`) without holding up a collective behind them.
 
 use super::stats::LaneStats;
 use super::{BULK_THRESHOLD, Inner, conn, tls_lane, tls_stream};
@@ -17,44 +21,56 @@ const COALESCE_LIMIT: usize = 4 << 10;
 /// Most frames written in one call.
 const MAX_BATCH: usize = 64;
 
-/// Streams a writer opens (control and bulk, the latter on QUIC or TLS); a goodbye announces
-/// this many.
-pub(super) const LANE_COUNT: u64 = 2;
+/// Streams a writer opens (control, bulk, p2p and p2p-bulk; the bulk ones on QUIC or TLS); a
+/// goodbye announces this many.
+pub(super) const LANE_COUNT: u64 = 4;
 
-/// The sending ends of a peer's two lanes.
+/// The sending ends of a peer's lanes.
 pub(super) struct Lanes {
     control: UnboundedSender<Frame>,
     bulk: UnboundedSender<Frame>,
+    p2p: UnboundedSender<Frame>,
+    p2p_bulk: UnboundedSender<Frame>,
 }
 
 /// The receiving ends, owned by the writer task.
 pub(super) struct Receivers {
     control: UnboundedReceiver<Frame>,
     bulk: UnboundedReceiver<Frame>,
+    p2p: UnboundedReceiver<Frame>,
+    p2p_bulk: UnboundedReceiver<Frame>,
 }
 
 impl Lanes {
     pub(super) fn new() -> (Self, Receivers) {
         let (ct, cr) = unbounded_channel();
         let (bt, br) = unbounded_channel();
+        let (pt, pr) = unbounded_channel();
+        let (qt, qr) = unbounded_channel();
         (
             Self {
                 control: ct,
                 bulk: bt,
+                p2p: pt,
+                p2p_bulk: qt,
             },
             Receivers {
                 control: cr,
                 bulk: br,
+                p2p: pr,
+                p2p_bulk: qr,
             },
         )
     }
 
-    /// Queues a frame on the lane its size selects. Fails when the writer has ended.
+    /// Queues a frame on the lane its kind and size select. Fails when the writer has ended.
     pub(super) fn push(&self, frame: Frame) -> Result<(), Frame> {
-        let lane = if frame.payload.len() >= BULK_THRESHOLD {
-            &self.bulk
-        } else {
-            &self.control
+        let big = frame.payload.len() >= BULK_THRESHOLD;
+        let lane = match (frame.header.frame_kind() == Some(FrameKind::P2p), big) {
+            (false, false) => &self.control,
+            (false, true) => &self.bulk,
+            (true, false) => &self.p2p,
+            (true, true) => &self.p2p_bulk,
         };
         lane.send(frame).map_err(|e| e.0)
     }
@@ -79,19 +95,18 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
             return;
         }
     };
-    let Receivers { control, bulk } = rx;
-    let bulk_lane = async {
-        if inner.tls.is_some() {
-            match tls_lane::connect(&inner, peer).await {
-                Ok(stream) => return tls_stream::write_frames(&inner, peer, stream, bulk).await,
-                Err(reason) => {
-                    tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
-                }
-            }
-        }
-        run_lane(&inner, &conn, bulk).await
-    };
-    let (a, b) = tokio::join!(run_lane(&inner, &conn, control), bulk_lane);
+    let Receivers {
+        control,
+        bulk,
+        p2p,
+        p2p_bulk,
+    } = rx;
+    let (a, b, c, d) = tokio::join!(
+        run_lane(&inner, &conn, control),
+        bulk_lane(&inner, peer, &conn, bulk),
+        run_lane(&inner, &conn, p2p),
+        bulk_lane(&inner, peer, &conn, p2p_bulk),
+    );
     tracing::debug!(
         rank = inner.rank,
         peer,
@@ -99,13 +114,31 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
         lost_packets = conn.stats().path.lost_packets,
         "writer finished"
     );
-    for r in [a, b] {
+    for r in [a, b, c, d] {
         match r {
             Ok(()) => {}
             Err(LaneError::Conn(e)) => inner.connection_ended(peer, &e),
             Err(LaneError::Other(reason)) => inner.peer_lost(peer, reason),
         }
     }
+}
+
+/// A bulk lane: over TLS when the TLS lane is on and the peer answers, else a QUIC stream.
+async fn bulk_lane(
+    inner: &Inner,
+    peer: u32,
+    conn: &quinn::Connection,
+    rx: UnboundedReceiver<Frame>,
+) -> Result<(), LaneError> {
+    if inner.tls.is_some() {
+        match tls_lane::connect(inner, peer).await {
+            Ok(stream) => return tls_stream::write_frames(inner, peer, stream, rx).await,
+            Err(reason) => {
+                tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
+            }
+        }
+    }
+    run_lane(inner, conn, rx).await
 }
 
 fn write_err(e: quinn::WriteError) -> LaneError {

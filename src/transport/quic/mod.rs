@@ -6,15 +6,17 @@
 //! * Connections are made lazily, on the first frame for a peer. When two ranks dial each other
 //!   at once there may be two connections for the pair: every authenticated connection is read,
 //!   frames go out on one. A connection the peer opened is reused for sending when it exists.
-//! * Two long-lived unidirectional streams per direction (`lanes.rs`): a control lane for frames
-//!   under [`BULK_THRESHOLD`] bytes and a bulk lane, so small messages never queue behind big
-//!   ones. `send` never blocks: it pushes into an unbounded queue per lane.
+//! * Four long-lived unidirectional streams per direction (`lanes.rs`): a control lane for
+//!   frames under [`BULK_THRESHOLD`] bytes and a bulk lane, so small messages never queue behind
+//!   big ones, each twice: once for point-to-point messages and once for everything else, so a
+//!   receiver can stop reading a flooding sender's p2p traffic (`transport::budget`) without
+//!   holding up collectives. `send` never blocks: it pushes into an unbounded queue per lane.
 //! * The bulk lane runs over TLS 1.3 on TCP by default (`tls_lane.rs`, `tls_stream.rs`;
 //!   `NEXAR_BULK_LANE=quic` keeps it on a QUIC stream). Each rank listens on TCP at the IP and
 //!   port number of its UDP endpoint, so no rendezvous change is needed; a writer dials one TLS
 //!   connection per ordered pair, authenticated with the same per-rank certificates and checks
 //!   as QUIC, frames encoded the same way. If the listener cannot bind or a peer cannot be
-//!   dialed, the reason is logged and the QUIC bulk stream is used. The bulk lane counts as one
+//!   dialed, the reason is logged and the QUIC bulk stream is used. Each bulk lane counts as one
 //!   of a goodbye's `LANE_COUNT` streams whichever connection carries it; a TLS lane
 //!   that ends without a `close_notify` reports its peer lost (once, like QUIC).
 //! * Why TLS over TCP (decided by measurement, `examples/bulk_lanes.rs`: 16 MiB frames one way
@@ -32,7 +34,12 @@
 //!   frame's `src` must match it, or the connection is closed.
 //! * A connection lost without a `Goodbye` (error, idle timeout, protocol violation) reports the
 //!   peer to [`FrameSink::on_peer_lost`] exactly once; sends to it then fail with
-//!   [`ErrorKind::ProcFailed`].
+//!   [`ErrorKind::ProcFailed`]. A malformed frame (bad header, unknown kind, length over
+//!   `max_message`, a `src` other than the certificate's, a truncated frame) is logged, closes
+//!   only that connection (code [`codes::PROTOCOL`]; a TLS lane is dropped) and reports the peer
+//!   lost with "sent a malformed frame: <reason>". No payload buffer larger than
+//!   [`crate::wire::PREALLOC_LIMIT`] is reserved before its bytes arrive.
+//! * `NEXAR_CHAOS` (testing only, `chaos.rs`) puts a seeded datagram mangler under the socket.
 //!
 //! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
 //! sent to this rank itself is handed to its own sink at once.
@@ -40,6 +47,7 @@
 //! [`Transport::stats`] has two entries: `"quic"` (frames on QUIC streams) and `"tls"` (frames on
 //! the TLS bulk lane).
 
+pub mod chaos;
 mod conn;
 pub mod endpoint;
 mod lanes;
@@ -111,6 +119,8 @@ struct Inner {
     tls_stats: stats::LaneStats,
     /// Recycled payload buffers of the TLS bulk lane's readers.
     recv_pool: Arc<recv_pool::RecvPool>,
+    /// The sink's unexpected-message budget: p2p frames of a stalled peer are not read.
+    budget: Option<Arc<crate::transport::budget::RxBudget>>,
 }
 
 /// Tries for a UDP port whose TCP twin is free too (the TLS bulk lane listens there).
@@ -204,7 +214,7 @@ impl QuicTransport {
             creds,
             endpoint,
             client_config,
-            sink,
+            sink: sink.clone(),
             max_message: cfg.max_message,
             connect_timeout: cfg.connect_timeout,
             runtime,
@@ -215,6 +225,7 @@ impl QuicTransport {
             quic_stats: stats::LaneStats::default(),
             tls_stats: stats::LaneStats::default(),
             recv_pool: Arc::default(),
+            budget: sink.rx_budget(),
         });
         // Received payloads are fresh buffers: keep freed large ones warm (see the module).
         crate::transport::shm::malloc::keep_large_buffers_warm();
@@ -356,6 +367,33 @@ impl Inner {
             .read()
             .as_ref()
             .and_then(|a| a.get(peer as usize).copied())
+    }
+
+    /// Waits while `peer`'s p2p traffic is stalled by the unexpected-message budget (called
+    /// before reading a p2p payload; see `transport::budget`). Gives up the wait once the peer
+    /// is lost or this transport shuts down (what is read then is dropped or drained).
+    async fn p2p_admission(&self, peer: u32) {
+        let Some(b) = &self.budget else { return };
+        if !b.stalled(peer) {
+            return;
+        }
+        tracing::debug!(
+            rank = self.rank,
+            peer,
+            used = b.used(peer),
+            "p2p reading paused: unexpected-message budget reached"
+        );
+        loop {
+            tokio::select! {
+                () = b.wait_unstalled(peer) => break,
+                () = tokio::time::sleep(Duration::from_millis(100)) => {
+                    if self.peers.is_lost(peer) || self.shutting_down.load(Ordering::SeqCst) {
+                        break;
+                    }
+                }
+            }
+        }
+        tracing::debug!(rank = self.rank, peer, "p2p reading resumed");
     }
 
     /// Reports `peer` lost (once; never during shutdown or after its goodbye).

@@ -3,7 +3,7 @@
 
 use super::conn::truncate;
 use super::{Inner, codes};
-use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header};
+use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header};
 use bytes::{Bytes, BytesMut};
 use quinn::{ReadError, ReadExactError, RecvStream};
 use std::sync::Arc;
@@ -12,8 +12,12 @@ use std::sync::Arc;
 pub(super) enum ReadFail {
     /// The connection ended.
     Conn(quinn::ConnectionError),
-    /// The peer broke the protocol (described).
+    /// The stream failed (reset, stopped; described).
     Protocol(String),
+    /// The peer sent bytes that are not a valid frame (described): a header that fails
+    /// validation, an unknown kind, a length over the limit, a `src` other than its
+    /// certificate's, a truncated frame.
+    Malformed(String),
 }
 
 fn read_fail(e: ReadError) -> ReadFail {
@@ -37,7 +41,7 @@ pub(super) async fn read_header(
         Ok(()) => {}
         Err(ReadExactError::FinishedEarly(0)) => return Ok(None),
         Err(ReadExactError::FinishedEarly(n)) => {
-            return Err(ReadFail::Protocol(format!(
+            return Err(ReadFail::Malformed(format!(
                 "stream ended inside a frame header ({n} of {HEADER_LEN} bytes)"
             )));
         }
@@ -45,18 +49,18 @@ pub(super) async fn read_header(
     }
     decode_header(&buf, max_len)
         .map(Some)
-        .map_err(|e| ReadFail::Protocol(e.message().to_string()))
+        .map_err(|e| ReadFail::Malformed(e.message().to_string()))
 }
 
 /// Reads exactly `len` payload bytes (already checked against the limit).
 async fn read_payload(recv: &mut RecvStream, len: u64) -> Result<Bytes, ReadFail> {
     let len = usize::try_from(len)
-        .map_err(|_| ReadFail::Protocol(format!("frame of {len} bytes is too large here")))?;
+        .map_err(|_| ReadFail::Malformed(format!("frame of {len} bytes is too large here")))?;
     if len == 0 {
         return Ok(Bytes::new());
     }
     let truncated = |got: usize| {
-        ReadFail::Protocol(format!(
+        ReadFail::Malformed(format!(
             "stream ended inside a payload ({got} of {len} bytes)"
         ))
     };
@@ -67,7 +71,9 @@ async fn read_payload(recv: &mut RecvStream, len: u64) -> Result<Bytes, ReadFail
     if first.len() == len {
         return Ok(first);
     }
-    let mut buf = BytesMut::with_capacity(len);
+    // Reserve no more than PREALLOC_LIMIT up front: the header's length is a claim until the
+    // bytes arrive (growing later is a cheap mremap for large buffers).
+    let mut buf = BytesMut::with_capacity(len.min(PREALLOC_LIMIT));
     buf.extend_from_slice(&first);
     while buf.len() < len {
         match recv
@@ -101,7 +107,7 @@ pub(super) async fn read_stream(
             Err(f) => break f,
         };
         if header.src != peer {
-            break ReadFail::Protocol(format!(
+            break ReadFail::Malformed(format!(
                 "frame claims to come from rank {} on a connection authenticated as rank {peer}",
                 header.src
             ));
@@ -109,10 +115,17 @@ pub(super) async fn read_stream(
         let kind = header.frame_kind();
         if !hello_seen {
             if kind != Some(FrameKind::Hello) || header.len != 0 {
-                break ReadFail::Protocol("stream does not start with a Hello".into());
+                break ReadFail::Malformed("stream does not start with a Hello".into());
             }
             hello_seen = true;
             continue;
+        }
+        if kind == Some(FrameKind::P2p) {
+            // Back-pressure: not reading leaves the bytes in QUIC's window, stalling the sender.
+            tokio::select! {
+                () = inner.p2p_admission(peer) => {}
+                e = conn.closed() => break ReadFail::Conn(e),
+            }
         }
         let payload = match read_payload(&mut recv, header.len).await {
             Ok(p) => p,
@@ -126,7 +139,7 @@ pub(super) async fn read_stream(
             }
             Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
             Some(FrameKind::Hello) | None => {
-                break ReadFail::Protocol("unexpected Hello in the middle of a stream".into());
+                break ReadFail::Malformed("unexpected Hello in the middle of a stream".into());
             }
         }
     };
@@ -137,6 +150,12 @@ pub(super) async fn read_stream(
             tracing::error!(rank = inner.rank, peer, reason = %msg, "protocol violation; closing the connection");
             conn.close(codes::PROTOCOL, truncate(&msg).as_bytes());
             inner.peer_lost(peer, format!("protocol violation: {msg}"));
+        }
+        ReadFail::Malformed(msg) => {
+            // Only this connection closes; the process and its other peers carry on.
+            tracing::error!(rank = inner.rank, peer, reason = %msg, "malformed frame; closing the connection");
+            conn.close(codes::PROTOCOL, truncate(&msg).as_bytes());
+            inner.peer_lost(peer, format!("sent a malformed frame: {msg}"));
         }
     }
 }

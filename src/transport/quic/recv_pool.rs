@@ -22,9 +22,10 @@ pub(super) struct RecvPool {
 }
 
 impl RecvPool {
-    /// An empty buffer with room for at least `len` bytes: a spare one that is not more than
-    /// twice as large, or a new one.
-    pub(super) fn take(&self, len: usize) -> Vec<u8> {
+    /// An empty buffer for `len` bytes: a spare one with room for them that is not more than
+    /// twice as large, or a new one with room for at most `reserve_max` bytes (the caller
+    /// grows it as data arrives).
+    pub(super) fn take_for(&self, len: usize, reserve_max: usize) -> Vec<u8> {
         if len >= MIN_POOLED {
             let mut spare = self.spare.lock();
             if let Some(i) = spare
@@ -36,7 +37,14 @@ impl RecvPool {
                 return b;
             }
         }
-        Vec::with_capacity(len)
+        Vec::with_capacity(len.min(reserve_max))
+    }
+
+    /// An empty buffer with room for at least `len` bytes: a spare one that is not more than
+    /// twice as large, or a new one.
+    #[cfg(test)]
+    pub(super) fn take(&self, len: usize) -> Vec<u8> {
+        self.take_for(len, usize::MAX)
     }
 
     /// Wraps a filled buffer as [`Bytes`] that returns it to `pool` when the last reference

@@ -10,7 +10,9 @@ use super::Inner;
 use super::lanes::LaneError;
 use super::recv_pool::RecvPool;
 use super::tls_lane::{ClientStream, ServerStream};
-use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header, encode_header};
+use crate::wire::{
+    Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header, encode_header,
+};
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -55,6 +57,12 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Whether a read error (as [`io_reason`] words it) is the connection failing rather than
+/// the peer sending bytes that are not a valid frame.
+fn is_io(reason: &str) -> bool {
+    reason.starts_with("connection error") || reason.contains("close_notify")
+}
+
 /// Reads exactly `len` payload bytes (already checked against the limit) into a buffer from
 /// `pool`, without zeroing it first.
 async fn read_payload<R: AsyncRead + Unpin>(
@@ -63,9 +71,14 @@ async fn read_payload<R: AsyncRead + Unpin>(
     pool: &Arc<RecvPool>,
 ) -> Result<Bytes, String> {
     let n = usize::try_from(len).map_err(|_| format!("frame of {len} bytes is too large here"))?;
-    let mut buf = pool.take(n);
+    // Reserve no more than PREALLOC_LIMIT before the bytes arrive (the length is a claim).
+    let mut buf = pool.take_for(n, PREALLOC_LIMIT);
     let mut limited = r.take(len);
     while buf.len() < n {
+        if buf.len() == buf.capacity() {
+            let more = (n - buf.len()).min(buf.len().max(PREALLOC_LIMIT));
+            buf.reserve_exact(more);
+        }
         match limited.read_buf(&mut buf).await {
             Ok(0) => {
                 return Err(format!(
@@ -80,9 +93,12 @@ async fn read_payload<R: AsyncRead + Unpin>(
     Ok(RecvPool::wrap(pool, buf))
 }
 
-/// Reads the frames of an authenticated bulk connection from `peer` until it ends.
+/// Reads the frames of an authenticated bulk connection from `peer` until it ends. A malformed
+/// frame is logged, ends (drops) this connection and reports the peer lost with the reason;
+/// other connections are not touched.
 pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: ServerStream) {
-    let reason = loop {
+    // (reason, whether the peer sent bytes that are not a valid frame)
+    let (reason, malformed) = loop {
         let header = match read_header(&mut stream, inner.max_message).await {
             Ok(Some(h)) => h,
             Ok(None) => {
@@ -90,17 +106,30 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
                 tracing::debug!(rank = inner.rank, peer, "TLS bulk lane finished");
                 return;
             }
-            Err(m) => break m,
+            Err(m) => {
+                let bad = !is_io(&m);
+                break (m, bad);
+            }
         };
         if header.src != peer {
-            break format!(
-                "frame claims to come from rank {} on a TLS lane authenticated as rank {peer}",
-                header.src
+            break (
+                format!(
+                    "frame claims to come from rank {} on a TLS lane authenticated as rank {peer}",
+                    header.src
+                ),
+                true,
             );
+        }
+        if header.frame_kind() == Some(FrameKind::P2p) {
+            // Back-pressure: TCP's window fills and the sender's writes wait.
+            inner.p2p_admission(peer).await;
         }
         let payload = match read_payload(&mut stream, header.len, &inner.recv_pool).await {
             Ok(p) => p,
-            Err(m) => break m,
+            Err(m) => {
+                let bad = !is_io(&m);
+                break (m, bad);
+            }
         };
         let frame = Frame { header, payload };
         match header.frame_kind() {
@@ -110,12 +139,24 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
             }
             Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
             Some(FrameKind::Hello) | None => {
-                break "unexpected Hello in the middle of a stream".to_string();
+                break (
+                    "unexpected Hello in the middle of a stream".to_string(),
+                    true,
+                );
             }
         }
     };
-    tracing::debug!(rank = inner.rank, peer, %reason, "TLS bulk lane from the peer ended");
-    inner.peer_lost(peer, format!("TLS bulk lane: {reason}"));
+    drop(stream);
+    if malformed {
+        tracing::error!(rank = inner.rank, peer, %reason, "TLS bulk lane: malformed frame; closed the connection");
+        inner.peer_lost(
+            peer,
+            format!("sent a malformed frame on the TLS bulk lane: {reason}"),
+        );
+    } else {
+        tracing::debug!(rank = inner.rank, peer, %reason, "TLS bulk lane from the peer ended");
+        inner.peer_lost(peer, format!("TLS bulk lane: {reason}"));
+    }
 }
 
 /// Sends the `Hello` that opens a lane.

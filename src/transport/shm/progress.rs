@@ -4,7 +4,8 @@
 use super::doorbell::wait_private;
 use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK};
 use super::{GONE, Inner, LIVE, LIVENESS_PERIOD, Peer, cma};
-use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, decode_header};
+use crate::transport::budget::RxBudget;
+use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header};
 use bytes::Bytes;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -48,6 +49,8 @@ pub(super) struct RxSide {
     peers: Vec<RxState>,
     last_check: Instant,
     idle_passes: u32,
+    /// The sink's unexpected-message budget, fetched on the first pass (`None` inside: none).
+    budget: Option<Option<Arc<RxBudget>>>,
 }
 
 impl RxSide {
@@ -63,6 +66,7 @@ impl RxSide {
                 .collect(),
             last_check: Instant::now(),
             idle_passes: 0,
+            budget: None,
         }
     }
 }
@@ -74,7 +78,12 @@ impl Inner {
         let Some(mut side) = self.rx.try_lock() else {
             return false;
         };
-        if poll(self, &mut side.peers) {
+        let side = &mut *side;
+        let budget = side
+            .budget
+            .get_or_insert_with(|| self.sink.rx_budget())
+            .as_deref();
+        if poll(self, &mut side.peers, budget) {
             return true;
         }
         // Reading the clock costs as much as a pass over idle rings: look at it on every
@@ -82,7 +91,7 @@ impl Inner {
         side.idle_passes = side.idle_passes.wrapping_add(1);
         if side.idle_passes.is_multiple_of(64) && side.last_check.elapsed() >= LIVENESS_PERIOD {
             side.last_check = Instant::now();
-            check_liveness(self, &mut side.peers);
+            check_liveness(self, &mut side.peers, budget);
         }
         false
     }
@@ -133,16 +142,33 @@ pub(super) fn run(inner: Arc<Inner>) {
 }
 
 /// One pass over every ring and every pending queue; true if anything happened.
-fn poll(inner: &Inner, rx: &mut [RxState]) -> bool {
+fn poll(inner: &Inner, rx: &mut [RxState], budget: Option<&RxBudget>) -> bool {
     let mut any = inner.pump_pending();
     for st in rx.iter_mut() {
-        any |= drain(inner, st);
+        any |= drain(inner, st, budget);
     }
     any
 }
 
+/// Whether the next slot of `peer`'s ring starts a p2p frame (inline, or announced for a
+/// one-copy transfer) that back-pressure holds back: the peer is over its unexpected-message
+/// budget (`transport::budget`) and no frame is half read. The slot stays in the ring; once the
+/// ring is full the peer's sends queue on its side (a one-copy sender's buffer stays lent).
+fn held_back(inner: &Inner, st: &RxState, budget: Option<&RxBudget>) -> bool {
+    let Some(b) = budget else { return false };
+    if st.asm.is_some() || !b.stalled_fifo(st.peer.rank) {
+        return false;
+    }
+    st.peer.rx.peek(|kind, data| {
+        (kind == FRAME || kind == CMA)
+            && data.len() >= HEADER_LEN
+            && decode_header(&data[..HEADER_LEN], inner.max_message)
+                .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p))
+    }) == Some(true)
+}
+
 /// Consumes up to [`BATCH`] slots of one peer's ring; true if any.
-fn drain(inner: &Inner, st: &mut RxState) -> bool {
+fn drain(inner: &Inner, st: &mut RxState, budget: Option<&RxBudget>) -> bool {
     if st.peer.rx.is_empty() {
         return false;
     }
@@ -152,6 +178,9 @@ fn drain(inner: &Inner, st: &mut RxState) -> bool {
     }
     let mut n = 0;
     while n < BATCH {
+        if held_back(inner, st, budget) {
+            break;
+        }
         let Some(action) = peer.rx.pop(|kind, data| on_slot(inner, st, kind, data)) else {
             break;
         };
@@ -164,7 +193,10 @@ fn drain(inner: &Inner, st: &mut RxState) -> bool {
             Action::Deliver(f) => deliver(inner, f),
             Action::Copy(header, addr, token) => copy_in(inner, &peer, header, addr, token),
             Action::Violation(why) => {
-                inner.lose(&peer, format!("shared-memory protocol violation: {why}"));
+                // The ring is no longer read (its producer's sends queue up); the process and
+                // its other peers carry on.
+                tracing::error!(peer = peer.rank, reason = %why, "shm: malformed frame; closing the ring");
+                inner.lose(&peer, format!("sent a malformed frame: {why}"));
                 return true;
             }
         }
@@ -221,7 +253,9 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
                     payload: Bytes::copy_from_slice(body),
                 });
             }
-            let mut buf = Vec::with_capacity(len);
+            // The header's length is a claim: reserve at most PREALLOC_LIMIT before the slots
+            // carrying it arrive.
+            let mut buf = Vec::with_capacity(len.min(PREALLOC_LIMIT));
             buf.extend_from_slice(body);
             st.asm = Some(Assembly { header: h, buf });
             Action::Nothing
@@ -318,13 +352,13 @@ fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u6
 
 /// Reports live peers whose process has exited (after reading what they left in the ring,
 /// which may include their goodbye).
-fn check_liveness(inner: &Inner, rx: &mut [RxState]) {
+fn check_liveness(inner: &Inner, rx: &mut [RxState], budget: Option<&RxBudget>) {
     for st in rx.iter_mut() {
         let peer = st.peer.clone();
         if peer.state.load(Ordering::Acquire) != LIVE || peer.seg.owner_alive() {
             continue;
         }
-        while drain(inner, st) {}
+        while drain(inner, st, budget) {}
         if peer.state.load(Ordering::Acquire) == LIVE {
             inner.lose(
                 &peer,

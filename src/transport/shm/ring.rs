@@ -137,6 +137,26 @@ impl Ring {
         true
     }
 
+    /// Looks at the oldest published slot without consuming it: `f(kind, data)`, or `None`
+    /// when the ring is empty (back-pressure decides from it whether to read on).
+    pub fn peek<R>(&self, f: impl FnOnce(u32, &[u8]) -> R) -> Option<R> {
+        let head = self.head().load(Ordering::Relaxed);
+        if self.tail().load(Ordering::Acquire) == head {
+            return None;
+        }
+        let slot = self.slot_ptr(head);
+        // SAFETY: as in `pop`: the slot at `head` was published and stays untouched by the
+        // producer until `head` advances, which only the consumer (us) does.
+        unsafe {
+            let len = ((slot as *const u32).read() as usize).min(self.capacity());
+            let kind = (slot.add(4) as *const u32).read();
+            Some(f(
+                kind,
+                std::slice::from_raw_parts(slot.add(SLOT_HEADER), len),
+            ))
+        }
+    }
+
     /// Consumer: hands the oldest published slot (`kind`, data) to `f` and then releases it.
     /// Returns false when the ring is empty. A corrupt length is clamped to the slot.
     pub fn pop<R>(&self, f: impl FnOnce(u32, &[u8]) -> R) -> Option<R> {
