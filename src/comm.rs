@@ -61,6 +61,8 @@ pub(crate) struct CommInner {
     children: AtomicU64,
     /// Creations on a subset so far, by (tag, member world ranks): see `comm_subset.rs`.
     pub(crate) subsets: parking_lot::Mutex<HashMap<(u64, Vec<u32>), u64>>,
+    /// Agreement numbers and acknowledged failures (see `crate::fault`).
+    pub(crate) fault: crate::fault::shrink::CommFault,
 }
 
 impl CommInner {
@@ -148,6 +150,7 @@ impl Comm {
                 coll_seq: AtomicU64::new(0),
                 children: AtomicU64::new(0),
                 subsets: parking_lot::Mutex::new(HashMap::new()),
+                fault: Default::default(),
             }),
         }
     }
