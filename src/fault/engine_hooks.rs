@@ -79,7 +79,7 @@ impl Engine {
         if h.frame_kind() == Some(FrameKind::Revoke) {
             let p = &frame.payload;
             let n = p.len() / 4;
-            if p.len() % 4 != 0 || n > self.size as usize {
+            if !p.len().is_multiple_of(4) || n > self.size as usize {
                 tracing::warn!(
                     rank = self.rank,
                     src = h.src,

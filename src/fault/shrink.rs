@@ -14,15 +14,18 @@ use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Acknowledged failed ranks (comm ranks, ascending) and the world ranks a wildcard receive
+/// then waits on (the members without them), once something was acknowledged.
+type Acked = (Vec<u32>, Option<Arc<[u32]>>);
+
 /// Per-communicator ULFM state.
 #[derive(Default)]
 pub(crate) struct CommFault {
     /// Number of the next agreement on this communicator (agreements are called in the same
     /// order on every member, like collectives, but numbered apart from them).
     agree_seq: AtomicU64,
-    /// Acknowledged failed ranks (comm ranks, ascending) and the world ranks a wildcard
-    /// receive then waits on (the members without them), once something was acknowledged.
-    acked: Mutex<(Vec<u32>, Option<Arc<[u32]>>)>,
+    /// What was acknowledged.
+    acked: Mutex<Acked>,
 }
 
 impl CommFault {
