@@ -102,3 +102,4 @@ pub mod status_fields;
 pub mod table;
 pub mod topo;
 pub mod topo_graph;
+pub mod ulfm;
