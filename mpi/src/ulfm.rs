@@ -133,3 +133,29 @@ mpi_fn! {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_classes_match_the_spec_table() {
+        let table = include_str!("../spec/constants.txt");
+        let value = |name: &str| -> c_int {
+            table
+                .lines()
+                .find_map(|l| {
+                    let mut w = l.split_whitespace();
+                    (w.next() == Some(name)).then(|| w.next().unwrap().parse().unwrap())
+                })
+                .unwrap_or_else(|| panic!("{name} is not in constants.txt"))
+        };
+        assert_eq!(value("MPIX_ERR_PROC_FAILED"), MPIX_ERR_PROC_FAILED);
+        assert_eq!(
+            value("MPIX_ERR_PROC_FAILED_PENDING"),
+            MPIX_ERR_PROC_FAILED_PENDING
+        );
+        assert_eq!(value("MPIX_ERR_REVOKED"), MPIX_ERR_REVOKED);
+        assert!(MPIX_ERR_REVOKED < MPI_ERR_LASTCODE);
+    }
+}
