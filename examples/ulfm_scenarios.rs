@@ -184,8 +184,10 @@ fn main() {
             std::process::exit(2);
         }
     }
-    // The final barrier runs on the world, which is revoked or has dead members, so it fails
-    // at once; finalize still flushes what this rank sent (the last agreement's decision)
-    // and says goodbye.
-    let _ = ctx.finalize();
+    // The world is revoked or has dead members: finalize's barrier fails, and the survivors
+    // synchronize by agreement instead.
+    match ctx.finalize() {
+        Ok(()) => println!("FINALIZED rank={}", ctx.rank()),
+        Err(e) => fail(ctx.rank(), "finalize", e),
+    }
 }

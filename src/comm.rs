@@ -180,6 +180,7 @@ impl Comm {
         // No communication is needed: the id is derived, and traffic that reaches a member
         // before it has created the communicator waits in its unexpected/early queues.
         self.inner.engine.check_alive(self.inner.members.world())?;
+        self.inner.engine.check_revoked(self.inner.context)?;
         let ctx = self.inner.next_child_context("dup");
         Ok(Comm::from_parts(
             self.inner.engine.clone(),

@@ -213,10 +213,11 @@ impl Context {
         let transport = self.engine.transport().clone();
         let mut result = Ok(());
         if self.engine.size > 1 && transport.name() != "mem" {
+            let world = self.world.clone();
             let barrier = self.world.start_barrier();
             let timeout = self.engine.cfg.peer_timeout;
             let fut = async move {
-                tokio::time::timeout(timeout, barrier?.finish_into(&mut []))
+                tokio::time::timeout(timeout, crate::fault::finalize::final_sync(world, barrier))
                     .await
                     .map_err(|_| {
                         Error::new(

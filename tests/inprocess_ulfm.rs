@@ -79,6 +79,9 @@ fn revoke_fails_pending_and_later_operations_but_not_other_comms_or_recovery() {
                         w.iprobe(ANY_SOURCE, ANY_TAG).unwrap_err().kind(),
                         ErrorKind::Revoked
                     );
+                    assert_eq!(w.dup_blocking().unwrap_err().kind(), ErrorKind::Revoked);
+                    let e = w.split_blocking(Some(0), 0).unwrap_err();
+                    assert_eq!(e.kind(), ErrorKind::Revoked);
                     let mut v = [w.rank() as u64 + 1];
                     o.allreduce_blocking(&mut v, ReduceOp::Sum).unwrap();
                     let flag = w.agree_blocking(0b1110 | (w.rank() & 1)).unwrap();

@@ -64,7 +64,17 @@ fn run_over(mode: &str, n: u32, transport: &str) -> Vec<(Option<i32>, i32, Strin
             .env("NEXAR_TRANSPORT", transport)
             .env("NEXAR_PEER_TIMEOUT_MS", "3000");
     });
-    finish(launch.children, Duration::from_secs(45))
+    let outs = finish(launch.children, Duration::from_secs(45));
+    // Every rank that was not killed finalized cleanly despite the failures / revocation.
+    for (r, (sig, _, out)) in outs.iter().enumerate() {
+        if sig.is_none() {
+            assert!(
+                out.contains("FINALIZED"),
+                "rank {r} did not finalize:\n{out}"
+            );
+        }
+    }
+    outs
 }
 
 /// The value of `key=` in `line`.

@@ -107,3 +107,55 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::FrameSink;
+
+    fn revoke_frame(src: u32, context: u64, payload: Vec<u8>) -> Frame {
+        let mut h = FrameHeader::new(FrameKind::Revoke, src);
+        h.context = context;
+        Frame::new(h, Bytes::from(payload))
+    }
+
+    fn members(m: &[u32]) -> Vec<u8> {
+        m.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn a_revocation_that_reached_one_member_is_forwarded_to_all() {
+        let ctxs = crate::Context::in_process(4).unwrap();
+        let engines: Vec<_> = ctxs
+            .iter()
+            .map(|c| c.world().inner.engine.clone())
+            .collect();
+        // As if rank 0 sent its revocation to rank 2 only and died.
+        engines[2].on_frame(revoke_frame(0, 77, members(&[0, 1, 2, 3])));
+        // Rank 2 forwards to 1 and 3, which forward to the rest (0 included) once each.
+        for (r, e) in engines.iter().enumerate() {
+            assert!(e.check_revoked(77).is_err(), "rank {r}");
+            assert!(
+                e.check_revoked(0).is_ok(),
+                "rank {r}: the world is not revoked"
+            );
+        }
+        let err = engines[3].check_revoked(77).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Revoked);
+    }
+
+    #[test]
+    fn malformed_revocations_are_dropped() {
+        let ctxs = crate::Context::in_process(3).unwrap();
+        let e = ctxs[1].world().inner.engine.clone();
+        for bad in [
+            vec![1, 2, 3],                   // not a whole number of ranks
+            members(&[0, 1, 2, 0, 1, 2, 0]), // more members than the world
+            members(&[0, 1, 9]),             // a rank outside the world
+            members(&[0, 2]),                // without the receiver
+        ] {
+            e.on_frame(revoke_frame(0, 5, bad));
+            assert!(e.check_revoked(5).is_ok());
+        }
+    }
+}
