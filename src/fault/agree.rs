@@ -171,6 +171,10 @@ fn send(comm: &CommInner, seq: u64, to: usize, step: u32, payload: Bytes) {
 pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)> {
     let engine = &comm.engine;
     engine.check_open()?;
+    engine
+        .ulfm
+        .recovering
+        .store(true, std::sync::atomic::Ordering::Release);
     let seq = comm.fault.next_agreement();
     let key = (comm.context, seq);
     let n = comm.size() as usize;

@@ -68,6 +68,9 @@ pub(crate) struct UlfmState {
     any_revoked: AtomicBool,
     /// Frames of agreements.
     pub agree: Mutex<AgreeFrames>,
+    /// Set once a communicator was revoked here or an agreement ran: the program uses ULFM
+    /// recovery (see `fault::finalize`).
+    pub recovering: AtomicBool,
 }
 
 impl UlfmState {
@@ -87,6 +90,7 @@ impl UlfmState {
         }
         r.insert(context, err);
         self.any_revoked.store(true, Ordering::Release);
+        self.recovering.store(true, Ordering::Release);
         true
     }
 }
