@@ -125,7 +125,16 @@ fn check_revoke(transport: &str) {
 
 #[test]
 fn agree_is_uniform_when_the_coordinator_is_killed() {
-    let outs = run("agree", 4);
+    check_agree("auto");
+}
+
+#[test]
+fn agree_with_a_killed_coordinator_over_quic() {
+    check_agree("quic");
+}
+
+fn check_agree(transport: &str) {
+    let outs = run_over("agree", 4, transport);
     assert_eq!(
         outs[0].0,
         Some(libc::SIGKILL),
@@ -136,7 +145,7 @@ fn agree_is_uniform_when_the_coordinator_is_killed() {
         assert_eq!((*sig, *code), (None, 0), "rank {r}:\n{out}");
         let a1 = lines(out, "AGREE1")[0];
         eprintln!(
-            "rank {r}: agreement with a dead coordinator took {} ms",
+            "{transport}: rank {r}: agreement with a dead coordinator took {} ms",
             field(a1, "ms")
         );
         first.push((
@@ -158,9 +167,18 @@ fn agree_is_uniform_when_the_coordinator_is_killed() {
 
 #[test]
 fn serial_attrition_from_four_ranks_to_one() {
+    check_attrition("auto");
+}
+
+#[test]
+fn serial_attrition_over_quic() {
+    check_attrition("quic");
+}
+
+fn check_attrition(transport: &str) {
     let t = Instant::now();
-    let outs = run("attrition", 4);
-    eprintln!("attrition job took {:?}", t.elapsed());
+    let outs = run_over("attrition", 4, transport);
+    eprintln!("{transport}: attrition job took {:?}", t.elapsed());
     // Victims: world rank 0 (round 0, comm rank 0 of 4), then comm rank 1 of {1, 2, 3} =
     // world 2, then comm rank 1 of {1, 3} = world 3. World rank 1 is the last one.
     for (r, (sig, _, out)) in outs.iter().enumerate() {
@@ -183,7 +201,7 @@ fn serial_attrition_from_four_ranks_to_one() {
         assert_eq!(field(l, "size"), (3 - i).to_string());
         assert_eq!(field(l, "sum"), sums[i].to_string());
         eprintln!(
-            "round {i}: failure detected after {} ms ({}), shrink took {} ms",
+            "{transport}: round {i}: failure detected after {} ms ({}), shrink took {} ms",
             field(l, "detect_ms"),
             field(l, "error"),
             field(l, "shrink_ms")

@@ -6,9 +6,10 @@
 //! the protocol never waits on a rank this rank knows failed.
 //!
 //! 1. Each member's *contribution* is its flag, the members it knows failed and the ones it
-//!    acknowledged. The *coordinator* is the lowest-ranked member not known failed; members
-//!    send it their contribution, and again to the next coordinator whenever the one they
-//!    sent to is found failed.
+//!    acknowledged; it sends it to every member it does not know failed. The *coordinator*
+//!    (in a member's view) is the lowest-ranked member it does not know failed. Sending to
+//!    all (not only the current coordinator) lets a new coordinator decide as soon as it has
+//!    detected the failures itself, without waiting for every member to detect them.
 //! 2. The coordinator waits until it holds the contribution of every member it does not know
 //!    failed, then *decides*: the bitwise AND of every flag it holds, the failed set (the
 //!    union of the reported failed sets, the members it holds no contribution from and those
@@ -21,8 +22,14 @@
 //!    a new coordinator only decides anew when no live member had one.
 //!
 //! Every survivor thus returns the same value and failed set (and the same error, see
-//! [`Agreement::unacknowledged`]). Messages: n - 1 contributions plus n(n - 1) decisions;
-//! agreements are rare (recovery), so the flood's cost is accepted. Frames are
+//! [`Agreement::unacknowledged`]). Messages: n(n - 1) contributions and n(n - 1) decisions;
+//! agreements are rare (recovery), so the flood's cost is accepted.
+//!
+//! Limitation (no second phase, unlike ULFM's ERA): if a coordinator dies while its decision
+//! is in flight and a successor, having already received every live member's contribution,
+//! decides concurrently, members can adopt different decisions in that narrow window (a
+//! member adopts the first decision it reads). Without failures during the agreement, or with
+//! a coordinator that dies before deciding, every survivor adopts the same decision. Frames are
 //! [`crate::wire::FrameKind::Agree`], numbered per communicator apart from collectives, so
 //! agreement works after a revocation or after failed collectives left their numbers out of
 //! step.
@@ -188,7 +195,14 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
     let mut got: Vec<Option<Contribution>> = vec![None; n];
     got[me] = Some(mine.clone());
     let mut decision: Option<Agreement> = None;
-    let mut sent_to: Option<usize> = None;
+    // Every member gets this rank's contribution, not only the current coordinator: whoever
+    // turns out to be the coordinator (the lowest member it does not know failed) can decide
+    // as soon as it has detected the failures, without waiting for every other member to
+    // detect them too.
+    let encoded = mine.encode();
+    for r in (0..n).filter(|&r| r != me && engine.failure_of(world[r]).is_none()) {
+        send(comm, seq, r, CONTRIBUTE, encoded.clone());
+    }
     loop {
         let notified = engine.arrivals().notified();
         tokio::pin!(notified);
@@ -216,14 +230,8 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
             .collect();
         if decision.is_none() {
             let coord = (0..n).find(|&r| !dead[r]).expect("this rank is alive");
-            if coord == me {
-                if (0..n).all(|r| got[r].is_some() || dead[r]) {
-                    decision = Some(Agreement::decide(&got, &dead));
-                }
-            } else if sent_to != Some(coord) {
-                sent_to = Some(coord);
-                send(comm, seq, coord, CONTRIBUTE, mine.encode());
-                continue;
+            if coord == me && (0..n).all(|r| got[r].is_some() || dead[r]) {
+                decision = Some(Agreement::decide(&got, &dead));
             }
         }
         if let Some(d) = decision {
