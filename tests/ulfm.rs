@@ -53,10 +53,7 @@ fn finish(mut children: Vec<Child>, limit: Duration) -> Vec<(Option<i32>, i32, S
         .collect()
 }
 
-fn run(mode: &str, n: u32) -> Vec<(Option<i32>, i32, String)> {
-    run_over(mode, n, "auto")
-}
-
+/// Runs `n` ranks of `ulfm_scenarios MODE` over `transport` (`auto`: shared memory here).
 fn run_over(mode: &str, n: u32, transport: &str) -> Vec<(Option<i32>, i32, String)> {
     let dir = tempfile::tempdir().unwrap();
     let launch = launch_by_hand(&example("ulfm_scenarios"), n, dir.path(), |c| {
