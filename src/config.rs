@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `NEXAR_TRANSPORT` | `auto` or `quic` (force QUIC between every pair) | `auto` |
 //! | `NEXAR_THREADS` | engine runtime worker threads | 1 |
-//! | `NEXAR_PEER_TIMEOUT_MS` | silence after which a peer is declared failed | 30000 |
+//! | `NEXAR_PEER_TIMEOUT_MS` | silence after which a peer is declared failed: QUIC's idle timeout (keep-alives at a third of it) and the shared-memory heartbeat limit (heartbeats at a tenth of it, from a background thread, so a rank busy computing still beats); 10 s leaves room for an overloaded host (a short `SIGSTOP` or scheduling stall is not a failure) while a frozen rank is still caught promptly; a rank that dies is detected much sooner (launcher notice, inbox lock, connection reset) | 10000 |
 //! | `NEXAR_CONNECT_TIMEOUT_MS` | limit for rendezvous and connection set-up | 60000 |
 //! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched messages buffered before erroring | 1 GiB |
@@ -47,7 +47,8 @@ pub struct Config {
     pub transport: TransportChoice,
     /// Worker threads of the engine's tokio runtime.
     pub threads: usize,
-    /// A peer silent for this long is declared failed.
+    /// A peer silent for this long is declared failed (QUIC idle timeout, shared-memory
+    /// heartbeat limit).
     pub peer_timeout: Duration,
     /// Limit for rendezvous and connection establishment.
     pub connect_timeout: Duration,
@@ -66,6 +67,11 @@ pub struct Config {
     /// A collective not complete after this long fails with [`ErrorKind::Timeout`] (a rank
     /// skipped it or is stuck); `None` (the default) waits as long as the peers live.
     pub coll_timeout: Option<Duration>,
+    /// This process handles errors itself (they are returned to it), so a launcher should
+    /// leave it running when another rank dies: it is told of the death and may recover.
+    /// `true` (the default) for the Rust and C APIs; the MPI shim starts with `false`
+    /// (`MPI_ERRORS_ARE_FATAL`). Changed later with `Context::set_returns_errors`.
+    pub returns_errors: bool,
 }
 
 impl Default for Config {
@@ -73,7 +79,7 @@ impl Default for Config {
         Self {
             transport: TransportChoice::Auto,
             threads: 1,
-            peer_timeout: Duration::from_secs(30),
+            peer_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(60),
             max_message: 4 << 30,
             max_unexpected: 1 << 30,
@@ -82,6 +88,7 @@ impl Default for Config {
             shm_caller_progress: true,
             coll_timeout: None,
             bulk_lane: BulkLane::Tls,
+            returns_errors: true,
         }
     }
 }

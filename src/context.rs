@@ -84,6 +84,9 @@ impl Context {
         })??;
         engine.connect(world);
         crate::abort::register_for_abort(&engine);
+        if engine.cfg.returns_errors {
+            engine.declare_returns_errors(true);
+        }
         Ok(Self::assemble(
             engine,
             Arc::new(RuntimeOwner(Some(runtime))),
@@ -178,6 +181,15 @@ impl Context {
         crate::abort::abort_job(code)
     }
 
+    /// Declares whether this rank handles errors itself. A launcher (`nexarrun`) leaves a rank
+    /// that does running when another rank dies (it sees the failure as
+    /// [`ErrorKind::ProcFailed`] errors and may recover), and terminates one that does not
+    /// together with the job, like `mpiexec`. Rust programs return errors by default
+    /// ([`Config::returns_errors`]): every call already reports failures as `Result`s.
+    pub fn set_returns_errors(&self, on: bool) {
+        self.engine.declare_returns_errors(on);
+    }
+
     /// Name of the transport to other ranks (`"quic"`, `"shm"`, `"shm+quic"`, `"mem"`, `"self"`).
     pub fn transport_name(&self) -> &'static str {
         self.engine.transport().name()
@@ -215,7 +227,8 @@ impl Context {
         if self.engine.size > 1 && transport.name() != "mem" {
             let world = self.world.clone();
             let barrier = self.world.start_barrier();
-            let timeout = self.engine.cfg.peer_timeout;
+            // Peers that finish late are not failed ones (those fail the barrier at once).
+            let timeout = self.engine.cfg.peer_timeout * 3;
             let fut = async move {
                 tokio::time::timeout(timeout, crate::fault::finalize::final_sync(world, barrier))
                     .await

@@ -227,6 +227,51 @@ pub(crate) fn late_mismatch(
     ))
 }
 
+/// How long a call that failed because a peer left waits for that peer's mismatch notice.
+const NOTICE_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// A peer failure that ends a call may be the echo of a mismatch: a rank that detected one
+/// tells every member and leaves, and its peers' next sends to it fail. A mismatch notice or
+/// a mismatching frame in the call's mailbox, already there or arriving within
+/// [`NOTICE_GRACE`] (over QUIC a leaving rank's goodbye can overtake its notice), is the real
+/// cause: this returns it instead of `e`. Other errors are returned unchanged at once.
+pub(crate) async fn prefer_mismatch(
+    comm: &CommInner,
+    seq: u64,
+    fp: &Fingerprint,
+    rx: &mut mailbox::Receiver<CollEvent>,
+    e: Error,
+) -> Error {
+    if e.kind() != ErrorKind::ProcFailed {
+        return e;
+    }
+    let mismatch = |ev: CollEvent| match ev {
+        CollEvent::Frame(f) => check_frame(comm, seq, fp, &f)
+            .err()
+            .filter(|m| m.kind() == ErrorKind::Mismatch),
+        CollEvent::PeerLost(_) => None,
+    };
+    while let Some(ev) = rx.try_recv() {
+        if let Some(m) = mismatch(ev) {
+            return m;
+        }
+    }
+    let wait = async {
+        loop {
+            if let Some(m) = mismatch(rx.recv().await) {
+                return m;
+            }
+        }
+    };
+    // The timer belongs to the engine's runtime: blocking calls poll this future on their
+    // own thread, outside any runtime.
+    let timed = {
+        let _rt = comm.engine.runtime.enter();
+        tokio::time::timeout(NOTICE_GRACE, wait)
+    };
+    timed.await.unwrap_or(e)
+}
+
 /// One collective call in flight on one rank.
 pub(crate) struct CollectiveRun {
     comm: Arc<CommInner>,
@@ -235,6 +280,8 @@ pub(crate) struct CollectiveRun {
     machine: Option<Box<dyn Collective>>,
     rx: mailbox::Receiver<CollEvent>,
     out: Outbox,
+    /// A peer failure met while starting, reported by [`CollectiveRun::finish`].
+    failed: Option<Error>,
 }
 
 impl CollectiveRun {
@@ -256,10 +303,17 @@ impl CollectiveRun {
             machine: None,
             rx,
             out: Outbox::new(),
+            failed: None,
         };
         machine.start(&mut run.out)?;
         run.machine = Some(machine);
-        run.flush()?;
+        if let Err(e) = run.flush() {
+            if e.kind() != ErrorKind::ProcFailed {
+                return Err(e);
+            }
+            // Reported by `finish`, which first gives a mismatch notice time to arrive.
+            run.failed = Some(e);
+        }
         Ok(run)
     }
 
@@ -285,6 +339,19 @@ impl CollectiveRun {
 
     /// Runs the machine to completion and returns this rank's output bytes.
     pub async fn finish(mut self) -> Result<Vec<u8>> {
+        let ended = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.run_to_end().await,
+        };
+        if let Err(e) = ended {
+            return Err(prefer_mismatch(&self.comm, self.seq, &self.fp, &mut self.rx, e).await);
+        }
+        let machine = self.machine.take().expect("machine present until finish");
+        Ok(machine.finish()?)
+    }
+
+    /// Feeds the machine until it is done.
+    async fn run_to_end(&mut self) -> Result<()> {
         loop {
             let machine = self.machine.as_mut().expect("machine present until finish");
             if machine.is_done() {
@@ -328,8 +395,7 @@ impl CollectiveRun {
                 }
             }
         }
-        let machine = self.machine.take().expect("machine present until finish");
-        Ok(machine.finish()?)
+        Ok(())
     }
 }
 

@@ -82,7 +82,7 @@ pub(crate) struct Engine {
     hosts: OnceLock<Vec<String>>,
     /// The rendezvous connection (and server, on a hosting rank 0), kept open while the world
     /// lives.
-    rendezvous: Mutex<Option<RendezvousParts>>,
+    pub(crate) rendezvous: Mutex<Option<RendezvousParts>>,
     matcher: Mutex<Matcher>,
     /// Notified whenever a p2p message arrives or a peer fails (for blocking probes).
     arrivals: Notify,

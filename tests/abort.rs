@@ -61,3 +61,93 @@ fn nexarrun_returns_the_abort_code() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn an_abort_from_another_thread_ends_every_rank() {
+    let out = Command::new(nexarrun_path())
+        .args(["-n", "3", "--timeout", "60"])
+        .arg(example("abort_check"))
+        .arg("thread")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Sends `sig` to `child`.
+fn signal(child: &std::process::Child, sig: i32) {
+    // SAFETY: kill has no memory effects.
+    unsafe { libc::kill(child.id() as i32, sig) };
+}
+
+/// 4 ranks by hand: once all are ready, rank 1 is killed and rank 2 stopped, then rank 3
+/// aborts. Rank 3 must exit promptly with 7 although one peer is dead and one hung; rank 0
+/// exits with 7; rank 2, once resumed, too (the abort frame waited for it).
+fn abort_with_a_dead_and_a_hung_peer(transport: &str) {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut launch = launch_by_hand(&example("abort_check"), 4, dir.path(), |c| {
+        c.env("NEXAR_TRANSPORT", transport)
+            .arg("stdin")
+            .stdin(std::process::Stdio::piped());
+    });
+    let children = &mut launch.children;
+    let give_up = Instant::now() + Duration::from_secs(60);
+    for (r, c) in children.iter_mut().enumerate() {
+        let mut line = String::new();
+        let mut out = BufReader::new(c.stdout.take().unwrap());
+        out.read_line(&mut line).unwrap();
+        if line.trim() != format!("rank {r} ready") {
+            let _ = c.kill();
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
+            panic!("rank {r} not ready: {line:?}\n{err}");
+        }
+    }
+    signal(&children[1], libc::SIGKILL);
+    signal(&children[2], libc::SIGSTOP);
+    let asked = Instant::now();
+    children[3]
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"abort\n")
+        .unwrap();
+    let wait_exit = |c: &mut std::process::Child| loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            return Some(st);
+        }
+        if Instant::now() > give_up {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let aborter = wait_exit(&mut children[3]);
+    let took = asked.elapsed();
+    let first = wait_exit(&mut children[0]);
+    signal(&children[2], libc::SIGCONT);
+    let resumed = wait_exit(&mut children[2]);
+    for c in children.iter_mut() {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    eprintln!("{transport}: the aborting rank exited {took:?} after the request");
+    assert_eq!(aborter.and_then(|s| s.code()), Some(7), "aborting rank");
+    assert!(took < Duration::from_secs(2), "abort took {took:?}");
+    assert_eq!(first.and_then(|s| s.code()), Some(7), "rank 0");
+    assert_eq!(resumed.and_then(|s| s.code()), Some(7), "resumed rank 2");
+}
+
+#[test]
+fn an_abort_returns_promptly_with_a_dead_and_a_hung_peer_over_shared_memory() {
+    abort_with_a_dead_and_a_hung_peer("auto");
+}
+
+#[test]
+fn an_abort_returns_promptly_with_a_dead_and_a_hung_peer_over_quic() {
+    abort_with_a_dead_and_a_hung_peer("quic");
+}

@@ -94,7 +94,13 @@ pub extern "C" fn nexar_init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c
             Phase::Uninit => {}
         }
         start_clock();
-        let ctx = Context::init()?;
+        // The C API returns error codes: a launcher leaves this rank running when a peer
+        // dies, and the death surfaces as NEXAR_ERR_PROC_FAILED.
+        let cfg = nexar::Config {
+            returns_errors: true,
+            ..nexar::Config::from_env()?
+        };
+        let ctx = Context::init_with(cfg)?;
         *state = Phase::Running(Box::new(Running {
             ctx,
             comms: Mutex::new(Table::new(1, "communicator", ErrorKind::InvalidComm)),

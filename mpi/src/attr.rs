@@ -25,70 +25,20 @@
 //! the attributes of `MPI_COMM_SELF` (in the reverse order of setting), as the standard
 //! requires, so libraries can hook their cleanup there.
 
+use crate::attr_store::{self as store, AttrStore, Keyval, Shared};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::state::comm;
-use parking_lot::Mutex;
-use std::collections::BTreeMap;
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
-/// `MPI_KEYVAL_INVALID`.
-pub const MPI_KEYVAL_INVALID: c_int = 0;
-/// `MPI_COMM_NULL_COPY_FN` / `MPI_NULL_COPY_FN` (and `MPI_COMM_NULL_DELETE_FN`).
-const NULL_FN: usize = 0;
-/// `MPI_COMM_DUP_FN` / `MPI_DUP_FN`.
-const DUP_FN: usize = 1;
+pub use crate::attr_store::MPI_KEYVAL_INVALID;
+
 /// First user keyval (above the predefined ones).
 const FIRST_KEYVAL: c_int = 0x1000;
 
-/// `MPI_Comm_copy_attr_function` (= `MPI_Copy_function`).
-type CopyFn = unsafe extern "C" fn(
-    MPI_Comm,
-    c_int,
-    *mut c_void,
-    *mut c_void,
-    *mut c_void,
-    *mut c_int,
-) -> c_int;
-/// `MPI_Comm_delete_attr_function` (= `MPI_Delete_function`).
-type DeleteFn = unsafe extern "C" fn(MPI_Comm, c_int, *mut c_void, *mut c_void) -> c_int;
-
-/// A user keyval: its callbacks (addresses; 0 and 1 are the predefined ones) and extra state.
-#[derive(Clone, Copy)]
-struct Keyval {
-    copy: usize,
-    delete: usize,
-    extra: usize,
-    freed: bool,
-}
-
-/// User keyvals and the attribute values, by (communicator, keyval), each with the sequence
-/// number of the call that set it.
-struct Attrs {
-    keyvals: BTreeMap<c_int, Keyval>,
-    next: c_int,
-    values: BTreeMap<(MPI_Comm, c_int), (usize, u64)>,
-    seq: u64,
-}
-
-impl Attrs {
-    fn set(&mut self, comm_h: MPI_Comm, keyval: c_int, value: usize) {
-        self.seq += 1;
-        self.values.insert((comm_h, keyval), (value, self.seq));
-    }
-
-    fn get(&self, comm_h: MPI_Comm, keyval: c_int) -> Option<usize> {
-        self.values.get(&(comm_h, keyval)).map(|&(v, _)| v)
-    }
-}
-
-static ATTRS: Mutex<Attrs> = Mutex::new(Attrs {
-    keyvals: BTreeMap::new(),
-    next: FIRST_KEYVAL,
-    values: BTreeMap::new(),
-    seq: 0,
-});
+/// User keyvals and attribute values of communicators.
+static ATTRS: Shared<MPI_Comm> = Shared::new(AttrStore::new(FIRST_KEYVAL, "keyval"));
 
 fn is_predefined(keyval: c_int) -> bool {
     (MPI_TAG_UB..=MPI_APPNUM).contains(&keyval) || keyval == MPI_LASTUSEDCODE
@@ -96,136 +46,37 @@ fn is_predefined(keyval: c_int) -> bool {
 
 /// The live user keyval `k`, or `MPI_ERR_KEYVAL`.
 fn user_keyval(k: c_int) -> Result<Keyval> {
-    match ATTRS.lock().keyvals.get(&k) {
-        Some(kv) if !kv.freed => Ok(*kv),
-        _ if is_predefined(k) => Err(MpiError::new(
+    match ATTRS.lock().live(k) {
+        Some(kv) => Ok(kv),
+        None if is_predefined(k) => Err(MpiError::new(
             MPI_ERR_KEYVAL,
             format!("keyval {k} is predefined (read-only)"),
         )),
-        _ => Err(MpiError::new(
+        None => Err(MpiError::new(
             MPI_ERR_KEYVAL,
             format!("invalid or freed keyval {k}"),
         )),
     }
 }
 
-fn callback_result(what: &str, keyval: c_int, rc: c_int) -> Result<()> {
-    if rc == MPI_SUCCESS {
-        Ok(())
-    } else {
-        Err(MpiError::new(
-            rc,
-            format!("the {what} callback of keyval {keyval} returned {rc}"),
-        ))
-    }
-}
-
-/// Runs the delete callback of `keyval` (known, freed or not) on `value`.
-fn run_delete(comm_h: MPI_Comm, keyval: c_int, value: usize) -> Result<()> {
-    let Some(kv) = ATTRS.lock().keyvals.get(&keyval).copied() else {
-        return Ok(());
-    };
-    if kv.delete == NULL_FN {
-        return Ok(());
-    }
-    // SAFETY: a function pointer given to MPI_Comm_create_keyval (not 0 or 1: checked).
-    let f: DeleteFn = unsafe { std::mem::transmute::<usize, DeleteFn>(kv.delete) };
-    // SAFETY: the C callback's contract.
-    let rc = unsafe {
-        f(
-            comm_h,
-            keyval,
-            value as *mut c_void,
-            kv.extra as *mut c_void,
-        )
-    };
-    callback_result("delete", keyval, rc)
-}
-
-/// The attributes of `comm_h` (keyval, value), in the order they were set.
-fn attrs_of(comm_h: MPI_Comm) -> Vec<(c_int, usize)> {
-    let mut v: Vec<(u64, c_int, usize)> = ATTRS
-        .lock()
-        .values
-        .range((comm_h, c_int::MIN)..=(comm_h, c_int::MAX))
-        .map(|(&(_, k), &(v, seq))| (seq, k, v))
-        .collect();
-    v.sort_unstable();
-    v.into_iter().map(|(_, k, v)| (k, v)).collect()
-}
-
 /// Copies the attributes of `old` onto `new` through their copy callbacks (for
 /// `MPI_Comm_dup`). On error the attributes copied so far stay on `new` (see
 /// [`delete_all`]).
 pub fn copy_all(old: MPI_Comm, new: MPI_Comm) -> Result<()> {
-    for (keyval, value) in attrs_of(old) {
-        let Some(kv) = ATTRS.lock().keyvals.get(&keyval).copied() else {
-            continue;
-        };
-        let copied = match kv.copy {
-            NULL_FN => None,
-            DUP_FN => Some(value),
-            f => {
-                // SAFETY: a function pointer given to MPI_Comm_create_keyval.
-                let f: CopyFn = unsafe { std::mem::transmute::<usize, CopyFn>(f) };
-                let (mut out, mut flag): (*mut c_void, c_int) = (std::ptr::null_mut(), 0);
-                // SAFETY: the C callback's contract; `out` and `flag` are valid locals.
-                let rc = unsafe {
-                    f(
-                        old,
-                        keyval,
-                        kv.extra as *mut c_void,
-                        value as *mut c_void,
-                        (&raw mut out).cast(),
-                        &raw mut flag,
-                    )
-                };
-                callback_result("copy", keyval, rc)?;
-                (flag != 0).then_some(out as usize)
-            }
-        };
-        if let Some(v) = copied {
-            ATTRS.lock().set(new, keyval, v);
-        }
-    }
-    Ok(())
+    store::copy_all(&ATTRS, old, new)
 }
 
 /// Deletes every attribute of `comm_h` through its delete callback, in the reverse order of
 /// setting (for `MPI_Comm_free`, and for `MPI_COMM_SELF` at `MPI_Finalize`). Stops at the first
 /// callback error; the attributes not deleted yet stay.
 pub fn delete_all(comm_h: MPI_Comm) -> Result<()> {
-    for (keyval, value) in attrs_of(comm_h).into_iter().rev() {
-        run_delete(comm_h, keyval, value)?;
-        ATTRS.lock().values.remove(&(comm_h, keyval));
-    }
-    Ok(())
+    store::delete_all(&ATTRS, comm_h)
 }
 
 fn create_keyval(copy: usize, delete: usize, keyval: *mut c_int, extra: *mut c_void) -> Result<()> {
     non_null(keyval, "keyval")?;
     crate::state::with_running(|_| Ok(()))?;
-    let k = {
-        let mut a = ATTRS.lock();
-        let k = a.next;
-        a.next = a
-            .next
-            .checked_add(1)
-            .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "out of keyvals"))?;
-        a.keyvals.insert(
-            k,
-            Keyval {
-                copy,
-                delete,
-                extra: extra as usize,
-                freed: false,
-            },
-        );
-        k
-    };
-    // SAFETY: checked for NULL.
-    unsafe { keyval.write(k) };
-    Ok(())
+    store::create_keyval(&ATTRS, copy, delete, keyval, extra)
 }
 
 fn free_keyval(keyval: *mut c_int) -> Result<()> {
@@ -233,34 +84,20 @@ fn free_keyval(keyval: *mut c_int) -> Result<()> {
     // SAFETY: checked for NULL.
     let k = unsafe { keyval.read() };
     user_keyval(k)?;
-    if let Some(kv) = ATTRS.lock().keyvals.get_mut(&k) {
-        kv.freed = true;
-    }
-    // SAFETY: checked for NULL.
-    unsafe { keyval.write(MPI_KEYVAL_INVALID) };
+    store::free_keyval(&ATTRS, keyval, k);
     Ok(())
 }
 
 fn set_attr(comm_h: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
     comm(comm_h)?;
     user_keyval(keyval)?;
-    let old = ATTRS.lock().get(comm_h, keyval);
-    if let Some(old) = old {
-        run_delete(comm_h, keyval, old)?;
-    }
-    ATTRS.lock().set(comm_h, keyval, value as usize);
-    Ok(())
+    store::set(&ATTRS, comm_h, keyval, value)
 }
 
 fn delete_attr(comm_h: MPI_Comm, keyval: c_int) -> Result<()> {
     comm(comm_h)?;
     user_keyval(keyval)?;
-    let old = ATTRS.lock().get(comm_h, keyval);
-    if let Some(old) = old {
-        run_delete(comm_h, keyval, old)?;
-        ATTRS.lock().values.remove(&(comm_h, keyval));
-    }
-    Ok(())
+    store::delete(&ATTRS, comm_h, keyval)
 }
 
 fn get_attr(
@@ -279,15 +116,7 @@ fn get_attr(
         user_keyval(keyval)?;
         ATTRS.lock().get(comm_h, keyval)
     };
-    // SAFETY: both checked for NULL; `attribute_val` holds a pointer (the standard's `void *`
-    // that is really a `void **` for get_attr).
-    unsafe {
-        if let Some(v) = v {
-            attribute_val.cast::<usize>().write(v);
-        }
-        flag.write(c_int::from(v.is_some()));
-    }
-    Ok(())
+    store::write_answer(attribute_val, flag, v)
 }
 
 /// `MPI_ERR_KEYVAL`.

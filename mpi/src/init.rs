@@ -36,7 +36,13 @@ fn init(func: &str, required: c_int) -> Result<c_int> {
     }
     clock();
     let level = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
-    let ctx = Context::init()?;
+    // MPI's default handler is MPI_ERRORS_ARE_FATAL: until the program sets a non-fatal one
+    // (state::set_errhandler), a launcher ends this rank with the job when a peer dies.
+    let cfg = nexar::Config {
+        returns_errors: false,
+        ..nexar::Config::from_env()?
+    };
+    let ctx = Context::init_with(cfg)?;
     *state = Phase::Running(Box::new(Running {
         ctx,
         comms: Mutex::new(Table::new()),

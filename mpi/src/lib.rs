@@ -67,6 +67,7 @@ macro_rules! stub {
 
 pub mod args;
 pub mod attr;
+pub mod attr_store;
 pub mod bsend;
 pub mod cancel;
 pub mod coll;

@@ -149,5 +149,18 @@ pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
             Ok(())
         })?,
     }
+    if !matches!(e, MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT)
+        && !RETURNS_ERRORS_DECLARED.swap(true, Ordering::Relaxed)
+    {
+        // Errors now reach the program: a launcher leaves this rank running when a peer dies.
+        with_running(|r| {
+            r.ctx.set_returns_errors(true);
+            Ok(())
+        })?;
+    }
     Ok(())
 }
+
+/// Set once a non-fatal error handler was installed and the launcher told so.
+static RETURNS_ERRORS_DECLARED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);

@@ -204,6 +204,7 @@ async fn connect_world(
         cfg,
     )
     .await?;
+    link.watch(sink.clone(), launch.rank, launch.size);
     let (addrs, hosts): (Vec<SocketAddr>, Vec<String>) = table.into_iter().unzip();
     transport.set_peer_addrs(addrs)?;
     tracing::debug!(rank = launch.rank, size = launch.size, "world established");
@@ -216,6 +217,7 @@ async fn connect_world(
             cfg.max_message,
             cfg.shm_cma,
             cfg.shm_caller_progress,
+            cfg.peer_timeout,
         )
     }) {
         Some(local) => Arc::new(Routed::new(local, net, launch.rank, launch.size)),

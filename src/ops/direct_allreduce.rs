@@ -17,11 +17,12 @@
 //!    then writes the finished piece, still in cache, into every peer's receive buffer with
 //!    `process_vm_writev`. Each block is computed once and copied: every rank ends with
 //!    identical bits.
-//! 3. **Done** `[ok u8]`: this rank has read all it needs from the peers and written its block
+//! 3. **Done** `[ok u8] [failed u32]?`: this rank has read all it needs from the peers and written its block
 //!    everywhere. A rank returns (and its buffers may be freed) only once every peer said so:
 //!    then every block of its receive buffer is final and nobody touches its memory any more.
-//!    A rank that failed locally sends `ok = 0`, and everyone returns an error instead of
-//!    waiting forever.
+//!    A rank that failed locally sends `ok = 0` (followed by `failed u32`, the world rank of
+//!    the process it could not reach, when that was the cause), and everyone returns an error
+//!    (`ProcFailed` naming that rank, when given) instead of waiting forever.
 //!
 //! A failed peer surfaces as [`ErrorKind::ProcFailed`] through the collective mailbox or as a
 //! failed read; both end the call with an error.
@@ -106,6 +107,8 @@ pub(crate) struct DirectAllreduce {
     usable: bool,
     described: Vec<Option<Described>>,
     done: Vec<Option<bool>>,
+    /// A world rank a peer named in its `Done` as the failed process it could not reach.
+    blamed: Option<u32>,
     /// Frames of the proto machine, kept until the ranks agree to fall back.
     machine_frames: Vec<Frame>,
     /// In the direct phase (every rank described itself as usable): peers may be reading this
@@ -184,6 +187,7 @@ impl DirectAllreduce {
             usable,
             described: vec![None; n],
             done: vec![None; n],
+            blamed: None,
             machine_frames: Vec::new(),
             exposed: false,
             sent_done: false,
@@ -273,8 +277,14 @@ impl DirectAllreduce {
                     len: word(17),
                 });
             }
-            STEP_DONE if p.len() == 1 && self.done[from].is_none() => {
+            STEP_DONE if (p.len() == 1 || p.len() == 5) && self.done[from].is_none() => {
                 self.done[from] = Some(p[0] != 0);
+                if p.len() == 5 {
+                    let w = u32::from_le_bytes(p[1..5].try_into().expect("4 bytes"));
+                    if self.comm.members.comm_rank_of(w).is_some() {
+                        self.blamed.get_or_insert(w);
+                    }
+                }
             }
             STEP_DESCRIBE | STEP_DONE => {
                 return Err(self.mismatch(format!(
@@ -289,6 +299,19 @@ impl DirectAllreduce {
 
     /// Completes the allreduce into `recv` (the caller checked its length).
     pub async fn finish_into(mut self, recv: &mut [u8]) -> Result<()> {
+        match self.run(recv).await {
+            // Before the direct phase nothing of the peers' is being read: a mismatch notice
+            // explains a failed peer better (see `prefer_mismatch`).
+            Err(e) if !self.exposed => {
+                let (comm, seq, fp) = (self.comm.clone(), self.seq, self.fp);
+                Err(crate::driver::prefer_mismatch(&comm, seq, &fp, &mut self.rx, e).await)
+            }
+            r => r,
+        }
+    }
+
+    /// [`DirectAllreduce::finish_into`] before a failure is explained.
+    async fn run(&mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         if self.usable {
             super::hugepages::advise(recv.as_ptr() as usize, recv.len());
@@ -407,19 +430,30 @@ impl DirectAllreduce {
         Ok(())
     }
 
-    async fn direct(mut self, recv: &mut [u8]) -> Result<()> {
+    async fn direct(&mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         let mine = self.block(me);
         let in_place = self.data_len > 0 && recv.as_ptr() as usize == self.data_addr;
         self.exposed = true;
         let local = self.reduce_mine(&mut recv[mine], in_place);
-        self.say_done(local.is_ok());
+        self.say_done(local.as_ref().err());
         // Nobody frees a buffer a peer may still be reading or writing.
         let waited = self.wait_peers_done().await;
         self.exposed = false;
         local?;
         waited?;
+        // A peer that could not reduce its block usually lost a rank: say which one failed.
+        self.comm.engine.check_alive(self.comm.members.world())?;
         if let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false)) {
+            if let Some(w) = self.blamed {
+                return Err(Error::proc_failed(
+                    w,
+                    format!(
+                        "allreduce: rank {} could not reach it to reduce its block",
+                        self.world_of(r)
+                    ),
+                ));
+            }
             return Err(Error::new(
                 ErrorKind::Transport,
                 format!(
@@ -437,14 +471,20 @@ impl DirectAllreduce {
         Ok(())
     }
 
-    /// Tells every live peer this rank no longer touches their memory (`ok`: its block is
-    /// complete everywhere). Best effort: a peer that failed needs no notice.
-    fn say_done(&mut self, ok: bool) {
+    /// Tells every live peer this rank no longer touches their memory (`failure` `None`: its
+    /// block is complete everywhere). Best effort: a peer that failed needs no notice.
+    fn say_done(&mut self, failure: Option<&Error>) {
         if self.sent_done {
             return;
         }
         self.sent_done = true;
-        let msg = Bytes::from(vec![ok as u8]);
+        // `Done(false)` names the failed process that stopped this rank, if one did, so the
+        // peers report the failure rather than a bare "could not reduce".
+        let mut body = vec![u8::from(failure.is_none())];
+        if let Some(w) = failure.and_then(Error::failed_rank) {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
+        let msg = Bytes::from(body);
         for r in (0..self.n()).filter(|&r| r != self.me()) {
             let _ = self.send(r, STEP_DONE, msg.clone());
         }
@@ -484,7 +524,7 @@ impl Drop for DirectAllreduce {
             // Dropped in the middle of the direct phase (a cancelled future, a panic): peers
             // may still read this rank's input or write its receive buffer, which the caller
             // is about to get back. Stop, say so, and wait until they cannot any more.
-            self.say_done(false);
+            self.say_done(Some(&Error::new(ErrorKind::Internal, "dropped")));
             let engine = self.comm.engine.clone();
             let progress = engine.transport().caller_progress();
             let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
@@ -505,7 +545,7 @@ impl Drop for DirectAllreduce {
 struct Fallback;
 
 impl Fallback {
-    async fn run(mut d: DirectAllreduce, recv: &mut [u8]) -> Result<()> {
+    async fn run(d: &mut DirectAllreduce, recv: &mut [u8]) -> Result<()> {
         let group = d.comm.group();
         let data = if !d.owned.is_empty() {
             std::mem::take(&mut d.owned)
@@ -519,7 +559,7 @@ impl Fallback {
             algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
         let mut out = Outbox::new();
         m.start(&mut out)?;
-        Self::flush(&d, &mut out)?;
+        Self::flush(d, &mut out)?;
         let mut next = 0;
         while !m.is_done() {
             if next == d.machine_frames.len() {
@@ -543,7 +583,7 @@ impl Fallback {
             m.deliver(msg, &mut out).map_err(|e| {
                 Error::from(e).context(format!("allreduce on rank {}", d.comm.rank))
             })?;
-            Self::flush(&d, &mut out)?;
+            Self::flush(d, &mut out)?;
         }
         let result = m.finish()?;
         if result.len() != recv.len() {

@@ -7,14 +7,20 @@
 //! line, never in the environment). Each rank runs in its own process group, so terminating a
 //! rank terminates what it started too.
 //!
+//! When a rank fails (exits non-zero or is killed), every other rank is told at once over its
+//! rendezvous connection (its pending operations fail with `ProcFailed` within milliseconds).
+//! Ranks that declared they return errors (the Rust and C APIs by default, MPI programs that
+//! set a non-fatal error handler) keep running and may recover; the others are terminated
+//! (SIGTERM, then SIGKILL after a second), as `mpiexec` does.
+//!
 //! Exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
-//! (128 + signal when killed by a signal), after terminating the others (SIGTERM, then SIGKILL
-//! after a second); 124 when the timeout expired; 127 (126) when a program cannot be found
+//! (128 + signal when killed by a signal), whether the others were terminated or left running
+//! (and whatever they exit with later); 124 when the timeout expired; 127 (126) when a program cannot be found
 //! (run); 130 / 143 when the launcher itself was interrupted / terminated; 2 for a bad plan
 //! (a working directory that does not exist).
 
 use nexar::Config;
-use nexar::bootstrap::rendezvous::RendezvousServer;
+use nexar::bootstrap::rendezvous::{ControlHub, RendezvousServer};
 use nexar::security::JobSecret;
 use std::ffi::OsString;
 use std::io::Write;
@@ -80,6 +86,12 @@ struct Rank {
     /// Its pid, which is also its process group id.
     pid: i32,
     alive: bool,
+}
+
+impl Rank {
+    fn copy(&self) -> Self {
+        Self { ..*self }
+    }
 }
 
 /// Runs a plan to completion; `me` names the launcher in messages. Returns the exit code.
@@ -193,6 +205,7 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
     let job_id = secret.job_id();
     drop(secret);
     let me_task = me.to_string();
+    let hub = server.control();
     tokio::spawn(async move {
         if let Err(e) = server.wait().await {
             eprintln!("{me_task}: rendezvous failed: {e}");
@@ -200,7 +213,7 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
         // Keep the rendezvous (and the ranks' connections to it) open for the whole job.
         std::future::pending::<()>().await;
     });
-    let code = supervise(me, plan.timeout, ranks, done_rx).await;
+    let code = supervise(me, plan.timeout, ranks, done_rx, hub).await;
     // Shared-memory inboxes are unlinked by the ranks once mapped; a rank killed early may
     // leave its name behind.
     nexar::transport::shm::segment::remove_job_inboxes(&job_id, n);
@@ -215,12 +228,15 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
     code
 }
 
-/// Waits for the ranks, terminating the job on the first failure, a timeout or a signal.
+/// Waits for the ranks. When one fails, every other rank is told at once (the rendezvous
+/// control channel); those that declared they return errors keep running, the others are
+/// terminated. A timeout or a signal terminates the whole job.
 async fn supervise(
     me: &str,
     timeout: Option<f64>,
     mut ranks: Vec<Rank>,
     mut done_rx: mpsc::UnboundedReceiver<(u32, std::io::Result<ExitStatus>)>,
+    hub: ControlHub,
 ) -> i32 {
     let mut sigint = signal(SignalKind::interrupt()).ok();
     let mut sigterm = signal(SignalKind::terminate()).ok();
@@ -230,20 +246,13 @@ async fn supervise(
     let kill_at = tokio::time::sleep(far);
     tokio::pin!(kill_at);
     let mut result: Option<i32> = None;
+    // The whole job is being terminated (no more per-rank decisions).
     let mut terminating = false;
-
-    let begin_termination =
-        |ranks: &[Rank],
-         terminating: &mut bool,
-         kill_at: &mut std::pin::Pin<&mut tokio::time::Sleep>| {
-            if !*terminating {
-                *terminating = true;
-                terminate(ranks, libc::SIGTERM);
-                kill_at
-                    .as_mut()
-                    .reset(tokio::time::Instant::now() + KILL_GRACE);
-            }
-        };
+    let mut term = Terminator {
+        doomed: vec![false; ranks.len()],
+        armed: false,
+    };
+    let everyone: Vec<u32> = (0..ranks.len() as u32).collect();
 
     while ranks.iter().any(|r| r.alive) {
         tokio::select! {
@@ -254,49 +263,109 @@ async fn supervise(
                     Ok(st) => describe(st),
                     Err(e) => (1, format!("could not be waited for: {e}")),
                 };
-                if code != 0 && result.is_none() {
-                    result = Some(code);
-                    if !terminating {
-                        eprintln!("{me}: rank {rank} {how}; terminating the job");
-                    }
-                    begin_termination(&ranks, &mut terminating, &mut kill_at);
+                if code == 0 {
+                    continue;
                 }
+                result.get_or_insert(code);
+                if terminating || term.doomed[rank as usize] {
+                    continue;
+                }
+                hub.notify_failed(rank, &how);
+                let live: Vec<u32> = ranks
+                    .iter()
+                    .filter(|r| r.alive && !term.doomed[r.rank as usize])
+                    .map(|r| r.rank)
+                    .collect();
+                let (keep, end): (Vec<u32>, Vec<u32>) =
+                    live.into_iter().partition(|&r| hub.returns_errors(r));
+                if keep.is_empty() {
+                    eprintln!("{me}: rank {rank} {how}; terminating the job");
+                    terminating = true;
+                } else if end.is_empty() {
+                    eprintln!("{me}: rank {rank} {how}; ranks {keep:?} return errors and keep running");
+                } else {
+                    eprintln!(
+                        "{me}: rank {rank} {how}; ranks {keep:?} return errors and keep running, terminating ranks {end:?}"
+                    );
+                }
+                term.doom(&ranks, &end, &mut kill_at);
             }
-            _ = &mut job_deadline, if result.is_none() => {
+            _ = &mut job_deadline, if !terminating => {
                 eprintln!(
                     "{me}: the job timed out after {} s; terminating it",
                     timeout.unwrap_or_default()
                 );
-                result = Some(124);
-                begin_termination(&ranks, &mut terminating, &mut kill_at);
+                result.get_or_insert(124);
+                terminating = true;
+                term.doom(&ranks, &everyone, &mut kill_at);
             }
             _ = &mut kill_at => {
-                terminate(&ranks, libc::SIGKILL);
+                let late: Vec<Rank> = ranks
+                    .iter()
+                    .filter(|r| term.doomed[r.rank as usize])
+                    .map(Rank::copy)
+                    .collect();
+                terminate(&late, libc::SIGKILL);
                 kill_at.as_mut().reset(tokio::time::Instant::now() + far);
+                term.armed = false;
             }
             Some(()) = recv_signal(&mut sigint) => {
                 result.get_or_insert(130);
-                begin_termination(&ranks, &mut terminating, &mut kill_at);
+                terminating = true;
+                term.doom(&ranks, &everyone, &mut kill_at);
             }
             Some(()) = recv_signal(&mut sigterm) => {
                 result.get_or_insert(143);
-                begin_termination(&ranks, &mut terminating, &mut kill_at);
+                terminating = true;
+                term.doom(&ranks, &everyone, &mut kill_at);
             }
         }
     }
-    if terminating {
-        // Whatever the ranks started dies with the job.
-        let all: Vec<Rank> = ranks
-            .iter()
-            .map(|r| Rank {
-                rank: r.rank,
-                pid: r.pid,
-                alive: true,
-            })
-            .collect();
-        terminate(&all, libc::SIGKILL);
-    }
+    // Whatever the terminated ranks started dies with them (every rank's, when the whole job
+    // was terminated).
+    let groups: Vec<Rank> = ranks
+        .iter()
+        .filter(|r| terminating || term.doomed[r.rank as usize])
+        .map(|r| Rank {
+            alive: true,
+            ..r.copy()
+        })
+        .collect();
+    terminate(&groups, libc::SIGKILL);
     result.unwrap_or(0)
+}
+
+/// Which ranks are being terminated, and whether their SIGKILL is scheduled.
+struct Terminator {
+    /// Ranks sent SIGTERM; SIGKILL follows after [`KILL_GRACE`].
+    doomed: Vec<bool>,
+    armed: bool,
+}
+
+impl Terminator {
+    /// Sends SIGTERM to the live ranks of `which` not already doomed and schedules SIGKILL.
+    fn doom(
+        &mut self,
+        ranks: &[Rank],
+        which: &[u32],
+        kill_at: &mut std::pin::Pin<&mut tokio::time::Sleep>,
+    ) {
+        let fresh: Vec<Rank> = which
+            .iter()
+            .filter(|&&r| !self.doomed[r as usize] && ranks[r as usize].alive)
+            .map(|&r| ranks[r as usize].copy())
+            .collect();
+        for r in &fresh {
+            self.doomed[r.rank as usize] = true;
+        }
+        terminate(&fresh, libc::SIGTERM);
+        if !fresh.is_empty() && !self.armed {
+            self.armed = true;
+            kill_at
+                .as_mut()
+                .reset(tokio::time::Instant::now() + KILL_GRACE);
+        }
+    }
 }
 
 async fn recv_signal(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {

@@ -1,27 +1,50 @@
 //! The rendezvous client: each rank sends its hello over a bidirectional stream and waits for the
 //! table. The connection stays open afterwards, held by a [`RendezvousLink`].
 
+use super::control::{self, Declarations};
 use super::proto::{Hello, Reply, max_reply};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::security::{Credentials, RENDEZVOUS_ALPN};
+use crate::transport::FrameSink;
 use crate::transport::quic::{codes, endpoint};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Extra time a client waits beyond `connect_timeout`, so the server's own timeout message
 /// (which names the missing ranks) arrives first.
 const REPLY_MARGIN: Duration = Duration::from_secs(2);
 
-/// The open connection of a rank to its rendezvous (kept for failure notification).
+/// The open connection of a rank to its rendezvous, kept for the control channel (see
+/// [`super::control`]): failure notices from the launcher, declarations to it.
 pub struct RendezvousLink {
     conn: quinn::Connection,
+    runtime: tokio::runtime::Handle,
+    decl: Declarations,
 }
 
 impl RendezvousLink {
     /// Whether the rendezvous connection is still open.
     pub fn is_open(&self) -> bool {
         self.conn.close_reason().is_none()
+    }
+
+    /// Reports every rank the launcher says failed to `sink` (as a lost peer), for as long as
+    /// the connection lives. `me` and `size`: this rank and the world size.
+    pub fn watch(&self, sink: Arc<dyn FrameSink>, me: u32, size: u32) {
+        let conn = self.conn.clone();
+        let _guard = self.runtime.enter();
+        control::watch(conn, sink, me, size);
+    }
+
+    /// Tells the launcher whether this rank returns errors to its program (and should be left
+    /// running when a peer dies). Returns at once; callable from any thread.
+    pub fn declare_returns_errors(&self, on: bool) {
+        let conn = self.conn.clone();
+        let msg = self.decl.next(on);
+        self.runtime
+            .spawn(async move { control::send(&conn, &msg).await });
     }
 }
 
@@ -102,7 +125,11 @@ async fn join_inner(
             Err(e) => return Err(conn_error(server, &e)),
         }
     };
-    let link = RendezvousLink { conn: conn.clone() };
+    let link = RendezvousLink {
+        conn: conn.clone(),
+        runtime: tokio::runtime::Handle::current(),
+        decl: Declarations::default(),
+    };
     let io = |e: &dyn std::fmt::Display| {
         Error::new(ErrorKind::Bootstrap, format!("rendezvous at {server}: {e}"))
     };

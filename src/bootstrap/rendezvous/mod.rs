@@ -6,12 +6,16 @@
 //! Each rank opens a bidirectional stream and sends a [`Hello`] (rank, size, endpoint address,
 //! host name); the server waits for all ranks (refusing duplicate ranks, size mismatches and
 //! out-of-range ranks) and replies to every rank with the full table, or, after
-//! `connect_timeout`, with an error naming the missing ranks.
+//! `connect_timeout`, with an error naming the missing ranks. The connections then stay open
+//! as a control channel ([`control`]): the launcher tells every rank at once when one dies,
+//! and each rank tells it whether it returns errors (and should survive a peer's death).
 
 mod client;
+pub mod control;
 pub mod proto;
 mod server;
 
 pub use client::{RendezvousLink, join};
+pub use control::{Control, ControlHub};
 pub use proto::{Hello, Reply};
 pub use server::RendezvousServer;

@@ -1,8 +1,9 @@
 //! The rendezvous server: hosted by `nexarrun`, or by rank 0 itself when
 //! `NEXAR_RENDEZVOUS_HOST=1`. It presents `rendezvous.<jobid>.nexar`, admits only clients whose
 //! certificate names the rank they claim, waits for all ranks, and answers everyone with the
-//! address table. Connections stay open afterwards (for failure notification later).
+//! address table. Connections stay open afterwards, held by the [`ControlHub`].
 
+use super::control::ControlHub;
 use super::proto::{Hello, MAX_HELLO, Reply};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
@@ -19,6 +20,7 @@ pub struct RendezvousServer {
     endpoint: quinn::Endpoint,
     addr: SocketAddr,
     outcome: watch::Receiver<Option<Result<()>>>,
+    hub: ControlHub,
 }
 
 /// A rank that passed admission and waits for the table.
@@ -54,18 +56,25 @@ impl RendezvousServer {
             job_id,
             cfg.connect_timeout,
         ));
-        tokio::spawn(gather(jrx, size, cfg.connect_timeout, tx));
+        let hub = ControlHub::default();
+        tokio::spawn(gather(jrx, size, cfg.connect_timeout, tx, hub.clone()));
         tracing::debug!(%addr, size, "rendezvous listening");
         Ok(Self {
             endpoint,
             addr,
             outcome,
+            hub,
         })
     }
 
     /// The address ranks reach the rendezvous at.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The control channel to the ranks (usable once the rendezvous completed).
+    pub fn control(&self) -> ControlHub {
+        self.hub.clone()
     }
 
     /// Waits until every rank got the table (`Ok`) or the rendezvous failed (the error names
@@ -174,6 +183,7 @@ async fn gather(
     size: u32,
     limit: Duration,
     outcome: watch::Sender<Option<Result<()>>>,
+    hub: ControlHub,
 ) {
     let deadline = Instant::now() + limit;
     let mut slots: Vec<Option<Joiner>> = (0..size).map(|_| None).collect();
@@ -232,10 +242,10 @@ async fn gather(
             .collect(),
     )
     .encode();
-    let mut conns = Vec::with_capacity(joined.len());
+    // The control channel reads declarations from here on (before any rank has the table).
+    hub.attach(joined.iter().map(|j| j.conn.clone()).collect());
     for mut j in joined {
         let bytes = table.clone();
-        conns.push(j.conn);
         tokio::spawn(async move {
             if j.send.write_all(&bytes).await.is_ok() {
                 let _ = j.send.finish();
@@ -245,7 +255,6 @@ async fn gather(
     tracing::debug!(size, "rendezvous complete");
     let _ = outcome.send(Some(Ok(())));
     refuse_all(rx, "the rendezvous is already complete").await;
-    drop(conns);
 }
 
 async fn refuse_all(mut rx: mpsc::UnboundedReceiver<Joiner>, msg: &str) {

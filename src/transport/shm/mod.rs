@@ -28,6 +28,10 @@
 //! * **Peer death**: the progress thread checks every [`LIVENESS_PERIOD`] whether local peers
 //!   still hold the lock on their inbox; one that exited without `GOODBYE` is reported to
 //!   [`FrameSink::on_peer_lost`].
+//! * **Stalls** (`heartbeat.rs`): a watchdog thread per rank bumps a heartbeat counter in its
+//!   inbox every tenth of the peer timeout; a local peer whose counter stands still for the
+//!   whole timeout is declared failed and fenced (its ring is no longer read, and a flag tells
+//!   it, should it wake, that it was dropped).
 //!
 //! The sender of every frame is authenticated by the ring it arrives on (only the owner's user
 //! can open the 0600 inbox, and a ring has one producer): `header.src` must match.
@@ -35,6 +39,7 @@
 mod caller;
 pub mod cma;
 pub mod doorbell;
+mod heartbeat;
 pub mod malloc;
 pub mod outbound;
 mod progress;
@@ -159,6 +164,8 @@ struct Inner {
 pub struct ShmTransport {
     inner: Arc<Inner>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The heartbeat watchdog (see `heartbeat.rs`); unparked to stop.
+    watchdog: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Inner {
@@ -269,6 +276,9 @@ impl ShmTransport {
         self.inner.stop.store(true, Ordering::SeqCst);
         self.inner.me.doorbell().ring();
         doorbell::wake_private(&self.inner.caller_exit);
+        if let Some(w) = self.watchdog.lock().as_ref() {
+            w.thread().unpark();
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! | 128 | `head`: slots consumed so far (u64) | consumer |
 //! | 256 | `producer_waiting`: the producer is blocked on a full ring (u32) | both |
 //! | 260 | `cma_ok`: the consumer can read the producer's memory directly (u32) | consumer |
+//! | 264 | `fenced`: the producer declared the consumer failed and stopped reading its ring (u32) | producer |
 //! | 512 | `slots` slots of `slot_bytes` each: `len: u32`, `kind: u32`, data | producer |
 //!
 //! The producer fills the slot at `tail % slots` and then stores `tail + 1` with release
@@ -84,6 +85,12 @@ impl Ring {
     /// Set by the consumer once it has verified it can read the producer's memory directly.
     pub fn cma_ok(&self) -> &AtomicU32 {
         self.word32(260)
+    }
+
+    /// Set by the producer once it declared the consumer failed (a stalled rank that wakes
+    /// learns from it that it was dropped).
+    pub fn fenced(&self) -> &AtomicU32 {
+        self.word32(264)
     }
 
     /// Data bytes one slot carries.

@@ -11,7 +11,9 @@
 //! take an exclusive lock on its own descriptor of the same file knows the owner has exited.
 //!
 //! Header (first [`DATA_OFFSET`] bytes): magic, owner pid, ring count, slot geometry, the
-//! address of the owner's CMA probe cell, the `mapped` counter, and the doorbell.
+//! address of the owner's CMA probe cell, the `mapped` counter, the owner's heartbeat counter
+//! (bumped by its heartbeat thread, read by peers to tell a stalled owner from a live one), and
+//! the doorbell.
 
 use super::doorbell::Doorbell;
 use super::ring::{Ring, ring_bytes};
@@ -31,6 +33,7 @@ const OFF_SLOTS: usize = 16;
 const OFF_SLOT_BYTES: usize = 20;
 const OFF_PROBE: usize = 24;
 const OFF_MAPPED: usize = 32;
+const OFF_BEAT: usize = 64;
 const OFF_BELL: usize = 128;
 
 /// What a peer reads from this process's memory to check that `process_vm_readv` works.
@@ -245,6 +248,11 @@ impl Segment {
     fn mapped(&self) -> &AtomicU32 {
         // SAFETY: an aligned header offset inside the mapping.
         unsafe { &*(self.base.add(OFF_MAPPED) as *const AtomicU32) }
+    }
+
+    /// The owner's heartbeat counter (see `heartbeat.rs`).
+    pub fn heartbeat(&self) -> &AtomicU64 {
+        self.word64(OFF_BEAT)
     }
 
     /// Counts this process as mapped; unlinks the name once all `local` ranks are.

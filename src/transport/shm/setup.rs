@@ -2,7 +2,9 @@
 //! peers' inboxes are mapped after it ([`connect`]), when every rank's host name is known.
 
 use super::segment::{CMA_PROBE, Segment, inbox_path};
-use super::{Counters, Inner, LIVE, Peer, SLOT_BYTES, SLOTS, ShmTransport, cma, malloc, progress};
+use super::{
+    Counters, Inner, LIVE, Peer, SLOT_BYTES, SLOTS, ShmTransport, cma, heartbeat, malloc, progress,
+};
 use crate::transport::FrameSink;
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -43,7 +45,9 @@ pub fn prepare(job_id: &str, rank: u32, size: u32) -> Option<ShmInbox> {
 /// Maps the inboxes of the ranks on this host (`hosts[r] == hosts[rank]`) and starts the
 /// progress thread. `None` when no local peer could be reached. `cma` false forces frames
 /// through the rings even when `process_vm_readv` would work; `caller_progress` lets blocked
-/// callers read the rings on their own thread.
+/// callers read the rings on their own thread. `peer_timeout` bounds how long a local peer may
+/// stall before it is declared failed (see `heartbeat.rs`).
+#[allow(clippy::too_many_arguments)]
 pub fn connect(
     inbox: ShmInbox,
     hosts: &[String],
@@ -51,6 +55,7 @@ pub fn connect(
     max_message: u64,
     cma: bool,
     caller_progress: bool,
+    peer_timeout: std::time::Duration,
 ) -> Option<ShmTransport> {
     let rank = inbox.rank;
     let me = inbox.seg;
@@ -123,8 +128,15 @@ pub fn connect(
         .spawn(move || progress::run(for_thread))
         .map_err(|e| tracing::warn!(rank, "cannot start the shm progress thread: {e}"))
         .ok()?;
+    let for_watchdog = inner.clone();
+    let watchdog = std::thread::Builder::new()
+        .name(format!("nexar-beat-{rank}"))
+        .spawn(move || heartbeat::run(for_watchdog, peer_timeout))
+        .map_err(|e| tracing::warn!(rank, "cannot start the shm heartbeat thread: {e}"))
+        .ok();
     Some(ShmTransport {
         inner,
         thread: Mutex::new(Some(thread)),
+        watchdog: Mutex::new(watchdog),
     })
 }
