@@ -569,6 +569,11 @@ enum {
     MPI_T_PVAR_CLASS_GENERIC             = 10
 };
 
+/* MPIX error classes (ULFM fault tolerance; MPICH's values) */
+#define MPIX_ERR_PROC_FAILED             101
+#define MPIX_ERR_PROC_FAILED_PENDING     102
+#define MPIX_ERR_REVOKED                 103
+
 /* Callback function types */
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
@@ -1270,6 +1275,15 @@ int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *des
 int MPI_T_source_get_num(int *num_sources);
 int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 
+/* MPIX fault tolerance (ULFM extension, not part of the standard ABI) */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+
 /* Profiling interface: every function again under the PMPI_ prefix */
 /* PMPI functions */
 int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
@@ -1942,6 +1956,15 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
 int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info);
 int PMPI_T_source_get_num(int *num_sources);
 int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
+
+/* PMPIX fault tolerance (ULFM extension, not part of the standard ABI) */
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 
 #if defined(__cplusplus)
 }

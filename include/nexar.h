@@ -1339,6 +1339,86 @@ int nexar_testall(size_t count,
  */
 int nexar_request_free(nexar_request_t *request);
 
+/**
+ * Revokes `comm` on every member: their pending and later operations on it fail with
+ * `NEXAR_ERR_REVOKED` (within a fraction of a second), except the functions of this file.
+ * Not collective: any member may call it; revoking twice does nothing.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_COMM` (invalid or freed handle), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_revoke(nexar_comm_t comm_h);
+
+/**
+ * Writes 1 to `*flag` if `comm` was revoked (here, or by a member whose revocation reached
+ * this rank), else 0.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (NULL `flag`), `NEXAR_ERR_COMM`, `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_is_revoked(nexar_comm_t comm_h, int *flag);
+
+/**
+ * Fault-tolerant agreement: `*flag` goes in as this rank's value and comes out as the
+ * bitwise AND of the live members' values, the same on every member. Works on a revoked
+ * communicator and while members fail.
+ *
+ * Unlike other functions, `*flag` is also written when the call fails with
+ * `NEXAR_ERR_PROC_FAILED` because a member failed that not every member had acknowledged
+ * (`nexar_comm_ack_failed`): the value is still agreed (as in ULFM's `MPIX_Comm_agree`).
+ *
+ * Blocking: yes; collective over the live members of `comm` (same order everywhere).
+ * Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (NULL `flag`), `NEXAR_ERR_COMM`, `NEXAR_ERR_PROC_FAILED` (every
+ * member alike), `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_agree(nexar_comm_t comm_h, int *flag);
+
+/**
+ * Creates a communicator of the surviving members of `comm` (same rank order, fresh
+ * context), after agreeing with them on which members failed. Works on a revoked
+ * communicator. Ownership: the new handle belongs to the caller; release it with
+ * `nexar_comm_free`.
+ *
+ * Blocking: yes; collective over the live members of `comm`. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (NULL `newcomm`), `NEXAR_ERR_COMM`, `NEXAR_ERR_PROC_FAILED` (the
+ * other members count this rank as failed), `NEXAR_ERR_NOT_INITIALIZED`,
+ * `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_shrink(nexar_comm_t comm_h, nexar_comm_t *newcomm);
+
+/**
+ * The ranks of `comm` this rank knows have failed, ascending: the first `capacity` of them
+ * go to `ranks` (which may be NULL when `capacity` is 0), their total number to `*count`
+ * (call again with a larger array if `*count > capacity`).
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (NULL `count`, NULL `ranks` with `capacity > 0`, negative
+ * `capacity`), `NEXAR_ERR_COMM`, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_get_failed(nexar_comm_t comm_h, int *ranks, int capacity, int *count);
+
+/**
+ * Acknowledges every failure of a member of `comm` known now: later `NEXAR_ANY_SOURCE`
+ * receives on `comm` are no longer failed by them, and agreements no longer report them.
+ * Writes how many failures are acknowledged to `*count` (if `count` is not NULL).
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_COMM`, `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_comm_ack_failed(nexar_comm_t comm_h, int *count);
+
+/**
+ * The failures acknowledged by the last `nexar_comm_ack_failed` on `comm`, ascending; same
+ * shape as `nexar_comm_get_failed`.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: as `nexar_comm_get_failed`.
+ */
+int nexar_comm_get_acked(nexar_comm_t comm_h, int *ranks, int capacity, int *count);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

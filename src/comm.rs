@@ -61,6 +61,8 @@ pub(crate) struct CommInner {
     children: AtomicU64,
     /// Creations on a subset so far, by (tag, member world ranks): see `comm_subset.rs`.
     pub(crate) subsets: parking_lot::Mutex<HashMap<(u64, Vec<u32>), u64>>,
+    /// Agreement numbers and acknowledged failures (see `crate::fault`).
+    pub(crate) fault: crate::fault::shrink::CommFault,
 }
 
 impl CommInner {
@@ -148,6 +150,7 @@ impl Comm {
                 coll_seq: AtomicU64::new(0),
                 children: AtomicU64::new(0),
                 subsets: parking_lot::Mutex::new(HashMap::new()),
+                fault: Default::default(),
             }),
         }
     }
@@ -177,6 +180,7 @@ impl Comm {
         // No communication is needed: the id is derived, and traffic that reaches a member
         // before it has created the communicator waits in its unexpected/early queues.
         self.inner.engine.check_alive(self.inner.members.world())?;
+        self.inner.engine.check_revoked(self.inner.context)?;
         let ctx = self.inner.next_child_context("dup");
         Ok(Comm::from_parts(
             self.inner.engine.clone(),

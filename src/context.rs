@@ -225,11 +225,12 @@ impl Context {
         let transport = self.engine.transport().clone();
         let mut result = Ok(());
         if self.engine.size > 1 && transport.name() != "mem" {
+            let world = self.world.clone();
             let barrier = self.world.start_barrier();
             // Peers that finish late are not failed ones (those fail the barrier at once).
             let timeout = self.engine.cfg.peer_timeout * 3;
             let fut = async move {
-                tokio::time::timeout(timeout, barrier?.finish_into(&mut []))
+                tokio::time::timeout(timeout, crate::fault::finalize::final_sync(world, barrier))
                     .await
                     .map_err(|_| {
                         Error::new(

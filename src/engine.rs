@@ -19,6 +19,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tokio::sync::{Notify, oneshot};
 
+#[path = "fault/engine_hooks.rs"]
+mod ulfm_hooks;
+
 /// What a running collective's mailbox receives.
 #[derive(Debug)]
 pub(crate) enum CollEvent {
@@ -61,8 +64,9 @@ pub(crate) enum RecvWait {
 /// Completes a synchronous send: `Ok` once the receiver matched it, or the peer's failure.
 pub(crate) type SyncWait = oneshot::Receiver<Result<()>>;
 
-/// Synchronous sends awaiting acknowledgement, by (destination world rank, sequence number).
-type SyncSends = FxHashMap<(u32, u64), oneshot::Sender<Result<()>>>;
+/// Synchronous sends awaiting acknowledgement (with their context), by (destination world
+/// rank, sequence number).
+type SyncSends = FxHashMap<(u32, u64), (u64, oneshot::Sender<Result<()>>)>;
 
 /// The per-process engine.
 pub(crate) struct Engine {
@@ -91,6 +95,8 @@ pub(crate) struct Engine {
     /// peer is alive.
     any_failed: AtomicBool,
     closed: AtomicBool,
+    /// Revoked communicators and agreement frames (see `crate::fault`).
+    pub(crate) ulfm: crate::fault::state::UlfmState,
 }
 
 impl Engine {
@@ -112,6 +118,7 @@ impl Engine {
             failed: RwLock::new(HashMap::new()),
             any_failed: AtomicBool::new(false),
             closed: AtomicBool::new(false),
+            ulfm: Default::default(),
         })
     }
 
@@ -149,7 +156,7 @@ impl Engine {
         self.closed.store(true, Ordering::SeqCst);
         let err = Error::new(ErrorKind::Finalized, "the context was finalized");
         self.matcher.lock().fail_all(&err);
-        for (_, tx) in self.ssends.lock().drain() {
+        for (_, (_, tx)) in self.ssends.lock().drain() {
             let _ = tx.send(Err(err.clone()));
         }
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
@@ -222,6 +229,7 @@ impl Engine {
         sync: bool,
     ) -> Result<Option<SyncWait>> {
         self.check_open()?;
+        self.check_revoked(context)?;
         if let Some(e) = self.failure_of(to) {
             return Err(e);
         }
@@ -230,7 +238,7 @@ impl Engine {
         // acknowledgement nor a concurrent failure of `to` can be missed.
         let wait = sync.then(|| {
             let (tx, rx) = oneshot::channel();
-            self.ssends.lock().insert((to, seq), tx);
+            self.ssends.lock().insert((to, seq), (context, tx));
             rx
         });
         if sync && let Some(e) = self.failure_of(to) {
@@ -287,7 +295,7 @@ impl Engine {
 
     /// World rank `to` acknowledged our synchronous message `seq`.
     fn acked(&self, to: u32, seq: u64) {
-        if let Some(tx) = self.ssends.lock().remove(&(to, seq)) {
+        if let Some((_, tx)) = self.ssends.lock().remove(&(to, seq)) {
             let _ = tx.send(Ok(()));
         }
     }
@@ -296,6 +304,7 @@ impl Engine {
     /// message from it is already waiting.
     pub fn post_recv(&self, spec: RecvSpec) -> Result<RecvWait> {
         self.check_open()?;
+        self.check_revoked(spec.context)?;
         self.with_matcher(|m| {
             if let Some(env) = m.take(&spec) {
                 return Ok(RecvWait::Ready(env));
@@ -352,6 +361,7 @@ impl Engine {
     /// Opens the mailbox of collective (`context`, `seq`), pre-loaded with early frames.
     pub fn open_collective(&self, context: u64, seq: u64) -> Result<mailbox::Receiver<CollEvent>> {
         self.check_open()?;
+        self.check_revoked(context)?;
         let (tx, rx) = mailbox::mailbox();
         let mut r = self.colls.lock();
         if !r.early.is_empty() {
@@ -493,7 +503,10 @@ impl Engine {
         let lost: Vec<_> = {
             let mut ss = self.ssends.lock();
             let keys: Vec<_> = ss.keys().filter(|(to, _)| *to == rank).copied().collect();
-            keys.into_iter().filter_map(|k| ss.remove(&k)).collect()
+            keys.into_iter()
+                .filter_map(|k| ss.remove(&k))
+                .map(|e| e.1)
+                .collect()
         };
         for tx in lost {
             let _ = tx.send(Err(err.clone()));
@@ -584,6 +597,7 @@ impl FrameSink for Engine {
                 );
                 std::process::exit(code);
             }
+            Some(FrameKind::Revoke | FrameKind::Agree) => self.on_ulfm_frame(frame),
             Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
         }
     }

@@ -42,6 +42,7 @@ pub use config::Config;
 pub use context::Context;
 pub use element::{DoubleInt, Element, FloatInt, IntInt, LongInt, ShortInt};
 pub use error::{Error, ErrorKind, Result};
+pub use fault::agree::Agreement;
 pub use nexar_proto::{CustomOp, Order, Reducer};
 pub use nexar_proto::{Datatype, ReduceOp};
 pub use ops::collectives::PendingCollective;

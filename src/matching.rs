@@ -291,6 +291,18 @@ impl Matcher {
         self.early.remove(&world_rank);
     }
 
+    /// Fails every posted receive on communicator `context` (it was revoked).
+    pub fn fail_context(&mut self, context: u64, err: &Error) {
+        let (dead, alive): (Vec<Posted>, Vec<Posted>) = self
+            .posted
+            .drain(..)
+            .partition(|p| p.spec.context == context);
+        self.posted = alive.into();
+        for p in dead {
+            let _ = p.reply.send(Err(err.clone()));
+        }
+    }
+
     /// Fails every posted receive (shutdown).
     pub fn fail_all(&mut self, err: &Error) {
         for p in self.posted.drain(..) {

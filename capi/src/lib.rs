@@ -29,3 +29,4 @@ pub mod lifecycle;
 pub mod p2p;
 pub mod request;
 pub mod types;
+pub mod ulfm;

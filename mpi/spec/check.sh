@@ -3,7 +3,7 @@
 #  (a) the header compiles alone as C99, C11 and C++11 with -Wall -Wextra -Werror -pedantic;
 #  (b) mpi/spec/tests/abi_values.c, which asserts values fixed by the standard ABI, compiles;
 #  (c) the spec lists exactly the functions of the reference header, each declared in mpi.h
-#      with its PMPI_ twin.
+#      with its PMPI_ twin, plus MPIX_ extensions (declared with their PMPIX_ twins).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -31,7 +31,11 @@ echo "mpi.h values match the standard ABI (abi_values.c)"
 # that repository's mpilib.def are the same 664 names.
 expected=664
 grep -E '^(no|yes) ' mpi/spec/functions.txt | sed -E 's/^[a-z]+ +[^ ]+ +//; s/\(.*//; s/.* //' \
-  | sort > "$tmp/spec"
+  | sort > "$tmp/all"
+# MPIX_ functions are non-standard extensions (ULFM fault tolerance): not counted against the
+# reference, but each must be declared in mpi.h with its PMPIX_ twin too.
+grep -v '^MPIX_' "$tmp/all" > "$tmp/spec"
+grep '^MPIX_' "$tmp/all" > "$tmp/ext" || true
 n=$(sort -u "$tmp/spec" | wc -l)
 if [ "$n" -ne "$expected" ] || [ "$(wc -l < "$tmp/spec")" -ne "$n" ]; then
   echo "functions.txt: $n distinct functions ($(wc -l < "$tmp/spec") entries), expected $expected" >&2
@@ -51,5 +55,15 @@ if [ "$(wc -l < "$tmp/header")" -ne $((2 * expected)) ]; then
   echo "include/mpi.h: $(wc -l < "$tmp/header") prototypes, expected $((2 * expected))" >&2
   missing=1
 fi
+grep -oE ' P?MPIX_[A-Za-z0-9_]+\(' include/mpi.h | tr -d ' (' | sort > "$tmp/header_ext"
+while read -r f; do
+  for name in "$f" "P$f"; do
+    if [ "$(grep -cx "$name" "$tmp/header_ext")" -ne 1 ]; then
+      echo "include/mpi.h: $name is not declared exactly once" >&2
+      missing=1
+    fi
+  done
+done < "$tmp/ext"
 [ "$missing" -eq 0 ]
 echo "mpi.h declares all $expected MPI_ functions and their PMPI_ twins"
+echo "mpi.h declares the $(wc -l < "$tmp/ext") MPIX_ extension functions and their PMPIX_ twins"

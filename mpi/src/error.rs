@@ -17,7 +17,7 @@
 //! | `InvalidComm`       | `MPI_ERR_COMM`                  |
 //! | `InvalidTag`        | `MPI_ERR_TAG`                   |
 //! | `Truncated`         | `MPI_ERR_TRUNCATE`              |
-//! | `ProcFailed`        | `MPI_ERR_PROC_ABORTED`          |
+//! | `ProcFailed`        | `MPIX_ERR_PROC_FAILED` (ULFM)   |
 //! | `Mismatch`          | `MPI_ERR_OTHER`                 |
 //! | `Transport`         | `MPI_ERR_OTHER`                 |
 //! | `Security`          | `MPI_ERR_OTHER`                 |
@@ -28,7 +28,7 @@
 //! | `Pending`           | `MPI_ERR_PENDING`               |
 //! | `Unsupported`       | `MPI_ERR_UNSUPPORTED_OPERATION` |
 //! | `ResourceExhausted` | `MPI_ERR_NO_MEM`                |
-//! | `Revoked`           | `MPI_ERR_OTHER`                 |
+//! | `Revoked`           | `MPIX_ERR_REVOKED` (ULFM)       |
 //! | `Internal`          | `MPI_ERR_INTERN`                |
 //! | `InvalidRequest`    | `MPI_ERR_REQUEST`               |
 //!
@@ -82,15 +82,15 @@ pub fn class_of(kind: ErrorKind) -> c_int {
         K::InvalidComm => MPI_ERR_COMM,
         K::InvalidTag => MPI_ERR_TAG,
         K::Truncated => MPI_ERR_TRUNCATE,
-        K::ProcFailed => MPI_ERR_PROC_ABORTED,
+        K::ProcFailed => crate::ulfm::MPIX_ERR_PROC_FAILED,
+        K::Revoked => crate::ulfm::MPIX_ERR_REVOKED,
         K::Mismatch
         | K::Transport
         | K::Security
         | K::Bootstrap
         | K::Timeout
         | K::Finalized
-        | K::NotInitialized
-        | K::Revoked => MPI_ERR_OTHER,
+        | K::NotInitialized => MPI_ERR_OTHER,
         K::Pending => MPI_ERR_PENDING,
         K::Unsupported => MPI_ERR_UNSUPPORTED_OPERATION,
         K::ResourceExhausted => MPI_ERR_NO_MEM,
@@ -133,6 +133,9 @@ pub fn describe(class: c_int) -> &'static str {
         MPI_ERR_PROC_ABORTED => "process aborted",
         MPI_ERR_VALUE_TOO_LARGE => "value too large",
         MPI_ERR_ERRHANDLER => "invalid error handler",
+        crate::ulfm::MPIX_ERR_PROC_FAILED => "process failed",
+        crate::ulfm::MPIX_ERR_PROC_FAILED_PENDING => "process failed (wildcard receive pending)",
+        crate::ulfm::MPIX_ERR_REVOKED => "communicator revoked",
         c if (0..=62).contains(&c) => "MPI error",
         _ => "unknown error code",
     }
@@ -289,8 +292,15 @@ mod tests {
     fn every_kind_maps_to_a_valid_class() {
         for k in ErrorKind::ALL {
             let c = class_of(k);
-            assert!(c > 0 && c <= 62, "{k:?}");
+            // A standard class, or one of the ULFM extension's (MPICH's 101..=103).
+            assert!((c > 0 && c <= 62) || (101..=103).contains(&c), "{k:?}");
+            assert_ne!(describe(c), "unknown error code", "{k:?}");
         }
+        assert_eq!(
+            class_of(ErrorKind::ProcFailed),
+            crate::ulfm::MPIX_ERR_PROC_FAILED
+        );
+        assert_eq!(class_of(ErrorKind::Revoked), crate::ulfm::MPIX_ERR_REVOKED);
         assert_eq!(class_of(ErrorKind::InvalidRank), MPI_ERR_RANK);
         assert_eq!(class_of(ErrorKind::Truncated), MPI_ERR_TRUNCATE);
     }

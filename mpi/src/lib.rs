@@ -103,3 +103,4 @@ pub mod status_fields;
 pub mod table;
 pub mod topo;
 pub mod topo_graph;
+pub mod ulfm;

@@ -89,7 +89,7 @@ impl Comm {
             context: self.inner.context,
             source,
             tag,
-            members: self.inner.members.world().clone(),
+            members: self.inner.wildcard_members(),
         })
     }
 
@@ -227,6 +227,7 @@ impl Comm {
         tag: impl Into<TagMatch>,
     ) -> Result<Option<Status>> {
         self.inner.engine.check_open()?;
+        self.inner.engine.check_revoked(self.inner.context)?;
         self.progress();
         let spec = self.recv_spec(source.into(), tag.into())?;
         Ok(self
@@ -249,6 +250,7 @@ impl Comm {
             tokio::pin!(notified);
             notified.as_mut().enable();
             engine.check_open()?;
+            engine.check_revoked(spec.context)?;
             if let Some((s, t, b)) = engine.probe(&spec) {
                 return Ok(self.status_of(s, t, b));
             }

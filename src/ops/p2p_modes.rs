@@ -91,6 +91,7 @@ impl Comm {
     ) -> Result<Option<Message>> {
         let engine = &self.inner.engine;
         engine.check_open()?;
+        engine.check_revoked(self.inner.context)?;
         self.progress();
         let spec = self.recv_spec(source.into(), tag.into())?;
         Ok(engine.take_message(&spec).map(|env| Message {
@@ -112,6 +113,7 @@ impl Comm {
             tokio::pin!(notified);
             notified.as_mut().enable();
             engine.check_open()?;
+            engine.check_revoked(spec.context)?;
             if let Some(env) = engine.take_message(&spec) {
                 return Ok(Message {
                     comm: self.clone(),

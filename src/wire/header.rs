@@ -25,6 +25,14 @@ pub enum FrameKind {
     /// The sender is aborting the whole job (`nexar_abort`, `MPI_Abort`): `tag` is the exit
     /// status; the receiver ends its process with it. No payload.
     Abort = 6,
+    /// The sender revoked communicator `context` (ULFM `MPIX_Comm_revoke`): the payload lists
+    /// the communicator's members (world ranks, u32 little-endian) so the receiver can forward
+    /// it once to all of them.
+    Revoke = 7,
+    /// A message of a fault-tolerant agreement on communicator `context` (`agree`, `shrink`):
+    /// `seq` is the communicator's agreement number, `step` the message type (see
+    /// `fault::agree`).
+    Agree = 8,
 }
 
 /// p2p header flag (in `step`): the sender waits for an [`FrameKind::Ack`] once the message is
@@ -41,6 +49,8 @@ impl FrameKind {
             4 => Some(Self::Goodbye),
             5 => Some(Self::Ack),
             6 => Some(Self::Abort),
+            7 => Some(Self::Revoke),
+            8 => Some(Self::Agree),
             _ => None,
         }
     }

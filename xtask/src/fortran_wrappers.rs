@@ -168,6 +168,7 @@ pub fn wrapped(f: &Function) -> bool {
     f.implemented
         && !f.name.ends_with("_c")
         && !f.name.starts_with("MPI_T_")
+        && !f.name.starts_with("MPIX_")
         && !f.name.ends_with("_toint")
         && !f.name.ends_with("_fromint")
         && !f.name.contains("f2c")

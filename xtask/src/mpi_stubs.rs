@@ -32,7 +32,7 @@ pub fn render(spec: &Spec) -> Result<String, String> {
     Ok(out)
 }
 
-/// Every `PMPI_X` named as a whole word in the code lines of the hand-written sources of `src_dir` (everything
+/// Every `PMPI_X` (or `PMPIX_X`) named as a whole word in the code lines of the hand-written sources of `src_dir` (everything
 /// but `generated/`).
 fn defined_names(src_dir: &Path) -> Result<BTreeSet<String>, String> {
     let mut names = BTreeSet::new();
@@ -56,7 +56,13 @@ fn defined_names(src_dir: &Path) -> Result<BTreeSet<String>, String> {
             // Code lines only: comments may mention functions without defining them.
             for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
                 let mut rest = line;
-                while let Some(i) = rest.find("PMPI_") {
+                // `PMPI_X`, or `PMPIX_X` for the non-standard MPIX extensions.
+                while let Some(i) = rest
+                    .find("PMPI_")
+                    .into_iter()
+                    .chain(rest.find("PMPIX_"))
+                    .min()
+                {
                     let before_ok = !rest[..i].ends_with(is_ident);
                     let tail = &rest[i..];
                     let end = tail.find(|c: char| !is_ident(c)).unwrap_or(tail.len());

@@ -84,7 +84,7 @@ pub struct Function {
     pub deprecated: Option<String>,
     /// The C return type.
     pub ret: String,
-    /// The C name (`MPI_...`).
+    /// The C name (`MPI_...`, or `MPIX_...` for a non-standard extension).
     pub name: String,
     /// The C parameter list, without the parentheses.
     pub params: String,
@@ -335,9 +335,10 @@ impl Spec {
             }
         }
         for f in &self.functions {
-            if !f.name.starts_with("MPI_") {
+            // MPIX_: non-standard extensions (ULFM), declared in mpi.h like the others.
+            if !f.name.starts_with("MPI_") && !f.name.starts_with("MPIX_") {
                 return Err(format!(
-                    "functions.txt: `{}` does not start with MPI_",
+                    "functions.txt: `{}` does not start with MPI_ or MPIX_",
                     f.name
                 ));
             }

@@ -132,7 +132,14 @@ pub(super) async fn read_stream(
             Err(f) => break f,
         };
         match kind {
-            Some(FrameKind::P2p | FrameKind::Collective | FrameKind::Ack | FrameKind::Abort) => {
+            Some(
+                FrameKind::P2p
+                | FrameKind::Collective
+                | FrameKind::Ack
+                | FrameKind::Abort
+                | FrameKind::Revoke
+                | FrameKind::Agree,
+            ) => {
                 let frame = Frame { header, payload };
                 inner.quic_stats.received(&frame);
                 inner.sink.on_frame(frame);

@@ -133,7 +133,14 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
         };
         let frame = Frame { header, payload };
         match header.frame_kind() {
-            Some(FrameKind::P2p | FrameKind::Collective | FrameKind::Ack | FrameKind::Abort) => {
+            Some(
+                FrameKind::P2p
+                | FrameKind::Collective
+                | FrameKind::Ack
+                | FrameKind::Abort
+                | FrameKind::Revoke
+                | FrameKind::Agree,
+            ) => {
                 inner.tls_stats.received(&frame);
                 inner.sink.on_frame(frame);
             }

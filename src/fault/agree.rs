@@ -1,0 +1,349 @@
+//! Fault-tolerant agreement (ULFM's `MPIX_Comm_agree`), also the first step of
+//! [`Comm::shrink`].
+//!
+//! Algorithm (one coordinator, decisions flooded). Assumption: failures are fail-stop and
+//! every live member eventually detects each failure (the transports' liveness checks);
+//! the protocol never waits on a rank this rank knows failed.
+//!
+//! 1. Each member's *contribution* is its flag, the members it knows failed and the ones it
+//!    acknowledged; it sends it to every member it does not know failed. The *coordinator*
+//!    (in a member's view) is the lowest-ranked member it does not know failed. Sending to
+//!    all (not only the current coordinator) lets a new coordinator decide as soon as it has
+//!    detected the failures itself, without waiting for every member to detect them.
+//! 2. The coordinator waits until it holds the contribution of every member it does not know
+//!    failed, then *decides*: the bitwise AND of every flag it holds, the failed set (the
+//!    union of the reported failed sets, the members it holds no contribution from and those
+//!    it now knows failed), and whether some failed member was not acknowledged by every
+//!    contributor.
+//! 3. Whoever decides or receives a decision (the first one it receives, from any member)
+//!    adopts it, sends it to every member it does not know failed, and returns. Flooding the
+//!    decision means that if any live member holds a decision, every live member ends up
+//!    with that same decision, even when the coordinator dies part-way through sending it;
+//!    a new coordinator only decides anew when no live member had one.
+//!
+//! Every survivor thus returns the same value and failed set (and the same error, see
+//! [`Agreement::unacknowledged`]). Messages: n(n - 1) contributions and n(n - 1) decisions;
+//! agreements are rare (recovery), so the flood's cost is accepted.
+//!
+//! Limitation (no second phase, unlike ULFM's ERA): if a coordinator dies while its decision
+//! is in flight and a successor, having already received every live member's contribution,
+//! decides concurrently, members can adopt different decisions in that narrow window (a
+//! member adopts the first decision it reads). Without failures during the agreement, or with
+//! a coordinator that dies before deciding, every survivor adopts the same decision. Frames are
+//! [`crate::wire::FrameKind::Agree`], numbered per communicator apart from collectives, so
+//! agreement works after a revocation or after failed collectives left their numbers out of
+//! step.
+
+use crate::comm::{Comm, CommInner};
+use crate::error::{Error, Result};
+use crate::wire::{Frame, FrameHeader, FrameKind};
+use bytes::Bytes;
+
+/// Frame step of a member's contribution.
+const CONTRIBUTE: u32 = 1;
+/// Frame step of a decision.
+const DECIDE: u32 = 2;
+
+/// What an agreement decided; the same on every member that returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agreement {
+    /// Bitwise AND of the flags of the members that took part.
+    pub value: u32,
+    /// Comm ranks counted as failed, ascending.
+    pub failed: Vec<u32>,
+    /// True if some member in `failed` was not acknowledged (see [`Comm::ack_failed`]) by
+    /// every member that took part: [`Comm::agree`] then fails with
+    /// [`crate::ErrorKind::ProcFailed`] on every member.
+    pub unacknowledged: bool,
+}
+
+/// One member's input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Contribution {
+    flag: u32,
+    failed: Vec<u32>,
+    acked: Vec<u32>,
+}
+
+fn put_list(out: &mut Vec<u8>, l: &[u32]) {
+    out.extend_from_slice(&(l.len() as u32).to_le_bytes());
+    for x in l {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// Reads a u32 at `*at`.
+fn word(p: &[u8], at: &mut usize) -> Option<u32> {
+    let w = u32::from_le_bytes(p.get(*at..*at + 4)?.try_into().ok()?);
+    *at += 4;
+    Some(w)
+}
+
+/// Reads a rank list, every entry below `n`; sorted and deduplicated.
+fn list(p: &[u8], at: &mut usize, n: usize) -> Option<Vec<u32>> {
+    let len = word(p, at)? as usize;
+    if len > n {
+        return None;
+    }
+    let mut l = (0..len)
+        .map(|_| word(p, at).filter(|&r| (r as usize) < n))
+        .collect::<Option<Vec<u32>>>()?;
+    l.sort_unstable();
+    l.dedup();
+    Some(l)
+}
+
+impl Contribution {
+    fn encode(&self) -> Bytes {
+        let mut out = self.flag.to_le_bytes().to_vec();
+        put_list(&mut out, &self.failed);
+        put_list(&mut out, &self.acked);
+        out.into()
+    }
+
+    /// Parses a contribution for a communicator of `n` members; `None` if malformed.
+    fn decode(p: &[u8], n: usize) -> Option<Self> {
+        let at = &mut 0;
+        let c = Self {
+            flag: word(p, at)?,
+            failed: list(p, at, n)?,
+            acked: list(p, at, n)?,
+        };
+        (*at == p.len()).then_some(c)
+    }
+}
+
+impl Agreement {
+    fn encode(&self) -> Bytes {
+        let mut out = self.value.to_le_bytes().to_vec();
+        out.extend_from_slice(&u32::from(self.unacknowledged).to_le_bytes());
+        put_list(&mut out, &self.failed);
+        out.into()
+    }
+
+    /// Parses a decision for a communicator of `n` members; `None` if malformed.
+    fn decode(p: &[u8], n: usize) -> Option<Self> {
+        let at = &mut 0;
+        let value = word(p, at)?;
+        let unacknowledged = match word(p, at)? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
+        let failed = list(p, at, n)?;
+        (*at == p.len()).then_some(Self {
+            value,
+            failed,
+            unacknowledged,
+        })
+    }
+
+    /// The coordinator's decision from the contributions it holds (`got`, by comm rank) and
+    /// the members it knows failed now (`dead`).
+    fn decide(got: &[Option<Contribution>], dead: &[bool]) -> Self {
+        let held: Vec<&Contribution> = got.iter().flatten().collect();
+        let value = held.iter().fold(u32::MAX, |v, c| v & c.flag);
+        let mut failed: Vec<u32> = held.iter().flat_map(|c| c.failed.iter().copied()).collect();
+        failed.extend(
+            (0..got.len() as u32).filter(|&r| got[r as usize].is_none() || dead[r as usize]),
+        );
+        failed.sort_unstable();
+        failed.dedup();
+        let unacknowledged = failed
+            .iter()
+            .any(|r| held.iter().any(|c| c.acked.binary_search(r).is_err()));
+        Self {
+            value,
+            failed,
+            unacknowledged,
+        }
+    }
+}
+
+/// Sends an agreement frame to comm rank `to`; a failed send marks it failed (the protocol
+/// then stops waiting for it).
+fn send(comm: &CommInner, seq: u64, to: usize, step: u32, payload: Bytes) {
+    let engine = &comm.engine;
+    let w = comm.members.world()[to];
+    let mut h = FrameHeader::new(FrameKind::Agree, engine.rank);
+    h.context = comm.context;
+    h.seq = seq;
+    h.step = step;
+    if let Err(e) = engine.transport().send(w, Frame::new(h, payload)) {
+        engine.mark_failed(w, Error::proc_failed(w, format!("agreement: {e}")));
+    }
+}
+
+/// Runs one agreement on `comm` with this rank's `flag`; returns its number and decision.
+pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)> {
+    let engine = &comm.engine;
+    engine.check_open()?;
+    engine
+        .ulfm
+        .recovering
+        .store(true, std::sync::atomic::Ordering::Release);
+    let seq = comm.fault.next_agreement();
+    let key = (comm.context, seq);
+    let n = comm.size() as usize;
+    let me = comm.rank as usize;
+    let world = comm.members.world().clone();
+    let mine = Contribution {
+        flag,
+        failed: comm.failed_ranks(),
+        acked: comm.acked_ranks(),
+    };
+    let mut got: Vec<Option<Contribution>> = vec![None; n];
+    got[me] = Some(mine.clone());
+    let mut decision: Option<Agreement> = None;
+    // Every member gets this rank's contribution, not only the current coordinator: whoever
+    // turns out to be the coordinator (the lowest member it does not know failed) can decide
+    // as soon as it has detected the failures, without waiting for every other member to
+    // detect them too.
+    let encoded = mine.encode();
+    for r in (0..n).filter(|&r| r != me && engine.failure_of(world[r]).is_none()) {
+        send(comm, seq, r, CONTRIBUTE, encoded.clone());
+    }
+    loop {
+        let notified = engine.arrivals().notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        engine.check_open()?;
+        let frames = engine.ulfm.agree.lock().take(key);
+        for f in frames {
+            let Some(from) = comm.members.comm_rank_of(f.header.src) else {
+                continue;
+            };
+            match f.header.step {
+                CONTRIBUTE => match Contribution::decode(&f.payload, n) {
+                    Some(c) => got[from as usize] = Some(c),
+                    None => tracing::warn!(from, "dropping a malformed agreement contribution"),
+                },
+                DECIDE if decision.is_none() => match Agreement::decode(&f.payload, n) {
+                    Some(d) => decision = Some(d),
+                    None => tracing::warn!(from, "dropping a malformed agreement decision"),
+                },
+                _ => {}
+            }
+        }
+        let dead: Vec<bool> = (0..n)
+            .map(|r| r != me && engine.failure_of(world[r]).is_some())
+            .collect();
+        if decision.is_none() {
+            let coord = (0..n).find(|&r| !dead[r]).expect("this rank is alive");
+            if coord == me && (0..n).all(|r| got[r].is_some() || dead[r]) {
+                decision = Some(Agreement::decide(&got, &dead));
+            }
+        }
+        if let Some(d) = decision {
+            engine.ulfm.agree.lock().finish(key);
+            let payload = d.encode();
+            for r in (0..n).filter(|&r| r != me && !dead[r]) {
+                send(comm, seq, r, DECIDE, payload.clone());
+            }
+            return Ok((seq, d));
+        }
+        notified.await;
+    }
+}
+
+impl Comm {
+    /// Fault-tolerant agreement among the live members (ULFM's `MPIX_Comm_agree`): returns
+    /// the bitwise AND of their `flag`s, the same on every member that returns. Collective
+    /// over the live members (call it in the same order everywhere, like a collective); works
+    /// on a revoked communicator and completes despite members failing meanwhile (see the
+    /// module documentation for the algorithm and its assumption).
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::ProcFailed`], on every member alike, if a member failed that was
+    /// not acknowledged (see [`Comm::ack_failed`]) by every member: use
+    /// [`Comm::agree_outcome`] to get the value anyway.
+    pub async fn agree(&self, flag: u32) -> Result<u32> {
+        let a = self.agree_outcome(flag).await?;
+        if a.unacknowledged {
+            let first = a.failed.first().copied().unwrap_or(0);
+            let w = self.inner.world_rank(first)?;
+            return Err(Error::proc_failed(
+                w,
+                format!(
+                    "agreement: ranks {:?} of this communicator failed and not every member \
+                     acknowledged it",
+                    a.failed
+                ),
+            ));
+        }
+        Ok(a.value)
+    }
+
+    /// [`Comm::agree`], returning the whole decision even when a failure was not
+    /// acknowledged.
+    pub async fn agree_outcome(&self, flag: u32) -> Result<Agreement> {
+        Ok(run(&self.inner, flag).await?.1)
+    }
+
+    /// Blocking [`Comm::agree`].
+    pub fn agree_blocking(&self, flag: u32) -> Result<u32> {
+        self.block_on(self.agree(flag))
+    }
+
+    /// Blocking [`Comm::agree_outcome`].
+    pub fn agree_outcome_blocking(&self, flag: u32) -> Result<Agreement> {
+        self.block_on(self.agree_outcome(flag))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(flag: u32, failed: &[u32], acked: &[u32]) -> Option<Contribution> {
+        Some(Contribution {
+            flag,
+            failed: failed.to_vec(),
+            acked: acked.to_vec(),
+        })
+    }
+
+    #[test]
+    fn decides_and_of_flags_union_of_failures_and_missing_members() {
+        let got = vec![
+            c(0b111, &[], &[]),
+            None,
+            c(0b101, &[3], &[3]),
+            c(0b110, &[], &[]),
+        ];
+        let d = Agreement::decide(&got, &[false, true, false, false]);
+        assert_eq!(d.value, 0b100);
+        assert_eq!(d.failed, vec![1, 3]);
+        assert!(d.unacknowledged);
+        let got = vec![c(1, &[2], &[2]), c(3, &[2], &[2]), None];
+        let d = Agreement::decide(&got, &[false, false, true]);
+        assert_eq!(
+            (d.value, d.failed.clone(), d.unacknowledged),
+            (1, vec![2], false)
+        );
+    }
+
+    #[test]
+    fn encodings_round_trip_and_reject_bad_input() {
+        let x = Contribution {
+            flag: 9,
+            failed: vec![1, 4],
+            acked: vec![4],
+        };
+        assert_eq!(Contribution::decode(&x.encode(), 5), Some(x.clone()));
+        assert_eq!(Contribution::decode(&x.encode(), 4), None);
+        let e = x.encode();
+        assert_eq!(Contribution::decode(&e[..e.len() - 1], 5), None);
+        let d = Agreement {
+            value: 7,
+            failed: vec![0],
+            unacknowledged: true,
+        };
+        assert_eq!(Agreement::decode(&d.encode(), 2), Some(d));
+        let mut bad = 1u32.to_le_bytes().to_vec();
+        bad.extend_from_slice(&u32::MAX.to_le_bytes());
+        bad.extend_from_slice(&0u32.to_le_bytes());
+        assert_eq!(Agreement::decode(&bad, 2), None);
+        assert_eq!(Contribution::decode(&[0xFF; 3], 2), None);
+    }
+}
