@@ -19,6 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tokio::sync::{Notify, oneshot};
 
+#[path = "engine_colls.rs"]
+mod colls;
 #[path = "fault/engine_hooks.rs"]
 mod ulfm_hooks;
 
@@ -356,136 +358,6 @@ impl Engine {
     /// the future, probe, then await it).
     pub fn arrivals(&self) -> &Notify {
         &self.arrivals
-    }
-
-    /// Opens the mailbox of collective (`context`, `seq`), pre-loaded with early frames.
-    pub fn open_collective(&self, context: u64, seq: u64) -> Result<mailbox::Receiver<CollEvent>> {
-        self.check_open()?;
-        self.check_revoked(context)?;
-        let (tx, rx) = mailbox::mailbox();
-        let mut r = self.colls.lock();
-        if !r.early.is_empty() {
-            // Frames kept for calls of this communicator that already finished here are
-            // stale: drop them, but a mismatch notice among them fails this call.
-            let stale: Vec<CollKey> = r
-                .early
-                .keys()
-                .filter(|(c, s)| *c == context && *s < seq)
-                .copied()
-                .collect();
-            let mut notice = None;
-            for k in stale {
-                for f in r.early.remove(&k).unwrap_or_default() {
-                    if f.header.step == crate::driver::MISMATCH_STEP && notice.is_none() {
-                        notice = Some((k.1, f));
-                    }
-                }
-            }
-            if let Some((old, f)) = notice {
-                return Err(Error::new(
-                    ErrorKind::Mismatch,
-                    format!(
-                        "an earlier collective (call {old} on this communicator) was mismatched; \
-                         rank {} reported: {}",
-                        f.header.src,
-                        String::from_utf8_lossy(&f.payload)
-                    ),
-                ));
-            }
-            for f in r.early.remove(&(context, seq)).unwrap_or_default() {
-                tx.send(CollEvent::Frame(f));
-            }
-        }
-        r.open.insert((context, seq), tx);
-        self.matcher.lock().budget().collective_opened(); // frames may sit behind stalled p2p
-        Ok(rx)
-    }
-
-    /// Closes a collective's mailbox; a mismatch notice still unread in `rx` is kept for the
-    /// communicator's next call (see [`Engine::open_collective`]), which then fails.
-    pub fn close_collective(
-        &self,
-        context: u64,
-        seq: u64,
-        rx: &mut mailbox::Receiver<CollEvent>,
-        fp: &crate::driver::Fingerprint,
-        members: &Arc<[u32]>,
-    ) {
-        let mut r = self.colls.lock();
-        // Removed first, under the lock deliveries take: nothing arrives in `rx` afterwards.
-        r.open.remove(&(context, seq));
-        self.matcher.lock().budget().collective_closed();
-        r.closed.insert((context, seq), (*fp, members.clone()));
-        r.closed_order.push_back((context, seq));
-        if r.closed_order.len() > CLOSED_KEPT
-            && let Some(k) = r.closed_order.pop_front()
-        {
-            r.closed.remove(&k);
-        }
-        while let Some(ev) = rx.try_recv() {
-            if let CollEvent::Frame(f) = ev
-                && f.header.step == crate::driver::MISMATCH_STEP
-            {
-                r.early.entry((context, seq)).or_default().push(f);
-            }
-        }
-    }
-
-    /// With a collective timeout configured (`NEXAR_TIMEOUT`), fails call `seq` of
-    /// `context` if it is still open when the limit passes.
-    pub fn arm_collective_timeout(self: &Arc<Self>, context: u64, seq: u64) {
-        let Some(limit) = self.cfg.coll_timeout else {
-            return;
-        };
-        let engine = Arc::downgrade(self);
-        self.runtime.spawn(async move {
-            tokio::time::sleep(limit).await;
-            let Some(engine) = engine.upgrade() else {
-                return;
-            };
-            if let Some(tx) = engine.colls.lock().open.get(&(context, seq)) {
-                tx.send(CollEvent::PeerLost(Error::new(
-                    ErrorKind::Timeout,
-                    format!(
-                        "collective call {seq} on this communicator did not complete within \
-                         {limit:?} (NEXAR_TIMEOUT): a rank skipped it or is stuck"
-                    ),
-                )));
-            }
-        });
-    }
-
-    /// Files a mismatch notice this rank made for a call it already finished, as if it had
-    /// arrived: later calls on that communicator fail.
-    fn on_frame_local_notice(&self, key: CollKey, notice: Frame) {
-        let mut r = self.colls.lock();
-        for ((c, s), tx) in r.open.iter() {
-            if *c == key.0 && *s > key.1 {
-                tx.send(CollEvent::Frame(notice.clone()));
-            }
-        }
-        r.early.entry(key).or_default().push(notice);
-    }
-
-    /// Sends one collective message to world rank `to`.
-    pub fn send_coll(
-        &self,
-        to: u32,
-        context: u64,
-        seq: u64,
-        step: u32,
-        payload: Bytes,
-        fp: &crate::driver::Fingerprint,
-    ) -> Result<()> {
-        if let Some(e) = self.failure_of(to) {
-            return Err(e);
-        }
-        let mut h = FrameHeader::new(FrameKind::Collective, self.rank);
-        h.context = context;
-        h.seq = seq;
-        h.step = step;
-        (h.fp, h.fp_len) = fp.words();
-        self.transport().send(to, Frame::new(h, payload))
     }
 
     /// Records that world rank `rank` failed and fails everything waiting on it.
