@@ -33,6 +33,8 @@ fn main() -> nexar::Result<()> {
         world.dup_blocking()?
     };
     println!("rank {rank}: ready");
+    // The test starts its attack once every rank has left the world-wide start-up calls.
+    let _ = std::fs::write(stop.with_file_name(format!("ready{rank}")), b"");
     let start = Instant::now();
     if pair && rank >= 2 {
         while !stop.exists() && start.elapsed() < LIMIT {

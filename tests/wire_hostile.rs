@@ -120,13 +120,16 @@ fn ports(pid: u32, table: &str) -> Vec<u16> {
 
 /// Waits until every rank has a UDP socket and a TCP listener (its QUIC endpoint and TLS
 /// lane), then a little longer so the job is past its set-up.
-fn wait_ready(job: &Job) -> Vec<(Vec<u16>, Vec<u16>)> {
+fn wait_ready(job: &Job, dir: &Path) -> Vec<(Vec<u16>, Vec<u16>)> {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let all: Vec<_> = (0..3)
             .map(|r| (ports(job.pid(r), "udp"), ports(job.pid(r), "tcp")))
             .collect();
-        if all.iter().all(|(u, t)| !u.is_empty() && !t.is_empty()) {
+        // Every rank finished its start-up collectives (which involve rank 2, the one the
+        // malformed-frame test impersonates) before any attack begins.
+        let ready = (0..3).all(|r| dir.join(format!("ready{r}")).exists());
+        if ready && all.iter().all(|(u, t)| !u.is_empty() && !t.is_empty()) {
             std::thread::sleep(Duration::from_millis(500));
             return all;
         }
@@ -189,7 +192,7 @@ fn assert_rounds(outs: &[Output], ranks: &[usize]) -> Vec<u64> {
 fn garbage_datagrams_and_random_tcp_bytes_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let (job, _) = Job::start("all", dir.path());
-    let ports = wait_ready(&job);
+    let ports = wait_ready(&job, dir.path());
     let lo = IpAddr::V4(Ipv4Addr::LOCALHOST);
     let mut rng = SimRng::new(0x6a7a);
     let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
@@ -303,7 +306,7 @@ fn malformed_frames_from_an_authenticated_peer_close_only_its_connections() {
     const PARALLEL: usize = 32;
     let dir = tempfile::tempdir().unwrap();
     let (job, _) = Job::start("pair", dir.path());
-    let ports = wait_ready(&job);
+    let ports = wait_ready(&job, dir.path());
     let victim = job.pid(0);
     let secret = JobSecret::read_from_file(&dir.path().join("secret")).unwrap();
     let creds = Credentials::for_rank(&secret, 2).unwrap();
