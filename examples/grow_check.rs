@@ -28,11 +28,7 @@ fn check(ctx: &Context) -> nexar::Result<()> {
     let mut v = [r + 1];
     w.block_on(w.allreduce(&mut v, ReduceOp::Sum))?;
     assert_eq!(v[0], n * (n + 1) / 2, "allreduce over {n} ranks");
-    println!(
-        "ok rank={r} size={n} epoch={} sum={}",
-        ctx.epoch(),
-        v[0]
-    );
+    println!("ok rank={r} size={n} epoch={} sum={}", ctx.epoch(), v[0]);
     Ok(())
 }
 

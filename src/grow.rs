@@ -163,9 +163,10 @@ impl Context {
                 "grow: in-process worlds cannot grow; start the job with nexarrun or by hand",
             )
         })?;
-        let epoch = self.epoch().checked_add(1).ok_or_else(|| {
-            Error::invalid("grow: the epoch counter is exhausted".to_string())
-        })?;
+        let epoch = self
+            .epoch()
+            .checked_add(1)
+            .ok_or_else(|| Error::invalid("grow: the epoch counter is exhausted".to_string()))?;
         // A singleton started without a secret makes one up: it is the whole job.
         let base = match &launch.secret {
             Some(s) => s.clone(),
@@ -179,7 +180,13 @@ impl Context {
         } else {
             None
         };
-        let announced = self.announce(hosted.as_ref().and_then(|h| h.as_ref().ok()).map(|h| h.addr.as_str()), epoch);
+        let announced = self.announce(
+            hosted
+                .as_ref()
+                .and_then(|h| h.as_ref().ok())
+                .map(|h| h.addr.as_str()),
+            epoch,
+        );
         let (hosted, addr) = match (hosted, announced) {
             (Some(Err(e)), _) => return Err(e),
             (_, Err(e)) => return Err(e),
@@ -202,7 +209,12 @@ impl Context {
         // Every new process read the secret before it could join; the file is no longer needed.
         drop(dir);
         let ctx = ctx?;
-        tracing::debug!(rank = ctx.rank(), size = new_size, epoch, "grown world connected");
+        tracing::debug!(
+            rank = ctx.rank(),
+            size = new_size,
+            epoch,
+            "grown world connected"
+        );
         Ok(ctx)
     }
 
@@ -219,7 +231,8 @@ impl Context {
     ) -> Result<Hosted> {
         let cfg = self.config();
         let _in_runtime = runtime.enter();
-        let server = RendezvousServer::start(secret, SocketAddr::new(cfg.bind_addr, 0), new_size, cfg)?;
+        let server =
+            RendezvousServer::start(secret, SocketAddr::new(cfg.bind_addr, 0), new_size, cfg)?;
         let host = rendezvous_host(cfg.bind_addr, launch.rendezvous.as_deref());
         let addr = format!("{host}:{}", server.local_addr().port());
         if addr.len() > MAX_ADDR {
@@ -253,11 +266,7 @@ impl Context {
             newcomers,
         };
         start(&plan)?;
-        Ok(Hosted {
-            server,
-            dir,
-            addr,
-        })
+        Ok(Hosted { server, dir, addr })
     }
 
     /// Broadcasts rank 0's outcome (`Some(addr)`: the new rendezvous; `None`: it failed, or
@@ -283,12 +292,18 @@ impl Context {
         if got != epoch {
             return Err(Error::new(
                 ErrorKind::Internal,
-                format!("grow: rank 0 grows to epoch {got} but this rank is at {}", epoch - 1),
+                format!(
+                    "grow: rank 0 grows to epoch {got} but this rank is at {}",
+                    epoch - 1
+                ),
             ));
         }
         let len = usize::from(u16::from_be_bytes([buf[5], buf[6]])).min(MAX_ADDR);
         String::from_utf8(buf[7..7 + len].to_vec()).map_err(|_| {
-            Error::new(ErrorKind::Internal, "grow: the announced address is not UTF-8")
+            Error::new(
+                ErrorKind::Internal,
+                "grow: the announced address is not UTF-8",
+            )
         })
     }
 }

@@ -5,12 +5,15 @@
 //! the reason logged; bad arguments are refused. Timing figures are printed (eprintln).
 
 mod common;
+#[path = "common/rogue.rs"]
+mod rogue;
 
 use common::procs::{example, launch_by_hand};
 use nexar::bootstrap::rendezvous::{self, Hello, RendezvousServer};
-use nexar::security::{Credentials, JobSecret};
+use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
 use nexar::transport::quic::endpoint;
 use nexar::{Config, Context, ErrorKind};
+use rogue::{identity, rogue_connect};
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::Child;
@@ -86,7 +89,14 @@ fn assert_world(out: &[(i32, String)], size: u32, epoch: u32) {
     );
     let mut ranks: Vec<u32> = lines
         .iter()
-        .map(|l| l["ok rank=".len()..].split(' ').next().unwrap().parse().unwrap())
+        .map(|l| {
+            l["ok rank=".len()..]
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
@@ -205,16 +215,34 @@ fn credentials_of_an_older_epoch_are_refused_and_logged() {
             .await
             .map(drop)
             .unwrap_err();
-        eprintln!("epoch-0 rank 1 joining epoch 1: refused in {:?}: {e}", t.elapsed());
+        eprintln!(
+            "epoch-0 rank 1 joining epoch 1: refused in {:?}: {e}",
+            t.elapsed()
+        );
         assert_eq!(e.kind(), ErrorKind::Security, "{e}");
+        // A client that trusts any server: the rendezvous itself must refuse the stale
+        // certificate, and log why.
+        let how = rogue_connect(
+            server.local_addr(),
+            RENDEZVOUS_ALPN,
+            Some(identity(&base, 1)),
+        )
+        .await;
+        eprintln!("epoch-0 certificate, server not checked: {how}");
+        assert!(!how.starts_with("answered"), "{how}");
+        let own_check = |l: &str| {
+            l.contains("rendezvous refused a client")
+                && l.contains("UnknownIssuer")
+                && !l.contains("aborted by peer")
+        };
         let deadline = Instant::now() + Duration::from_secs(5);
         let logged = || String::from_utf8_lossy(&log.0.lock().unwrap()).into_owned();
-        while !logged().contains("rendezvous refused a client") && Instant::now() < deadline {
+        while !logged().lines().any(own_check) && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let text = logged();
         eprintln!("rendezvous log: {text}");
-        assert!(text.contains("rendezvous refused a client"), "{text}");
+        assert!(text.lines().any(own_check), "{text}");
         for s in [&base, &base.for_epoch(1)] {
             let hex: String = s.expose().iter().map(|b| format!("{b:02x}")).collect();
             assert!(!text.contains(&hex), "a secret was logged");

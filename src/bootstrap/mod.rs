@@ -136,7 +136,14 @@ pub async fn establish_auto(
     cfg: &Config,
     sink: Arc<dyn FrameSink>,
 ) -> Result<World> {
-    connect_world(launch, cfg, sink, cfg.transport == TransportChoice::Auto, None).await
+    connect_world(
+        launch,
+        cfg,
+        sink,
+        cfg.transport == TransportChoice::Auto,
+        None,
+    )
+    .await
 }
 
 /// Like [`establish_auto`] for a rank that already started the rendezvous `server` itself (a
