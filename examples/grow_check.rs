@@ -5,7 +5,10 @@
 //! allreduce over the new world, and the old world is checked to still work.
 //!
 //! With `GROW_CHECK_MODE=never` rank 0 starts nothing: every old rank must get the rendezvous
-//! timeout error; it prints `growfail ...` and exits 0.
+//! timeout error; it prints `growfail ...` and exits 0. With `GROW_CHECK_MODE=startfail` rank
+//! 0's start callback fails: every old rank must get an error the same way.
+//!
+//! Rank 0 also checks that the new epoch's secret file is gone once the grown world is up.
 //!
 //! Prints one `ok rank=R size=S epoch=E sum=X` line per world a process checks.
 
@@ -62,7 +65,8 @@ fn main() {
     let newcomer = std::env::args().nth(1).as_deref() == Some("newcomer");
     let add = env_u32("GROW_CHECK_ADD", 2);
     let times = env_u32("GROW_CHECK_TIMES", 1);
-    let never = std::env::var("GROW_CHECK_MODE").as_deref() == Ok("never");
+    let mode = std::env::var("GROW_CHECK_MODE").unwrap_or_default();
+    let (never, startfail) = (mode == "never", mode == "startfail");
     let me = std::env::current_exe().expect("own path");
     let mut ctx = Context::init().expect("init");
     if newcomer {
@@ -72,7 +76,18 @@ fn main() {
     check(&ctx).expect("check");
     while ctx.epoch() < times {
         let t0 = Instant::now();
+        let mut secret_file = None;
         let grown = ctx.grow(add, |plan| {
+            secret_file = plan.newcomers[0]
+                .env
+                .iter()
+                .find(|(k, _)| k == "NEXAR_JOB_SECRET_FILE")
+                .map(|(_, v)| std::path::PathBuf::from(v));
+            if startfail {
+                return Err(nexar::Error::invalid(
+                    "grow_check: refusing to start anyone",
+                ));
+            }
             if !never {
                 children.extend(plan.spawn(&me, &["newcomer".to_string()])?);
             }
@@ -80,7 +95,7 @@ fn main() {
         });
         let next = match grown {
             Ok(c) => c,
-            Err(e) if never => {
+            Err(e) if never || startfail => {
                 println!(
                     "growfail rank={} kind={:?} after_ms={}: {e}",
                     ctx.rank(),
@@ -98,6 +113,9 @@ fn main() {
             next.epoch(),
             t0.elapsed().as_millis()
         );
+        if let Some(f) = &secret_file {
+            assert!(!f.exists(), "{} outlived the grow", f.display());
+        }
         assert_eq!(next.rank(), ctx.rank(), "old ranks keep their rank");
         assert_eq!(next.size(), ctx.size() + add);
         assert_eq!(next.epoch(), ctx.epoch() + 1);

@@ -8,7 +8,7 @@ mod common;
 #[path = "common/rogue.rs"]
 mod rogue;
 
-use common::procs::{example, launch_by_hand};
+use common::procs::{example, launch_by_hand, nexarrun_path};
 use nexar::bootstrap::rendezvous::{self, Hello, RendezvousServer};
 use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
 use nexar::transport::quic::endpoint;
@@ -156,6 +156,49 @@ fn a_newcomer_that_never_starts_fails_every_old_rank_within_the_timeout() {
         // 1.5 s timeout plus the reply margin; generous for a loaded 2-core box.
         assert!(ms < 10_000, "{line}");
     }
+}
+
+#[test]
+fn a_job_under_nexarrun_grows() {
+    let t = Instant::now();
+    let child = std::process::Command::new(nexarrun_path())
+        .args(["-n", "2", "--timeout", "40", "--"])
+        .arg(example("grow_check"))
+        .env("GROW_CHECK_ADD", "2")
+        .env("NEXAR_CONNECT_TIMEOUT_MS", "10000")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish(vec![child], Duration::from_secs(45));
+    eprintln!("nexarrun -n 2, grow 2 -> 4: {:?}", t.elapsed());
+    assert_eq!(out[0].0, 0, "{}", out[0].1);
+    assert_world(&out, 2, 0);
+    assert_world(&out, 4, 1);
+}
+
+#[test]
+fn a_failing_start_fails_every_old_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let launch = launch_by_hand(&example("grow_check"), 2, dir.path(), |c| {
+        c.env("GROW_CHECK_MODE", "startfail");
+    });
+    let out = finish(launch.children, Duration::from_secs(30));
+    for (code, o) in &out {
+        assert_eq!(*code, 0, "{o}");
+        let line = o
+            .lines()
+            .find(|l| l.starts_with("growfail"))
+            .unwrap_or_else(|| {
+                panic!("no grow failure reported: {o}");
+            });
+        eprintln!("{line}");
+    }
+    assert!(
+        out[0].1.contains("refusing to start anyone"),
+        "{}",
+        out[0].1
+    );
 }
 
 #[test]
