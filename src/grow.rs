@@ -7,6 +7,12 @@
 //! older epoch are refused at connect. Rank 0 hosts the new world's rendezvous; the new
 //! processes read the secret from a `0600` file in a fresh private directory, which is removed
 //! once the new world is connected. The old context stays usable until the program drops it.
+//!
+//! Limits: the secret file is on rank 0's host, so [`GrowPlan::spawn`] starts the new
+//! processes there; a `start` callback that starts them on other hosts must make the file
+//! reachable itself. The rendezvous listens on `Config::bind_addr`; when that is unspecified
+//! (`0.0.0.0`), other ranks reach it at the host of the old rendezvous address. New
+//! processes get `NEXAR_LOCAL_RANK` = their world rank.
 
 use crate::bootstrap::Launch;
 use crate::bootstrap::rendezvous::RendezvousServer;

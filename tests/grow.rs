@@ -119,6 +119,16 @@ fn two_ranks_grow_by_two_and_allreduce_over_four() {
 }
 
 #[test]
+fn a_job_grows_over_quic_only() {
+    let (out, took) = run_grow(&[("GROW_CHECK_ADD", "2"), ("NEXAR_TRANSPORT", "quic")]);
+    eprintln!("grow 2 -> 4 over QUIC (start, grow, checks, exit): {took:?}");
+    for (code, o) in &out {
+        assert_eq!(*code, 0, "{o}");
+    }
+    assert_world(&out, 4, 1);
+}
+
+#[test]
 fn a_job_grows_twice_to_epoch_two() {
     let (out, took) = run_grow(&[("GROW_CHECK_ADD", "1"), ("GROW_CHECK_TIMES", "2")]);
     eprintln!("grow 2 -> 3 -> 4 (start, grows, checks, exit): {took:?}");
