@@ -1050,6 +1050,35 @@ int nexar_comm_dup(nexar_comm_t comm_h, nexar_comm_t *newcomm);
 int nexar_comm_free(nexar_comm_t *comm_p);
 
 /**
+ * Grows the world `world` (`NEXAR_COMM_WORLD`, or a communicator an earlier `nexar_grow`
+ * returned) by `add` processes and writes the grown world's communicator to `*new_world`.
+ * Rank 0 of `world` starts the `add` processes as `program argv[0] argv[1] ...` (`argv`: a
+ * NULL-terminated list of arguments after the program name, as in `MPI_Comm_spawn`; NULL for
+ * none), inheriting its environment plus the variables that place them in the grown world,
+ * and its standard streams. They call `nexar_init` as usual and their `NEXAR_COMM_WORLD` is
+ * the grown world. Old ranks keep their rank in the grown world; new processes get ranks
+ * `size..size+add`. `program` and `argv` are read on rank 0 only (other ranks may pass
+ * NULL).
+ *
+ * Ownership: `*new_world` is a new communicator handle owned by the caller (free it with
+ * `nexar_comm_free`; the grown world itself lives until `nexar_finalize`). `world` stays
+ * valid and usable until `nexar_finalize`, which finalizes grown worlds first. The started
+ * processes are not waited for.
+ * Blocking: yes; collective over `world` (every member calls it with the same `add`), until
+ * the grown world is connected or the connect timeout (`NEXAR_CONNECT_TIMEOUT_MS`) expires.
+ * Thread safety: any thread, but one grow at a time per world.
+ * Errors: `NEXAR_ERR_ARG` (`add` < 1, size overflow, NULL `new_world`, NULL or invalid
+ * `program` / `argv` on rank 0), `NEXAR_ERR_COMM` (`world` is not a world), `NEXAR_ERR_BOOTSTRAP`
+ * (a process could not be started, or did not arrive in time; on every old rank),
+ * `NEXAR_ERR_NOT_INITIALIZED`, `NEXAR_ERR_FINALIZED`.
+ */
+int nexar_grow(nexar_comm_t world,
+               int add,
+               const char *program,
+               const char *const *argv,
+               nexar_comm_t *new_world);
+
+/**
  * Initializes nexar for this process: joins the job described by the environment (nexarrun,
  * or a world of one when started alone).
  *

@@ -21,7 +21,7 @@ impl Drop for RuntimeOwner {
     }
 }
 
-fn build_runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
+pub(crate) fn build_runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads.max(1))
         .thread_name("nexar")
@@ -46,6 +46,9 @@ pub struct Context {
     self_comm: Comm,
     finalized: AtomicBool,
     fabric: Option<Arc<MemFabric>>,
+    // How this process joined (secret included, wiped on drop; None in-process): kept to grow.
+    launch: Option<Launch>,
+    epoch: u32,
     // Declared last: dropped after everything that may still touch the runtime.
     _runtime: Arc<RuntimeOwner>,
 }
@@ -69,7 +72,28 @@ impl Context {
     /// Like [`Context::init`] with an explicit configuration.
     pub fn init_with(cfg: Config) -> Result<Self> {
         let launch = Launch::from_env()?;
+        let epoch = match std::env::var("NEXAR_EPOCH") {
+            Ok(v) => v.trim().parse().map_err(|_| {
+                Error::new(
+                    ErrorKind::Bootstrap,
+                    format!("NEXAR_EPOCH={v:?} is not a non-negative integer"),
+                )
+            })?,
+            Err(_) => 0,
+        };
         let runtime = build_runtime(cfg.threads)?;
+        Self::from_launch(launch, cfg, epoch, runtime, None)
+    }
+
+    /// Builds a context for `launch` on `runtime`: connects it to the world (with the
+    /// rendezvous `server` this rank already started, if any) and registers it for aborts.
+    pub(crate) fn from_launch(
+        launch: Launch,
+        cfg: Config,
+        epoch: u32,
+        runtime: tokio::runtime::Runtime,
+        server: Option<bootstrap::rendezvous::RendezvousServer>,
+    ) -> Result<Self> {
         let engine = Engine::new(
             launch.rank,
             launch.size,
@@ -77,9 +101,11 @@ impl Context {
             runtime.handle().clone(),
         );
         let sink = engine.clone();
-        let join =
-            runtime.spawn(async move { bootstrap::establish_auto(&launch, &cfg, sink).await });
-        let world = pollster::block_on(join).map_err(|e| {
+        let join = runtime.spawn(async move {
+            let world = bootstrap::establish_hosting(&launch, &cfg, sink, server).await;
+            world.map(|w| (w, launch))
+        });
+        let (world, launch) = pollster::block_on(join).map_err(|e| {
             Error::new(ErrorKind::Internal, format!("bootstrap task failed: {e}"))
         })??;
         engine.connect(world);
@@ -87,11 +113,10 @@ impl Context {
         if engine.cfg.returns_errors {
             engine.declare_returns_errors(true);
         }
-        Ok(Self::assemble(
-            engine,
-            Arc::new(RuntimeOwner(Some(runtime))),
-            None,
-        ))
+        let mut ctx = Self::assemble(engine, Arc::new(RuntimeOwner(Some(runtime))), None);
+        ctx.launch = Some(launch);
+        ctx.epoch = epoch;
+        Ok(ctx)
     }
 
     /// `n` ranks in this process, connected by the in-memory transport. For tests and
@@ -145,6 +170,8 @@ impl Context {
             self_comm,
             finalized: AtomicBool::new(false),
             fabric,
+            launch: None,
+            epoch: 0,
             _runtime: runtime,
         }
     }
@@ -152,6 +179,22 @@ impl Context {
     /// The communicator of every rank in the job.
     pub fn world(&self) -> &Comm {
         &self.world
+    }
+
+    /// The epoch of this world: 0 for a job as started, one more for each
+    /// [`Context::grow`] that led to it.
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// How this process joined its world (`None` for in-process worlds), for growing it.
+    pub(crate) fn launch(&self) -> Option<&Launch> {
+        self.launch.as_ref()
+    }
+
+    /// The engine's configuration.
+    pub(crate) fn config(&self) -> &Config {
+        &self.engine.cfg
     }
 
     /// The communicator containing only this rank.

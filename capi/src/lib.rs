@@ -24,6 +24,7 @@ pub mod coll;
 pub mod coll_rooted;
 mod coll_start;
 pub mod comm;
+pub mod grow;
 pub mod handles;
 pub mod lifecycle;
 pub mod p2p;

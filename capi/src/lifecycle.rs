@@ -139,7 +139,9 @@ pub extern "C" fn nexar_finalize() -> c_int {
                 }
             }
         };
-        let r = running.ctx.finalize();
+        // Grown worlds (nexar_grow) first: their members include processes of no older world.
+        let grown = crate::grow::finalize_grown();
+        let r = running.ctx.finalize().and(grown);
         running.requests.lock().clear();
         running.comms.lock().clear();
         r

@@ -10,6 +10,7 @@
 //! | `NEXAR_RENDEZVOUS_HOST` | `1`: rank 0 hosts the rendezvous itself on that address (launches by hand or by other tools); ignored on other ranks |
 //! | `NEXAR_SECRET_FD` | an inherited pipe the 32-byte job secret can be read from (nexarrun); read, then closed |
 //! | `NEXAR_JOB_SECRET_FILE` | a file holding the job secret, 32 raw bytes or 64 hex digits (hand launches); must not be accessible by group or others |
+//! | `NEXAR_EPOCH` | the epoch of a grown world this process joins (set for new processes by [`crate::Context::grow`]; default 0) |
 //!
 //! With none of these set the process is rank 0 of a world of 1, as in MPI. A world of more than
 //! one rank needs the rendezvous address and exactly one secret source. After reading, the
@@ -125,7 +126,7 @@ async fn resolve(hostport: &str, bind: std::net::IpAddr) -> Result<SocketAddr> {
 /// rendezvous (hosting it first when asked to), and returns the world. Must run inside the
 /// tokio runtime that will drive the transport. Bounded by `cfg.connect_timeout`.
 pub async fn establish(launch: &Launch, cfg: &Config, sink: Arc<dyn FrameSink>) -> Result<World> {
-    connect_world(launch, cfg, sink, false).await
+    connect_world(launch, cfg, sink, false, None).await
 }
 
 /// Like [`establish`], and when `cfg.transport` is [`TransportChoice::Auto`] ranks on the same
@@ -135,7 +136,26 @@ pub async fn establish_auto(
     cfg: &Config,
     sink: Arc<dyn FrameSink>,
 ) -> Result<World> {
-    connect_world(launch, cfg, sink, cfg.transport == TransportChoice::Auto).await
+    connect_world(
+        launch,
+        cfg,
+        sink,
+        cfg.transport == TransportChoice::Auto,
+        None,
+    )
+    .await
+}
+
+/// Like [`establish_auto`] for a rank that already started the rendezvous `server` itself (a
+/// grown world's rank 0, see [`crate::Context::grow`]); the server lives as long as the world.
+pub(crate) async fn establish_hosting(
+    launch: &Launch,
+    cfg: &Config,
+    sink: Arc<dyn FrameSink>,
+    server: Option<RendezvousServer>,
+) -> Result<World> {
+    let use_shm = cfg.transport == TransportChoice::Auto;
+    connect_world(launch, cfg, sink, use_shm, server).await
 }
 
 async fn connect_world(
@@ -143,6 +163,7 @@ async fn connect_world(
     cfg: &Config,
     sink: Arc<dyn FrameSink>,
     use_shm: bool,
+    started: Option<RendezvousServer>,
 ) -> Result<World> {
     if launch.size == 0 || launch.rank >= launch.size {
         return Err(Error::new(
@@ -177,7 +198,9 @@ async fn connect_world(
         )
     })?;
     let rdv_addr = resolve(rdv, cfg.bind_addr).await?;
-    let server = if launch.host_rendezvous && launch.rank == 0 {
+    let server = if started.is_some() {
+        started
+    } else if launch.host_rendezvous && launch.rank == 0 {
         Some(RendezvousServer::start(secret, rdv_addr, launch.size, cfg)?)
     } else {
         None

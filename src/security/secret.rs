@@ -16,6 +16,9 @@ pub const SECRET_LEN: usize = 32;
 /// Domain label for the job id derivation.
 const JOB_ID_LABEL: &[u8] = b"nexar job id v1\0";
 
+/// Domain label for the secret of a later epoch of a grown job.
+const EPOCH_LABEL: &[u8] = b"nexar epoch secret v1\0";
+
 /// The job secret shared by every rank of a job (and the launcher). Everything else — the job id,
 /// the job CA — is derived from it.
 #[derive(Clone)]
@@ -180,6 +183,24 @@ impl JobSecret {
         d.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The secret of epoch `epoch` of this job: SHA-256(label || secret || epoch, big-endian).
+    /// A grown world ([`crate::Context::grow`]) runs under the next epoch's secret, so it has
+    /// its own job id, job CA and certificates, and credentials of an older epoch are refused
+    /// at connect. Epoch 0 is the secret itself.
+    pub fn for_epoch(&self, epoch: u32) -> JobSecret {
+        if epoch == 0 {
+            return self.clone();
+        }
+        let mut ctx = digest::Context::new(&digest::SHA256);
+        ctx.update(EPOCH_LABEL);
+        ctx.update(&self.bytes);
+        ctx.update(&epoch.to_be_bytes());
+        let d = ctx.finish();
+        let mut bytes = [0u8; SECRET_LEN];
+        bytes.copy_from_slice(d.as_ref());
+        Self { bytes }
+    }
+
     fn to_hex(&self) -> String {
         self.bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -321,6 +342,18 @@ mod tests {
         assert_eq!(s, JobSecret::from_bytes([0xa1; SECRET_LEN]));
         let (r, _) = pipe_with(b"short", true);
         assert!(JobSecret::read_from_fd(r).is_err());
+    }
+
+    #[test]
+    fn epoch_secrets_are_stable_and_distinct() {
+        let s = JobSecret::from_bytes([3; SECRET_LEN]);
+        assert_eq!(s.for_epoch(0), s);
+        assert_eq!(s.for_epoch(1), s.clone().for_epoch(1));
+        assert_ne!(s.for_epoch(1), s);
+        assert_ne!(s.for_epoch(1), s.for_epoch(2));
+        assert_ne!(s.for_epoch(1).job_id(), s.job_id());
+        // Derivation from the epoch-1 secret is not a shortcut to epoch 2.
+        assert_ne!(s.for_epoch(1).for_epoch(1), s.for_epoch(2));
     }
 
     #[test]

@@ -1,0 +1,315 @@
+//! Elastic growth: [`Context::grow`] adds processes to a running job.
+//!
+//! A world's size and transports are fixed when it starts, so growing builds a NEW world (a new
+//! [`Context`]) holding the old ranks in their old order (ranks `0..n`) followed by the new
+//! processes (ranks `n..n+add`). It runs under the next epoch's secret
+//! ([`JobSecret::for_epoch`]): its own job id, job CA and certificates, so credentials of an
+//! older epoch are refused at connect. Rank 0 hosts the new world's rendezvous; the new
+//! processes read the secret from a `0600` file in a fresh private directory, which is removed
+//! once the new world is connected. The old context stays usable until the program drops it.
+//!
+//! Limits: the secret file is on rank 0's host, so [`GrowPlan::spawn`] starts the new
+//! processes there; a `start` callback that starts them on other hosts must make the file
+//! reachable itself. The rendezvous listens on `Config::bind_addr`; when that is unspecified
+//! (`0.0.0.0`), other ranks reach it at the host of the old rendezvous address. New
+//! processes get `NEXAR_LOCAL_RANK` = their world rank.
+
+use crate::bootstrap::Launch;
+use crate::bootstrap::rendezvous::RendezvousServer;
+use crate::context::{Context, build_runtime};
+use crate::error::{Error, ErrorKind, Result};
+use crate::security::JobSecret;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+
+/// Longest rendezvous address carried by the grow announcement.
+const MAX_ADDR: usize = 256;
+
+/// What rank 0 hands the `start` callback of [`Context::grow`]: how to start each new process.
+#[derive(Debug, Clone)]
+pub struct GrowPlan {
+    /// Epoch of the new world (one more than the growing world's).
+    pub epoch: u32,
+    /// Size of the growing world; the new processes get ranks `old_size..new_size`.
+    pub old_size: u32,
+    /// Size of the new world.
+    pub new_size: u32,
+    /// `host:port` of the new world's rendezvous (hosted by rank 0).
+    pub rendezvous: String,
+    /// One entry per new process, in rank order.
+    pub newcomers: Vec<Newcomer>,
+}
+
+/// One process to start for a grow.
+#[derive(Debug, Clone)]
+pub struct Newcomer {
+    /// Its rank in the new world.
+    pub rank: u32,
+    /// The environment variables it must be started with (on top of the inherited ones); it
+    /// then joins with the ordinary [`Context::init`]. Holds the secret file's path, never the
+    /// secret itself.
+    pub env: Vec<(String, String)>,
+}
+
+impl GrowPlan {
+    /// Starts every new process as `program args...` with its environment from the plan
+    /// (standard streams inherited), and returns the children (the caller may wait for them).
+    /// Stops at the first process that cannot be started, killing the ones already started.
+    pub fn spawn(&self, program: &Path, args: &[String]) -> Result<Vec<Child>> {
+        let mut children: Vec<Child> = Vec::new();
+        for n in &self.newcomers {
+            let mut cmd = Command::new(program);
+            cmd.args(args)
+                .env_remove("NEXAR_SECRET_FD")
+                .env_remove("NEXAR_RENDEZVOUS_HOST");
+            cmd.envs(n.env.iter().map(|(k, v)| (k, v)));
+            match cmd.spawn() {
+                Ok(c) => children.push(c),
+                Err(e) => {
+                    for mut c in children {
+                        let _ = c.kill();
+                        let _ = c.wait();
+                    }
+                    return Err(Error::new(
+                        ErrorKind::Bootstrap,
+                        format!(
+                            "grow: cannot start new rank {} as {}: {e}",
+                            n.rank,
+                            program.display()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(children)
+    }
+}
+
+/// A private (`0700`) directory holding the new epoch's secret file; removed on drop.
+struct SecretDir(PathBuf);
+
+impl SecretDir {
+    fn create(job_id: &str) -> Result<Self> {
+        use std::os::unix::fs::DirBuilderExt;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "nexar-grow-{job_id}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&path)
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Bootstrap,
+                    format!("grow: cannot create {}: {e}", path.display()),
+                )
+            })?;
+        Ok(Self(path))
+    }
+}
+
+impl Drop for SecretDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Rank 0's part before the announcement: the new world's rendezvous, the secret file and the
+/// program's `start` callback.
+struct Hosted {
+    server: RendezvousServer,
+    dir: SecretDir,
+    addr: String,
+}
+
+/// The host other ranks reach rank 0's new rendezvous at.
+fn rendezvous_host(bind: IpAddr, old: Option<&str>) -> String {
+    if !bind.is_unspecified() {
+        return match bind {
+            IpAddr::V6(a) => format!("[{a}]"),
+            IpAddr::V4(a) => a.to_string(),
+        };
+    }
+    // Bound to every interface: the host the old rendezvous was reached at, else this host.
+    old.and_then(|o| o.rsplit_once(':').map(|(h, _)| h.to_string()))
+        .unwrap_or_else(crate::bootstrap::hostname)
+}
+
+impl Context {
+    /// Adds `add` processes to the job: a collective over the world (every rank calls it with
+    /// the same `add`) that returns a NEW context of `size() + add` ranks, epoch
+    /// [`Context::epoch`]` + 1`. The old ranks keep their ranks; the new processes get ranks
+    /// `size()..size() + add`.
+    ///
+    /// On rank 0, `start` is called with the [`GrowPlan`] and must start the new processes
+    /// (for example with [`GrowPlan::spawn`]); it is not called on other ranks. The new
+    /// processes call [`Context::init`] as usual. This context stays usable until dropped.
+    ///
+    /// Errors: `add == 0` or a size overflow is [`ErrorKind::InvalidArgument`]; an in-process
+    /// world is [`ErrorKind::Unsupported`]; if `start` fails, every rank gets an error; a new
+    /// process that never arrives gives every old rank the rendezvous timeout error after
+    /// `connect_timeout` (`NEXAR_CONNECT_TIMEOUT_MS`).
+    pub fn grow(&self, add: u32, start: impl FnOnce(&GrowPlan) -> Result<()>) -> Result<Context> {
+        let old_size = self.size();
+        let new_size = old_size
+            .checked_add(add)
+            .filter(|_| add > 0)
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "grow: cannot add {add} ranks to a world of {old_size}"
+                ))
+            })?;
+        let launch = self.launch().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Unsupported,
+                "grow: in-process worlds cannot grow; start the job with nexarrun or by hand",
+            )
+        })?;
+        let epoch = self
+            .epoch()
+            .checked_add(1)
+            .ok_or_else(|| Error::invalid("grow: the epoch counter is exhausted".to_string()))?;
+        // A singleton started without a secret makes one up: it is the whole job.
+        let base = match &launch.secret {
+            Some(s) => s.clone(),
+            None => JobSecret::generate()?,
+        };
+        let secret = base.for_epoch(epoch);
+        let cfg = self.config().clone();
+        let runtime = build_runtime(cfg.threads)?;
+        let hosted = if self.rank() == 0 {
+            Some(self.host_growth(launch, &secret, epoch, new_size, &runtime, start))
+        } else {
+            None
+        };
+        let announced = self.announce(
+            hosted
+                .as_ref()
+                .and_then(|h| h.as_ref().ok())
+                .map(|h| h.addr.as_str()),
+            epoch,
+        );
+        let (hosted, addr) = match (hosted, announced) {
+            (Some(Err(e)), _) => return Err(e),
+            (_, Err(e)) => return Err(e),
+            (Some(Ok(h)), Ok(addr)) => (Some(h), addr),
+            (None, Ok(addr)) => (None, addr),
+        };
+        let next = Launch {
+            rank: self.rank(),
+            size: new_size,
+            local_rank: launch.local_rank,
+            rendezvous: Some(addr),
+            host_rendezvous: false,
+            secret: Some(secret),
+        };
+        let (server, dir) = match hosted {
+            Some(h) => (Some(h.server), Some(h.dir)),
+            None => (None, None),
+        };
+        let ctx = Context::from_launch(next, cfg, epoch, runtime, server);
+        // Every new process read the secret before it could join; the file is no longer needed.
+        drop(dir);
+        let ctx = ctx?;
+        tracing::debug!(
+            rank = ctx.rank(),
+            size = new_size,
+            epoch,
+            "grown world connected"
+        );
+        Ok(ctx)
+    }
+
+    /// Rank 0: starts the new world's rendezvous (inside `runtime`), writes the secret file and
+    /// runs the program's `start` callback.
+    fn host_growth(
+        &self,
+        launch: &Launch,
+        secret: &JobSecret,
+        epoch: u32,
+        new_size: u32,
+        runtime: &tokio::runtime::Runtime,
+        start: impl FnOnce(&GrowPlan) -> Result<()>,
+    ) -> Result<Hosted> {
+        let cfg = self.config();
+        let _in_runtime = runtime.enter();
+        let server =
+            RendezvousServer::start(secret, SocketAddr::new(cfg.bind_addr, 0), new_size, cfg)?;
+        let host = rendezvous_host(cfg.bind_addr, launch.rendezvous.as_deref());
+        let addr = format!("{host}:{}", server.local_addr().port());
+        if addr.len() > MAX_ADDR {
+            return Err(Error::new(
+                ErrorKind::Bootstrap,
+                format!("grow: rendezvous address {addr:?} is longer than {MAX_ADDR} bytes"),
+            ));
+        }
+        let dir = SecretDir::create(&secret.job_id())?;
+        let file = dir.0.join("secret");
+        secret.write_file(&file)?;
+        let old_size = self.size();
+        let newcomers = (old_size..new_size)
+            .map(|rank| Newcomer {
+                rank,
+                env: vec![
+                    ("NEXAR_RANK".into(), rank.to_string()),
+                    ("NEXAR_SIZE".into(), new_size.to_string()),
+                    ("NEXAR_LOCAL_RANK".into(), rank.to_string()),
+                    ("NEXAR_RENDEZVOUS".into(), addr.clone()),
+                    ("NEXAR_JOB_SECRET_FILE".into(), file.display().to_string()),
+                    ("NEXAR_EPOCH".into(), epoch.to_string()),
+                ],
+            })
+            .collect();
+        let plan = GrowPlan {
+            epoch,
+            old_size,
+            new_size,
+            rendezvous: addr.clone(),
+            newcomers,
+        };
+        start(&plan)?;
+        Ok(Hosted { server, dir, addr })
+    }
+
+    /// Broadcasts rank 0's outcome (`Some(addr)`: the new rendezvous; `None`: it failed, or
+    /// this is not rank 0) and the epoch; returns the address on every rank, or an error on
+    /// all of them.
+    fn announce(&self, mine: Option<&str>, epoch: u32) -> Result<String> {
+        let mut buf = vec![0u8; 7 + MAX_ADDR];
+        if let Some(addr) = mine {
+            buf[0] = 1;
+            buf[1..5].copy_from_slice(&epoch.to_be_bytes());
+            buf[5..7].copy_from_slice(&(addr.len() as u16).to_be_bytes());
+            buf[7..7 + addr.len()].copy_from_slice(addr.as_bytes());
+        }
+        let w = self.world();
+        w.block_on(w.bcast(&mut buf, 0))?;
+        if buf[0] != 1 {
+            return Err(Error::new(
+                ErrorKind::Bootstrap,
+                "grow: rank 0 could not start the new world (see its error)",
+            ));
+        }
+        let got = u32::from_be_bytes(buf[1..5].try_into().expect("4 bytes"));
+        if got != epoch {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "grow: rank 0 grows to epoch {got} but this rank is at {}",
+                    epoch - 1
+                ),
+            ));
+        }
+        let len = usize::from(u16::from_be_bytes([buf[5], buf[6]])).min(MAX_ADDR);
+        String::from_utf8(buf[7..7 + len].to_vec()).map_err(|_| {
+            Error::new(
+                ErrorKind::Internal,
+                "grow: the announced address is not UTF-8",
+            )
+        })
+    }
+}
