@@ -15,24 +15,29 @@
 //!    union of the reported failed sets, the members it holds no contribution from and those
 //!    it now knows failed), and whether some failed member was not acknowledged by every
 //!    contributor.
-//! 3. Whoever decides or receives a decision (the first one it receives, from any member)
-//!    adopts it, sends it to every member it does not know failed, and returns. Flooding the
-//!    decision means that if any live member holds a decision, every live member ends up
-//!    with that same decision, even when the coordinator dies part-way through sending it;
-//!    a new coordinator only decides anew when no live member had one.
+//! 3. Whoever decides or receives a decision it may adopt (see 4) adopts it, sends it to
+//!    every member it does not know failed, and returns. Flooding the decision means that if
+//!    any live member holds a decision, every live member ends up with that same decision,
+//!    even when the coordinator dies part-way through sending it.
+//! 4. **Ballots** close the window in which a coordinator dies while its decision is in
+//!    flight and its successor decides differently. Each decision carries its coordinator's
+//!    comm rank as a ballot. Rank 0 (the first coordinator) decides at once; a later
+//!    coordinator first *queries* every live member with its ballot. A member answers at
+//!    once, from the engine, whether or not its own call still runs, with the decision it
+//!    adopted (if any), and from then on refuses decisions of lower ballots. Only when every
+//!    live member answered does the successor decide: it re-sends the adopted decision of
+//!    the highest ballot if any member holds one, else its own. So a decision is either
+//!    adopted by some member before it answered (and the successor learns and keeps it), or
+//!    refused by every member that answered: no two survivors return different decisions.
+//!    A rank adopts one decision per agreement, under the agreement's lock shared with the
+//!    answers, so an adoption and an answer never cross.
 //!
 //! Every survivor thus returns the same value and failed set (and the same error, see
-//! [`Agreement::unacknowledged`]). Messages: n(n - 1) contributions and n(n - 1) decisions;
-//! agreements are rare (recovery), so the flood's cost is accepted.
-//!
-//! Limitation (no second phase, unlike ULFM's ERA): if a coordinator dies while its decision
-//! is in flight and a successor, having already received every live member's contribution,
-//! decides concurrently, members can adopt different decisions in that narrow window (a
-//! member adopts the first decision it reads). Without failures during the agreement, or with
-//! a coordinator that dies before deciding, every survivor adopts the same decision. Frames are
-//! [`crate::wire::FrameKind::Agree`], numbered per communicator apart from collectives, so
-//! agreement works after a revocation or after failed collectives left their numbers out of
-//! step.
+//! [`Agreement::unacknowledged`]). Messages: n(n - 1) contributions and n(n - 1) decisions,
+//! plus 2(n - 1) per successor coordinator; agreements are rare (recovery), so the flood's
+//! cost is accepted. Frames are [`crate::wire::FrameKind::Agree`], numbered per communicator
+//! apart from collectives, so agreement works after a revocation or after failed collectives
+//! left their numbers out of step.
 
 use crate::comm::{Comm, CommInner};
 use crate::error::{Error, Result};
@@ -41,8 +46,40 @@ use bytes::Bytes;
 
 /// Frame step of a member's contribution.
 const CONTRIBUTE: u32 = 1;
-/// Frame step of a decision.
+/// Frame step of a decision (its ballot in the header's tag).
 const DECIDE: u32 = 2;
+/// Frame step of a coordinator's query (its ballot in the tag), answered by the engine.
+pub(crate) const QUERY: u32 = 3;
+/// Frame step of the answer to a query (the query's ballot in the tag).
+pub(crate) const PROMISE: u32 = 4;
+
+/// Encodes an answer to a query: the ballot promised, then, if a decision was adopted, its
+/// ballot and the decision.
+pub(crate) fn encode_promise(b: &crate::fault::state::Ballot) -> Bytes {
+    let mut out = b.promised.to_le_bytes().to_vec();
+    if let Some((ballot, d)) = &b.adopted {
+        out.extend_from_slice(&ballot.to_le_bytes());
+        out.extend_from_slice(d);
+    }
+    out.into()
+}
+
+/// A member's answer to a query: the ballot it promised, and the decision it adopted with its
+/// ballot.
+type Answer = (u32, Option<(u32, Bytes)>);
+
+/// Decodes an answer to a query for a communicator of `n` members; `None` if malformed.
+fn decode_promise(p: &[u8], n: usize) -> Option<Answer> {
+    let at = &mut 0;
+    let promised = word(p, at)?;
+    if *at == p.len() {
+        return Some((promised, None));
+    }
+    let ballot = word(p, at)?;
+    let d = Bytes::copy_from_slice(&p[*at..]);
+    Agreement::decode(&d, n)?;
+    Some((promised, Some((ballot, d))))
+}
 
 /// What an agreement decided; the same on every member that returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,13 +199,14 @@ impl Agreement {
 
 /// Sends an agreement frame to comm rank `to`; a failed send marks it failed (the protocol
 /// then stops waiting for it).
-fn send(comm: &CommInner, seq: u64, to: usize, step: u32, payload: Bytes) {
+fn send(comm: &CommInner, seq: u64, to: usize, (step, ballot): (u32, u32), payload: Bytes) {
     let engine = &comm.engine;
     let w = comm.members.world()[to];
     let mut h = FrameHeader::new(FrameKind::Agree, engine.rank);
     h.context = comm.context;
     h.seq = seq;
     h.step = step;
+    h.tag = ballot as i32;
     if let Err(e) = engine.transport().send(w, Frame::new(h, payload)) {
         engine.mark_failed(w, Error::proc_failed(w, format!("agreement: {e}")));
     }
@@ -194,15 +232,18 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
     };
     let mut got: Vec<Option<Contribution>> = vec![None; n];
     got[me] = Some(mine.clone());
-    let mut decision: Option<Agreement> = None;
+    // The adopted decision (encoded) and the ballot that carried it.
+    let mut decision: Option<(u32, Bytes)> = None;
     // Every member gets this rank's contribution, not only the current coordinator: whoever
     // turns out to be the coordinator (the lowest member it does not know failed) can decide
     // as soon as it has detected the failures, without waiting for every other member to
     // detect them too.
     let encoded = mine.encode();
     for r in (0..n).filter(|&r| r != me && engine.failure_of(world[r]).is_none()) {
-        send(comm, seq, r, CONTRIBUTE, encoded.clone());
+        send(comm, seq, r, (CONTRIBUTE, 0), encoded.clone());
     }
+    // Set once this rank coordinates as a successor: the answers to its query, by comm rank.
+    let mut answers: Option<Vec<Option<Answer>>> = None;
     loop {
         let notified = engine.arrivals().notified();
         tokio::pin!(notified);
@@ -218,9 +259,25 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
                     Some(c) => got[from as usize] = Some(c),
                     None => tracing::warn!(from, "dropping a malformed agreement contribution"),
                 },
-                DECIDE if decision.is_none() => match Agreement::decode(&f.payload, n) {
-                    Some(d) => decision = Some(d),
-                    None => tracing::warn!(from, "dropping a malformed agreement decision"),
+                DECIDE if decision.is_none() => {
+                    if Agreement::decode(&f.payload, n).is_none() {
+                        tracing::warn!(from, "dropping a malformed agreement decision");
+                        continue;
+                    }
+                    let ballot = f.header.tag as u32;
+                    // Refused when this rank promised a later coordinator.
+                    decision = engine
+                        .ulfm
+                        .agree
+                        .lock()
+                        .adopt(key, ballot, f.payload.clone());
+                }
+                PROMISE => match (answers.as_mut(), decode_promise(&f.payload, n)) {
+                    (Some(a), Some(p)) if f.header.tag as u32 == me as u32 => {
+                        a[from as usize] = Some(p)
+                    }
+                    (_, None) => tracing::warn!(from, "dropping a malformed agreement answer"),
+                    _ => {}
                 },
                 _ => {}
             }
@@ -230,16 +287,46 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
             .collect();
         if decision.is_none() {
             let coord = (0..n).find(|&r| !dead[r]).expect("this rank is alive");
-            if coord == me && (0..n).all(|r| got[r].is_some() || dead[r]) {
-                decision = Some(Agreement::decide(&got, &dead));
+            let contributions = (0..n).all(|r| got[r].is_some() || dead[r]);
+            if coord == me && me == 0 {
+                if contributions {
+                    let d = Agreement::decide(&got, &dead).encode();
+                    // Refused only if a successor already queried this rank: then wait for
+                    // its decision.
+                    decision = engine.ulfm.agree.lock().adopt(key, 0, d);
+                }
+            } else if coord == me {
+                let a = answers.get_or_insert_with(|| {
+                    let mine = engine.ulfm.agree.lock().promise(key, me as u32);
+                    for r in (0..n).filter(|&r| r != me && !dead[r]) {
+                        send(comm, seq, r, (QUERY, me as u32), Bytes::new());
+                    }
+                    let mut a = vec![None; n];
+                    a[me] = Some((mine.promised, mine.adopted));
+                    a
+                });
+                let answered = (0..n).all(|r| a[r].is_some() || dead[r]);
+                let outranked = a.iter().flatten().any(|(p, _)| *p > me as u32);
+                if contributions && answered && !outranked {
+                    let held = a
+                        .iter()
+                        .flatten()
+                        .filter_map(|(_, d)| d.clone())
+                        .max_by_key(|(b, _)| *b);
+                    let d = match held {
+                        Some((_, d)) => d,
+                        None => Agreement::decide(&got, &dead).encode(),
+                    };
+                    decision = engine.ulfm.agree.lock().adopt(key, me as u32, d);
+                }
             }
         }
-        if let Some(d) = decision {
+        if let Some((ballot, payload)) = decision {
             engine.ulfm.agree.lock().finish(key);
-            let payload = d.encode();
             for r in (0..n).filter(|&r| r != me && !dead[r]) {
-                send(comm, seq, r, DECIDE, payload.clone());
+                send(comm, seq, r, (DECIDE, ballot), payload.clone());
             }
+            let d = Agreement::decode(&payload, n).expect("adopted decisions were checked");
             return Ok((seq, d));
         }
         notified.await;

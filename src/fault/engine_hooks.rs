@@ -102,6 +102,19 @@ impl Engine {
             self.revoke_context(h.context, &members, h.src);
             return;
         }
+        if h.step == crate::fault::agree::QUERY {
+            // Answered here, whether or not this rank's agreement runs or already returned:
+            // the promise must hold from now on (see `fault::agree`).
+            let ballot = h.tag as u32;
+            let state = self.ulfm.agree.lock().promise((h.context, h.seq), ballot);
+            let mut r = FrameHeader::new(FrameKind::Agree, self.rank);
+            (r.context, r.seq, r.step, r.tag) =
+                (h.context, h.seq, crate::fault::agree::PROMISE, h.tag);
+            let payload = crate::fault::agree::encode_promise(&state);
+            // A failed reply means the coordinator is gone: its successor asks again.
+            let _ = self.transport().send(h.src, Frame::new(r, payload));
+            return;
+        }
         if self.ulfm.agree.lock().push((h.context, h.seq), frame) {
             self.arrivals.notify_waiters();
         }

@@ -17,13 +17,26 @@ const FINISHED_KEPT: usize = 1024;
 /// never start cannot grow memory without bound.
 const MAX_PENDING_FRAMES: usize = 1 << 16;
 
-/// Agreement frames by agreement.
+/// One agreement's ballot state on this rank (see `fault::agree`): the highest coordinator
+/// ballot it promised to follow, and the decision it adopted with the ballot that carried it.
+/// Kept after the agreement returns, so a later coordinator's query is answered.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Ballot {
+    /// Decisions of lower ballots are refused.
+    pub promised: u32,
+    /// The adopted decision (encoded) and its ballot.
+    pub adopted: Option<(u32, bytes::Bytes)>,
+}
+
+/// Agreement frames and ballots by agreement.
 #[derive(Default)]
 pub(crate) struct AgreeFrames {
     pending: FxHashMap<AgreeKey, Vec<Frame>>,
     pending_count: usize,
     finished: FxHashSet<AgreeKey>,
     finished_order: VecDeque<AgreeKey>,
+    ballots: FxHashMap<AgreeKey, Ballot>,
+    ballots_order: VecDeque<AgreeKey>,
 }
 
 impl AgreeFrames {
@@ -43,6 +56,46 @@ impl AgreeFrames {
         let v = self.pending.remove(&key).unwrap_or_default();
         self.pending_count -= v.len();
         v
+    }
+
+    fn ballot(&mut self, key: AgreeKey) -> &mut Ballot {
+        if !self.ballots.contains_key(&key) {
+            self.ballots_order.push_back(key);
+            if self.ballots_order.len() > FINISHED_KEPT
+                && let Some(old) = self.ballots_order.pop_front()
+            {
+                self.ballots.remove(&old);
+            }
+        }
+        self.ballots.entry(key).or_default()
+    }
+
+    /// A coordinator of `ballot` asks what this rank adopted: from now on decisions of lower
+    /// ballots are refused here. Returns the state after the promise.
+    pub fn promise(&mut self, key: AgreeKey, ballot: u32) -> Ballot {
+        let b = self.ballot(key);
+        b.promised = b.promised.max(ballot);
+        b.clone()
+    }
+
+    /// Adopts `decision`, carried by `ballot`, unless this rank promised a higher ballot.
+    /// Returns what this rank holds afterwards: the decision it adopted earlier if any (a rank
+    /// adopts once), else this one; `None` when it was refused.
+    pub fn adopt(
+        &mut self,
+        key: AgreeKey,
+        ballot: u32,
+        decision: bytes::Bytes,
+    ) -> Option<(u32, bytes::Bytes)> {
+        let b = self.ballot(key);
+        if let Some(a) = &b.adopted {
+            return Some(a.clone());
+        }
+        if ballot < b.promised {
+            return None;
+        }
+        b.adopted = Some((ballot, decision));
+        b.adopted.clone()
     }
 
     /// Marks `key` finished: its waiting and later frames are dropped.
@@ -99,6 +152,23 @@ impl UlfmState {
 mod tests {
     use super::*;
     use crate::wire::{FrameHeader, FrameKind};
+
+    #[test]
+    fn a_promise_refuses_lower_ballots_and_reports_the_adopted_decision() {
+        let mut t = AgreeFrames::default();
+        let d0 = bytes::Bytes::from_static(b"zero");
+        let d1 = bytes::Bytes::from_static(b"one");
+        // Promised to coordinator 1 first: coordinator 0's decision in flight is refused.
+        assert_eq!(t.promise((7, 0), 1).adopted, None);
+        assert_eq!(t.adopt((7, 0), 0, d0.clone()), None);
+        assert_eq!(t.adopt((7, 0), 1, d1.clone()), Some((1, d1.clone())));
+        // Adopted once: a later decision does not replace it, and a query reports it.
+        assert_eq!(t.adopt((7, 0), 2, d0.clone()), Some((1, d1.clone())));
+        assert_eq!(t.promise((7, 0), 2).adopted, Some((1, d1.clone())));
+        // Another agreement is independent; adopting before any promise works.
+        assert_eq!(t.adopt((7, 1), 0, d0.clone()), Some((0, d0.clone())));
+        assert_eq!(t.promise((7, 1), 3).adopted, Some((0, d0)));
+    }
 
     #[test]
     fn frames_of_finished_agreements_are_dropped() {
