@@ -85,6 +85,18 @@ fn main() {
     }
 }
 
+/// This process's resident memory in KiB (`VmRSS`), 0 if unreadable.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     let bytes: usize = arg(args, 2, "BYTES");
     let victim: u32 = arg(args, 3, "VICTIM");
@@ -108,6 +120,8 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     let mut buf = vec![0.0f64; n];
     let start = Instant::now();
     let mut iters = 0u64;
+    // Resident memory once the buffers and connections are warm (after the first call).
+    let mut warm_kib = None;
     while start.elapsed() < Duration::from_secs(60) {
         buf.fill(f64::from(me + 1));
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
@@ -115,7 +129,16 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
             // Leave cleanly (the final barrier fails at once on the dead member): peers that
             // have not noticed the death yet see this rank say goodbye, not a second failure.
             let _ = ctx.finalize();
+            if let Some(warm) = warm_kib {
+                say(format!(
+                    "MEM rank={me} warm_kib={warm} end_kib={}",
+                    rss_kib()
+                ));
+            }
             std::process::exit(0);
+        }
+        if warm_kib.is_none() {
+            warm_kib = Some(rss_kib());
         }
         if buf[0] != expect || buf[n - 1] != expect {
             say(format!("BAD rank={me} got {} expected {expect}", buf[0]));

@@ -147,6 +147,7 @@ fn a_killed_rank_under_nexarrun_fails_every_survivor_within_milliseconds() {
     let _g = serial();
     let seeds = env_count("NEXAR_FAULT_SEEDS", 5);
     let mut all = Vec::new();
+    let mut mem_growth = i128::MIN;
     for seed in 0..seeds {
         let mut rng = SimRng::new(seed + 1);
         let victim = rng.below(4) as u32;
@@ -164,7 +165,18 @@ fn a_killed_rank_under_nexarrun_fails_every_survivor_within_milliseconds() {
         let lat = survivors_saw(&text, victim, 4, &ctx);
         eprintln!("nexarrun kill, {ctx}: detection latency per survivor (ms): {lat:.1?}");
         all.extend(lat);
+        // Memory stays put through the failure: resident memory after the error (and the
+        // finalize) against the same rank's after its first allreduce.
+        for m in lines(&text, "MEM") {
+            let growth = num(m, "end_kib") - num(m, "warm_kib");
+            mem_growth = mem_growth.max(growth);
+        }
     }
+    eprintln!("nexarrun kill: largest survivor RSS growth through the failure {mem_growth} KiB");
+    assert!(
+        mem_growth < 32 * 1024,
+        "a survivor's memory grew by {mem_growth} KiB"
+    );
     let max = all.iter().copied().fold(0.0, f64::max);
     let mean = all.iter().sum::<f64>() / all.len() as f64;
     eprintln!(
