@@ -25,7 +25,8 @@ pub struct Detected {
     pub size: u32,
     /// Rank on this host.
     pub local_rank: u32,
-    /// `host:port` of the rendezvous rank 0 hosts (`None` for a world of one).
+    /// `host:port` of the rendezvous rank 0 hosts, derived from the scheduler's variables
+    /// (`None` for a world of one, or when `NEXAR_RENDEZVOUS` overrides it).
     pub rendezvous: Option<String>,
 }
 
