@@ -77,6 +77,10 @@ pub fn launch_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Launch> {
     let size = parse_u32(get, "NEXAR_SIZE")?;
     let (rank, size) = match (rank, size) {
         (None, None) => {
+            let overridden = get("NEXAR_RENDEZVOUS").is_some();
+            if let Some(d) = super::schedulers::detect(get, overridden)? {
+                return launch_detected(get, d);
+            }
             // A singleton still closes a secret pipe it was handed.
             let secret = read_secret(get)?;
             return Ok(Launch {
@@ -123,6 +127,34 @@ pub fn launch_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Launch> {
         local_rank,
         rendezvous,
         host_rendezvous,
+        secret,
+    })
+}
+
+/// Completes a launch found in a scheduler's variables: rank 0 hosts the rendezvous (the
+/// derived one, or `NEXAR_RENDEZVOUS` when set), and a world of more than one needs a secret.
+fn launch_detected(
+    get: &dyn Fn(&str) -> Option<String>,
+    d: super::schedulers::Detected,
+) -> Result<Launch> {
+    let rendezvous = match get("NEXAR_RENDEZVOUS") {
+        Some(v) => Some(check_rendezvous(&v)?),
+        None => d.rendezvous,
+    };
+    let secret = read_secret(get)?;
+    if d.size > 1 && secret.is_none() {
+        return Err(boot(format!(
+            "{} launch of {} ranks: no job secret; set NEXAR_JOB_SECRET_FILE to a file (mode \
+             0600) holding the job secret, shared by every rank",
+            d.source, d.size
+        )));
+    }
+    Ok(Launch {
+        rank: d.rank,
+        size: d.size,
+        local_rank: d.local_rank,
+        host_rendezvous: d.size > 1 && d.rank == 0,
+        rendezvous: if d.size > 1 { rendezvous } else { None },
         secret,
     })
 }

@@ -16,12 +16,31 @@
 //! one rank needs the rendezvous address and exactly one secret source. After reading, the
 //! secret variables are removed from the environment.
 //!
+//! Other launchers are recognized when `NEXAR_RANK` is absent ([`schedulers`]). Precedence,
+//! highest first (the first whose rank variable is set is used; the others are ignored):
+//!
+//! | source | rank / size / local rank | rendezvous (rank 0 hosts it) |
+//! |---|---|---|
+//! | nexar (`nexarrun`, by hand) | `NEXAR_RANK` / `NEXAR_SIZE` / `NEXAR_LOCAL_RANK` | `NEXAR_RENDEZVOUS` |
+//! | Open MPI `mpirun` | `OMPI_COMM_WORLD_RANK` / `_SIZE` / `_LOCAL_RANK` | one host (`OMPI_COMM_WORLD_LOCAL_SIZE` = `_SIZE`): `127.0.0.1:` 20000 + `OMPI_MCA_ess_base_jobid` mod 10000 (else the FNV-1a hash of `PMIX_NAMESPACE`); several hosts: `NEXAR_RENDEZVOUS` required |
+//! | Slurm `srun` | `SLURM_PROCID` / `SLURM_NTASKS` / `SLURM_LOCALID` | first host of `SLURM_STEP_NODELIST` (hostlist syntax such as `node[01-03,07],gpu5`), port 20000 + (`SLURM_JOB_ID` × 31 + `SLURM_STEP_ID`) mod 10000 |
+//! | torchrun | `RANK` / `WORLD_SIZE` / `LOCAL_RANK` | `MASTER_ADDR`, port `MASTER_PORT` + 1 (1024 when that leaves 1024..=65535); `MASTER_PORT` itself is never bound, torchrun's agent may own it |
+//! | none | singleton | none |
+//!
+//! For Open MPI, Slurm and torchrun, `NEXAR_RENDEZVOUS` (when set) replaces the derived
+//! rendezvous, rank 0 always hosts it, and a world of more than one rank needs
+//! `NEXAR_JOB_SECRET_FILE` (a file shared by every rank; no secret is ever derived from the
+//! scheduler's variables). A bad value (not a number, rank >= size) is a `Bootstrap` error
+//! naming the variable. PMI (`PMI_FD`, `PMI_PORT`) is not yet supported: those variables are
+//! ignored, with a debug log.
+//!
 //! For a launch by hand, write a secret once (`JobSecret::generate()?.write_file(path)`), point
 //! every rank's `NEXAR_JOB_SECRET_FILE` at it, give every rank the same `NEXAR_RENDEZVOUS`, and
 //! set `NEXAR_RENDEZVOUS_HOST=1` for rank 0.
 
 mod env;
 pub mod rendezvous;
+pub mod schedulers;
 
 use crate::config::{Config, TransportChoice};
 use crate::error::{Error, ErrorKind, Result};

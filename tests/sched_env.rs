@@ -1,0 +1,255 @@
+//! Ranks started the way Open MPI, Slurm and torchrun start them: each child gets only that
+//! scheduler's variables plus `NEXAR_JOB_SECRET_FILE`, and the world must still form and run
+//! a verified allreduce (the `allreduce_demo` example).
+
+mod common;
+
+use common::procs::example;
+use nexar::bootstrap::schedulers::{derived_port, slurm_port, torchrun_port};
+use nexar::security::JobSecret;
+use std::net::{TcpListener, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// No test waits longer than this for its ranks.
+const DEADLINE: Duration = Duration::from_secs(40);
+
+/// A fresh directory with a job secret in it.
+fn secret_dir(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("nexar-sched-env-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("secret");
+    JobSecret::generate().unwrap().write_file(&secret).unwrap();
+    (dir, secret)
+}
+
+fn udp_free(port: u16) -> bool {
+    UdpSocket::bind(("127.0.0.1", port)).is_ok()
+}
+
+/// A key in `start..` whose derived port is free on 127.0.0.1 right now.
+fn free_key(start: u64, port_of: impl Fn(u64) -> u16) -> u64 {
+    (start..start + 10_000)
+        .find(|&k| udp_free(port_of(k)))
+        .expect("a free port in the derived range")
+}
+
+/// Waits for every child until the deadline, killing all of them once it passes.
+fn wait_all_bounded(mut children: Vec<Child>) -> Vec<Output> {
+    let start = Instant::now();
+    while children.iter_mut().any(|c| c.try_wait().unwrap().is_none()) {
+        if start.elapsed() > DEADLINE {
+            for c in &mut children {
+                let _ = c.kill();
+            }
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect()
+}
+
+/// Starts `n` ranks of `allreduce_demo`, rank `r` with exactly `vars(r)` and the secret file.
+fn start(n: u32, secret: &Path, vars: impl Fn(u32) -> Vec<(String, String)>) -> Vec<Output> {
+    let prog = example("allreduce_demo");
+    let t = Instant::now();
+    let children = (0..n)
+        .map(|r| {
+            let mut cmd = Command::new(&prog);
+            cmd.env_clear()
+                .envs(vars(r))
+                .env("NEXAR_JOB_SECRET_FILE", secret)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    let outs = wait_all_bounded(children);
+    eprintln!("{n} ranks formed a world and finished in {:?}", t.elapsed());
+    outs
+}
+
+/// Every rank exited 0 and printed the verified allreduce line for a world of `n`.
+fn assert_verified(outs: &[Output], n: u32) {
+    for (r, o) in outs.iter().enumerate() {
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "rank {r}: {:?}\n{out}\n{err}", o.status);
+        assert!(
+            out.contains(&format!("rank {r}/{n}: allreduce of 65536 f64 verified")),
+            "rank {r}: {out}\n{err}"
+        );
+    }
+}
+
+fn kv(pairs: &[(&str, String)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn slurm_environment_forms_a_world() {
+    let (dir, secret) = secret_dir("slurm");
+    let job = free_key(4242, |j| slurm_port(j, 0));
+    let outs = start(3, &secret, |r| {
+        kv(&[
+            ("SLURM_PROCID", r.to_string()),
+            ("SLURM_NTASKS", "3".into()),
+            ("SLURM_LOCALID", r.to_string()),
+            // The first node of the step hosts the rendezvous; the others are never contacted.
+            ("SLURM_STEP_NODELIST", "localhost,ghost[02-03]".into()),
+            ("SLURM_JOB_ID", job.to_string()),
+            ("SLURM_STEP_ID", "0".into()),
+        ])
+    });
+    assert_verified(&outs, 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn torchrun_environment_forms_a_world_without_master_port() {
+    let (dir, secret) = secret_dir("torch");
+    // Hold MASTER_PORT (TCP, as torchrun's agent does, and UDP) for the whole run: nexar must
+    // not need it.
+    let (master, _tcp, _udp) = (20000..30000)
+        .find_map(|p| {
+            let tcp = TcpListener::bind(("127.0.0.1", p)).ok()?;
+            let udp = UdpSocket::bind(("127.0.0.1", p)).ok()?;
+            udp_free(torchrun_port(p)).then_some((p, tcp, udp))
+        })
+        .expect("a free MASTER_PORT");
+    let outs = start(3, &secret, |r| {
+        kv(&[
+            ("RANK", r.to_string()),
+            ("WORLD_SIZE", "3".into()),
+            ("LOCAL_RANK", r.to_string()),
+            ("MASTER_ADDR", "127.0.0.1".into()),
+            ("MASTER_PORT", master.to_string()),
+        ])
+    });
+    assert_verified(&outs, 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn open_mpi_environment_forms_a_world() {
+    let (dir, secret) = secret_dir("ompi");
+    let jobid = free_key(545_783_809, derived_port);
+    let outs = start(3, &secret, |r| {
+        kv(&[
+            ("OMPI_COMM_WORLD_RANK", r.to_string()),
+            ("OMPI_COMM_WORLD_SIZE", "3".into()),
+            ("OMPI_COMM_WORLD_LOCAL_RANK", r.to_string()),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "3".into()),
+            ("OMPI_MCA_ess_base_jobid", jobid.to_string()),
+        ])
+    });
+    assert_verified(&outs, 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn scheduler_launch_without_secret_fails_clearly() {
+    let out = Command::new(example("allreduce_demo"))
+        .env_clear()
+        .envs(kv(&[
+            ("RANK", "1".into()),
+            ("WORLD_SIZE", "2".into()),
+            ("MASTER_ADDR", "127.0.0.1".into()),
+            ("MASTER_PORT", "29500".into()),
+        ]))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("NEXAR_JOB_SECRET_FILE"), "{err}");
+}
+
+/// One real run under Open MPI's launcher, when it is installed and works here.
+#[test]
+fn real_mpirun_forms_a_world() {
+    let mpirun = ["mpirun.openmpi", "mpirun"].into_iter().find(|m| {
+        Command::new(m)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let Some(mpirun) = mpirun else {
+        eprintln!("Open MPI's mpirun is not installed; skipped");
+        return;
+    };
+    let (dir, secret) = secret_dir("mpirun");
+    let prog = example("allreduce_demo");
+    let t = Instant::now();
+    let child = Command::new(mpirun)
+        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2", "-x"])
+        .arg(format!("NEXAR_JOB_SECRET_FILE={}", secret.display()))
+        .arg(&prog)
+        .env_remove("NEXAR_RANK")
+        .env_remove("NEXAR_SIZE")
+        .env_remove("NEXAR_RENDEZVOUS")
+        .env_remove("NEXAR_RENDEZVOUS_HOST")
+        .env_remove("NEXAR_SECRET_FD")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_all_bounded(vec![child]).remove(0);
+    eprintln!("mpirun -n 2 finished in {:?}", t.elapsed());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{text}\n{err}", out.status);
+    for r in 0..2 {
+        assert!(
+            text.contains(&format!("rank {r}/2: allreduce of 65536 f64 verified")),
+            "{text}\n{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Run by the next test as a child process: a Slurm launch read from the real environment
+/// must remove the secret variable once read. Does nothing when run normally.
+#[test]
+fn child_reads_slurm_environment() {
+    if std::env::var_os("NEXAR_SCHED_CHILD").is_none() {
+        return;
+    }
+    let launch = nexar::bootstrap::Launch::from_env().unwrap();
+    assert_eq!((launch.rank, launch.size, launch.local_rank), (1, 2, 1));
+    assert!(launch.secret.is_some() && !launch.host_rendezvous);
+    assert!(
+        std::env::var_os("NEXAR_JOB_SECRET_FILE").is_none(),
+        "secret variable scrubbed"
+    );
+    println!("CHILD OK");
+}
+
+#[test]
+fn scheduler_launch_scrubs_the_secret_variable() {
+    let (dir, secret) = secret_dir("scrub");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_reads_slurm_environment", "--nocapture"])
+        .env_clear()
+        .envs(kv(&[
+            ("NEXAR_SCHED_CHILD", "1".into()),
+            ("SLURM_PROCID", "1".into()),
+            ("SLURM_NTASKS", "2".into()),
+            ("SLURM_LOCALID", "1".into()),
+            ("SLURM_STEP_NODELIST", "localhost".into()),
+            ("SLURM_JOB_ID", "77".into()),
+        ]))
+        .env("NEXAR_JOB_SECRET_FILE", &secret)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("CHILD OK"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
