@@ -4,6 +4,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# First, so that every later step that compiles C or compares with or runs under Open MPI
+# (tests/sched_env.rs runs a job under mpirun.openmpi) finds its tools on a fresh machine.
+echo "== tools: cmake, C, C++ and Fortran compilers, Open MPI (apt-get only if missing)"
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v gfortran >/dev/null || missing+=(gfortran)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v g++ >/dev/null || missing+=(g++)
+# Open MPI: the benchmark's reference, and the "other MPI" the FindMPI test must not pick.
+command -v mpicc.openmpi >/dev/null || missing+=(openmpi-bin libopenmpi-dev)
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+fi
 echo "== cargo fmt --check"
 cargo fmt --all --check
 echo "== generated files up to date (cargo xtask check)"
@@ -23,22 +41,6 @@ cargo test --workspace --locked
 echo "== kernel tests in release (the vectorised paths exist only with optimisation)"
 cargo test -p nexar-proto --release --locked --test kernels
 
-echo "== tools for the C, C++ and Fortran build (installed with apt-get only if missing)"
-missing=()
-command -v cmake >/dev/null || missing+=(cmake)
-command -v gfortran >/dev/null || missing+=(gfortran)
-command -v pkg-config >/dev/null || missing+=(pkg-config)
-command -v g++ >/dev/null || missing+=(g++)
-# Open MPI: the benchmark's reference, and the "other MPI" the FindMPI test must not pick.
-command -v mpicc.openmpi >/dev/null || missing+=(openmpi-bin libopenmpi-dev)
-if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-fi
 echo "== cmake: configure and build (libnexar through cargo, examples, CTest programs)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel 2
