@@ -19,23 +19,21 @@
 //! (run); 130 / 143 when the launcher itself was interrupted / terminated; 2 for a bad plan
 //! (a working directory that does not exist).
 
+use crate::spawn::{RankId, Reach, forward, spawn_rank};
 use nexar::Config;
 use nexar::bootstrap::rendezvous::{ControlHub, RendezvousServer};
 use nexar::security::JobSecret;
 use std::ffi::OsString;
-use std::io::Write;
 use std::net::SocketAddr;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
 /// Grace period between SIGTERM and SIGKILL.
-const KILL_GRACE: Duration = Duration::from_secs(1);
+pub const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// One application context: `count` ranks of one program (MPMD launches have several).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -81,35 +79,75 @@ impl Plan {
 }
 
 /// A started rank.
-struct Rank {
-    rank: u32,
-    /// Its pid, which is also its process group id.
-    pid: i32,
-    alive: bool,
+pub struct Rank {
+    /// World rank.
+    pub rank: u32,
+    /// Its pid, which is also its process group id (-1: it runs on another host).
+    pub pid: i32,
+    /// Not yet seen exiting.
+    pub alive: bool,
 }
 
 impl Rank {
-    fn copy(&self) -> Self {
+    /// A copy (ranks are not `Clone`, so that copies are visible).
+    pub fn copy(&self) -> Self {
         Self { ..*self }
     }
 }
 
+/// What happens to the ranks of a job, as the supervisor learns it.
+#[derive(Debug)]
+pub enum Event {
+    /// World rank `rank` ended with exit `code` (128 + signal when killed); `how` describes it.
+    Exit {
+        /// World rank.
+        rank: u32,
+        /// Exit code.
+        code: i32,
+        /// "exited with code 3".
+        how: String,
+    },
+    /// The job cannot go on (a host never joined): terminate everything and exit with `code`.
+    Fatal {
+        /// The job's exit code.
+        code: i32,
+        /// Printed as the reason.
+        msg: String,
+    },
+}
+
+/// The leader's side of a multi-host job: this launcher runs the plan's ranks as world ranks
+/// `0..K` of a world of `size`, and joiners run the rest (see [`crate::multihost`]).
+pub struct Leading {
+    /// Where the joiners connect (and the IP this host's ranks bind).
+    pub listen: SocketAddr,
+    /// World size.
+    pub size: u32,
+    /// The job secret, shared with the joiners through a file.
+    pub secret: JobSecret,
+}
+
 /// Runs a plan to completion; `me` names the launcher in messages. Returns the exit code.
 pub async fn run(me: &str, plan: &Plan) -> i32 {
+    run_job(me, plan, None).await
+}
+
+/// Checks a plan before anything starts; `Err` is the exit code (after a message).
+fn check_plan(me: &str, plan: &Plan) -> Result<u32, i32> {
     let size = plan.size();
     if size == 0 || plan.contexts.iter().any(|c| c.count == 0) {
         eprintln!("{me}: every program needs at least 1 rank");
-        return 2;
+        return Err(2);
     }
     let Ok(n) = u32::try_from(size) else {
         eprintln!("{me}: {size} ranks are too many");
-        return 2;
+        return Err(2);
     };
     if let Some(t) = plan.timeout
         && !(t > 0.0 && t.is_finite())
     {
         eprintln!("{me}: --timeout must be a positive number of seconds");
-        return 2;
+        return Err(2);
     }
     for dir in plan.contexts.iter().filter_map(|c| c.wdir.as_ref()) {
         if !dir.is_dir() {
@@ -117,24 +155,46 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
                 "{me}: working directory '{}' is not a directory",
                 dir.display()
             );
-            return 2;
+            return Err(2);
         }
     }
+    Ok(n)
+}
+
+/// Runs a plan, alone (`lead` = `None`: the plan is the whole job) or as the leader of a
+/// multi-host job. Returns the exit code.
+pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
+    let k = match check_plan(me, plan) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
+    let n = lead.as_ref().map_or(k, |l| l.size);
+    if k > n {
+        eprintln!("{me}: --local {k} is more than the {n} ranks of the job");
+        return 2;
+    }
     let rank_ctx = plan.rank_contexts();
-    let cfg = match Config::from_env() {
+    let mut cfg = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{me}: {e}");
             return 2;
         }
     };
-    let secret = match JobSecret::generate() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{me}: {e}");
-            return 1;
-        }
+    let (secret, listen) = match lead {
+        Some(l) => (l.secret, Some(l.listen)),
+        None => match JobSecret::generate() {
+            Ok(s) => (s, None),
+            Err(e) => {
+                eprintln!("{me}: {e}");
+                return 1;
+            }
+        },
     };
+    if let Some(l) = listen {
+        // The rendezvous must be reachable from the other hosts too.
+        cfg.bind_addr = l.ip();
+    }
     let server = match RendezvousServer::start(&secret, SocketAddr::new(cfg.bind_addr, 0), n, &cfg)
     {
         Ok(s) => s,
@@ -152,19 +212,41 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
             std::net::Ipv6Addr::LOCALHOST.into()
         });
     }
+    let reach = Reach {
+        rendezvous: rdv,
+        bind: listen.map(|l| l.ip()),
+    };
 
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(u32, std::io::Result<ExitStatus>)>();
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Event>();
+    let remote = match listen {
+        Some(l) => {
+            let job = crate::multihost::JobShape {
+                size: n,
+                first_remote: k,
+                rendezvous: rdv,
+            };
+            match crate::multihost::Remote::start(me, &secret, l, job, &cfg, done_tx.clone()) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("{me}: cannot listen for joining launchers on {l}: {e}");
+                    return 1;
+                }
+            }
+        }
+        None => None,
+    };
     let mut ranks: Vec<Rank> = Vec::with_capacity(n as usize);
     let mut forwarders = Vec::new();
-    for rank in 0..n {
+    for rank in 0..k {
         let appnum = rank_ctx[rank as usize];
         let ctx = &plan.contexts[appnum as usize];
         let who = RankId {
             rank,
             size: n,
+            local_rank: rank,
             appnum,
         };
-        match spawn_rank(ctx, who, plan.tag_output, rdv, &secret) {
+        match spawn_rank(ctx, who, plan.tag_output, reach, &secret) {
             Ok(mut child) => {
                 let pid = child.id().map_or(-1, |p| p as i32);
                 if plan.tag_output {
@@ -173,8 +255,11 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
                 }
                 let tx = done_tx.clone();
                 tokio::spawn(async move {
-                    let st = child.wait().await;
-                    let _ = tx.send((rank, st));
+                    let (code, how) = match child.wait().await {
+                        Ok(st) => describe(st),
+                        Err(e) => (1, format!("could not be waited for: {e}")),
+                    };
+                    let _ = tx.send(Event::Exit { rank, code, how });
                 });
                 ranks.push(Rank {
                     rank,
@@ -188,7 +273,10 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
                 terminate(&ranks, libc::SIGKILL);
                 while ranks.iter().any(|r| r.alive) {
                     match done_rx.recv().await {
-                        Some((r, _)) => ranks[r as usize].alive = false,
+                        Some(Event::Exit { rank, .. }) if rank < k => {
+                            ranks[rank as usize].alive = false
+                        }
+                        Some(_) => {}
                         None => break,
                     }
                 }
@@ -200,6 +288,12 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
             }
         }
     }
+    // Ranks the joiners run: no pid here; the joiners report their exits.
+    ranks.extend((k..n).map(|rank| Rank {
+        rank,
+        pid: -1,
+        alive: true,
+    }));
     drop(done_tx);
     // Dropping `secret` here wipes nexarrun's copy; the rendezvous keeps what it derived.
     let job_id = secret.job_id();
@@ -213,10 +307,13 @@ pub async fn run(me: &str, plan: &Plan) -> i32 {
         // Keep the rendezvous (and the ranks' connections to it) open for the whole job.
         std::future::pending::<()>().await;
     });
-    let code = supervise(me, plan.timeout, ranks, done_rx, hub).await;
+    let code = supervise(me, plan.timeout, ranks, done_rx, hub, remote.as_ref()).await;
+    if let Some(r) = remote {
+        r.finish().await;
+    }
     // Shared-memory inboxes are unlinked by the ranks once mapped; a rank killed early may
     // leave its name behind.
-    nexar::transport::shm::segment::remove_job_inboxes(&job_id, n);
+    nexar::transport::shm::segment::remove_job_inboxes(&job_id, k);
     // Let the forwarders write what the ranks printed last (bounded: a stray grandchild may
     // hold a pipe open).
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -235,8 +332,9 @@ async fn supervise(
     me: &str,
     timeout: Option<f64>,
     mut ranks: Vec<Rank>,
-    mut done_rx: mpsc::UnboundedReceiver<(u32, std::io::Result<ExitStatus>)>,
+    mut done_rx: mpsc::UnboundedReceiver<Event>,
     hub: ControlHub,
+    remote: Option<&crate::multihost::Remote>,
 ) -> i32 {
     let mut sigint = signal(SignalKind::interrupt()).ok();
     let mut sigterm = signal(SignalKind::terminate()).ok();
@@ -251,18 +349,30 @@ async fn supervise(
     let mut term = Terminator {
         doomed: vec![false; ranks.len()],
         armed: false,
+        remote,
     };
     let everyone: Vec<u32> = (0..ranks.len() as u32).collect();
 
     while ranks.iter().any(|r| r.alive) {
         tokio::select! {
             msg = done_rx.recv() => {
-                let Some((rank, status)) = msg else { break };
-                ranks[rank as usize].alive = false;
-                let (code, how) = match status {
-                    Ok(st) => describe(st),
-                    Err(e) => (1, format!("could not be waited for: {e}")),
+                let (rank, code, how) = match msg {
+                    None => break,
+                    Some(Event::Exit { rank, code, how }) => (rank, code, how),
+                    Some(Event::Fatal { code, msg }) => {
+                        if !terminating {
+                            eprintln!("{me}: {msg}; terminating the job");
+                            result.get_or_insert(code);
+                            terminating = true;
+                            term.doom(&ranks, &everyone, &mut kill_at);
+                        }
+                        continue;
+                    }
                 };
+                let Some(r) = ranks.get_mut(rank as usize).filter(|r| r.alive) else {
+                    continue;
+                };
+                r.alive = false;
                 if code == 0 {
                     continue;
                 }
@@ -336,13 +446,15 @@ async fn supervise(
 }
 
 /// Which ranks are being terminated, and whether their SIGKILL is scheduled.
-struct Terminator {
+struct Terminator<'a> {
     /// Ranks sent SIGTERM; SIGKILL follows after [`KILL_GRACE`].
     doomed: Vec<bool>,
     armed: bool,
+    /// The joiners, which terminate their own ranks when asked.
+    remote: Option<&'a crate::multihost::Remote>,
 }
 
-impl Terminator {
+impl Terminator<'_> {
     /// Sends SIGTERM to the live ranks of `which` not already doomed and schedules SIGKILL.
     fn doom(
         &mut self,
@@ -359,6 +471,10 @@ impl Terminator {
             self.doomed[r.rank as usize] = true;
         }
         terminate(&fresh, libc::SIGTERM);
+        if let Some(remote) = self.remote {
+            let far: Vec<u32> = fresh.iter().filter(|r| r.pid < 0).map(|r| r.rank).collect();
+            remote.kill(&far);
+        }
         if !fresh.is_empty() && !self.armed {
             self.armed = true;
             kill_at
@@ -368,7 +484,8 @@ impl Terminator {
     }
 }
 
-async fn recv_signal(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+/// The next delivery of signal `s` (never, when it could not be installed).
+pub async fn recv_signal(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
     match s {
         Some(s) => s.recv().await,
         None => std::future::pending().await,
@@ -376,7 +493,7 @@ async fn recv_signal(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> 
 }
 
 /// The job exit code for a rank's status, and a description.
-fn describe(st: ExitStatus) -> (i32, String) {
+pub fn describe(st: ExitStatus) -> (i32, String) {
     match (st.code(), st.signal()) {
         (Some(c), _) => (c, format!("exited with code {c}")),
         (None, Some(sig)) => (128 + sig, format!("was killed by signal {sig}")),
@@ -385,138 +502,9 @@ fn describe(st: ExitStatus) -> (i32, String) {
 }
 
 /// Sends `sig` to the process group of every live rank.
-fn terminate(ranks: &[Rank], sig: libc::c_int) {
+pub fn terminate(ranks: &[Rank], sig: libc::c_int) {
     for r in ranks.iter().filter(|r| r.alive && r.pid > 0) {
         // SAFETY: kill has no memory effects; a negative pid names the rank's process group.
         unsafe { libc::kill(-r.pid, sig) };
     }
-}
-
-/// A pipe whose ends are both close-on-exec, the read end numbered 3 or higher.
-fn secret_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: fds is a valid array of two descriptors for pipe2 to fill.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
-    let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    // Never 0-2: the child's standard streams are set up over those numbers.
-    // SAFETY: F_DUPFD_CLOEXEC duplicates an open descriptor; no memory effects.
-    let high = unsafe { libc::fcntl(r.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3) };
-    if high < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: fcntl returned a new open descriptor that we now own.
-    Ok((unsafe { OwnedFd::from_raw_fd(high) }, w))
-}
-
-/// Where a rank stands in the job.
-#[derive(Clone, Copy)]
-struct RankId {
-    rank: u32,
-    size: u32,
-    appnum: u32,
-}
-
-fn spawn_rank(
-    ctx: &AppContext,
-    who: RankId,
-    tag_output: bool,
-    rdv: SocketAddr,
-    secret: &JobSecret,
-) -> std::io::Result<tokio::process::Child> {
-    let (read_end, write_end) = secret_pipe()?;
-    {
-        let mut w = std::fs::File::from(write_end);
-        w.write_all(secret.expose())?;
-        // Dropping the file closes the write end: the rank reads 32 bytes, then EOF.
-    }
-    let fd = read_end.as_raw_fd();
-    let RankId { rank, size, appnum } = who;
-    let mut cmd = tokio::process::Command::new(&ctx.program);
-    cmd.args(&ctx.args);
-    // The plan's variables first: the launch contract below always wins.
-    for (k, v) in &ctx.env {
-        cmd.env(k, v);
-    }
-    if let Some(dir) = &ctx.wdir {
-        cmd.current_dir(dir);
-    }
-    cmd.env("NEXAR_RANK", rank.to_string())
-        .env("NEXAR_SIZE", size.to_string())
-        .env("NEXAR_LOCAL_RANK", rank.to_string())
-        .env("NEXAR_APPNUM", appnum.to_string())
-        .env("NEXAR_UNIVERSE_SIZE", size.to_string())
-        .env("NEXAR_RENDEZVOUS", rdv.to_string())
-        .env("NEXAR_SECRET_FD", fd.to_string())
-        .env_remove("NEXAR_JOB_SECRET_FILE")
-        .env_remove("NEXAR_RENDEZVOUS_HOST")
-        .process_group(0)
-        .kill_on_drop(true);
-    // Rank 0 reads nexarrun's input when it is a file or a pipe; a terminal stays with
-    // nexarrun (a rank in its own process group reading it would be stopped).
-    // SAFETY: isatty only queries descriptor 0.
-    let stdin_is_tty = unsafe { libc::isatty(0) } == 1;
-    if rank == 0 && !stdin_is_tty {
-        cmd.stdin(Stdio::inherit());
-    } else {
-        cmd.stdin(Stdio::null());
-    }
-    if tag_output {
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    } else {
-        cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());
-    }
-    // SAFETY: the closure runs in the forked child before exec and only calls fcntl, which is
-    // async-signal-safe. It makes this rank's secret pipe (and only it) survive exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::fcntl(fd, libc::F_SETFD, 0) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let child = cmd.spawn();
-    drop(read_end);
-    child
-}
-
-/// Copies a rank's output to ours line by line, each line prefixed with `[rank] `.
-fn forward(
-    stream: Option<impl AsyncRead + Unpin + Send + 'static>,
-    rank: u32,
-    to_stderr: bool,
-) -> Option<tokio::task::JoinHandle<()>> {
-    let stream = stream?;
-    Some(tokio::spawn(async move {
-        let mut reader = BufReader::new(stream);
-        let mut line = Vec::with_capacity(256);
-        let prefix = format!("[{rank}] ");
-        loop {
-            line.clear();
-            match reader.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    if line.last() != Some(&b'\n') {
-                        line.push(b'\n');
-                    }
-                    let res = if to_stderr {
-                        let mut e = std::io::stderr().lock();
-                        e.write_all(prefix.as_bytes())
-                            .and_then(|_| e.write_all(&line))
-                    } else {
-                        let mut o = std::io::stdout().lock();
-                        o.write_all(prefix.as_bytes())
-                            .and_then(|_| o.write_all(&line))
-                            .and_then(|_| o.flush())
-                    };
-                    if res.is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    }))
 }

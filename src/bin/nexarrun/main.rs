@@ -1,35 +1,70 @@
 //! `nexarrun -n N [-l] [--timeout SECS] [--] prog args...`: starts N ranks of a program on this
 //! host, hosts their rendezvous, forwards their output and exit codes (see [`launch`]).
 //!
+//! Across hosts, one `nexarrun` per host: the leader `nexarrun -n N --listen IP:PORT --local K
+//! --secret-file PATH prog` and, on each other host, `nexarrun --join IP:PORT --local K
+//! --secret-file PATH prog` (see [`multihost`], [`join`] and docs/MULTIHOST.md).
+//!
 //! Installed (or linked) under the name `mpiexec` or `mpirun`, the same binary takes MPI-style
 //! arguments instead (Hydra and Open MPI spellings, MPMD `:`; see [`mpiexec_args`]).
 
 mod hosts;
+mod join;
 mod launch;
 mod mpiexec_args;
+mod multihost;
+mod secret_file;
+mod spawn;
 
 use clap::Parser;
 use launch::{AppContext, Plan};
 use std::ffi::OsString;
 use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Several hosts: run one nexarrun per host, all with the same secret file.
+  leader (host A):  nexarrun -n 4 --listen 10.0.0.1:7000 --local 2 --secret-file s prog
+  joiner (host B):  nexarrun --join 10.0.0.1:7000 --local 2 --secret-file s prog
+The leader runs ranks 0..K-1 and gives each joiner the next block of ranks, in the order they
+join. --local is required with --listen and --join. The leader creates the secret file (mode
+0600) when it does not exist; copy it to the other hosts over a safe channel. See
+docs/MULTIHOST.md.";
 
 #[derive(Parser, Debug)]
 #[command(
     name = "nexarrun",
     version,
-    about = "Start N ranks of a nexar program on this host",
+    about = "Start the ranks of a nexar program: N on this host, or a multi-host job with one \
+             nexarrun per host",
+    after_help = AFTER_HELP,
     trailing_var_arg = true
 )]
 struct Args {
-    /// Number of ranks to start.
+    /// Number of ranks in the job (required unless --join).
     #[arg(short = 'n', long = "np", value_name = "N")]
-    n: u32,
+    n: Option<u32>,
     /// Prefix every output line with its rank, as `[R] `.
     #[arg(short = 'l', long = "tag-output")]
     tag_output: bool,
-    /// Kill the whole job after SECS seconds (exit code 124).
+    /// Kill the whole job after SECS seconds (exit code 124; on the leader).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// Lead a multi-host job: accept joining nexarruns on IP:PORT (UDP); the rendezvous and
+    /// this host's ranks bind IP.
+    #[arg(long, value_name = "IP:PORT", conflicts_with = "join")]
+    listen: Option<SocketAddr>,
+    /// Join the multi-host job whose leader listens on IP:PORT.
+    #[arg(long, value_name = "IP:PORT", conflicts_with = "n")]
+    join: Option<SocketAddr>,
+    /// Ranks to run on this host (with --listen or --join; required there).
+    #[arg(long, value_name = "K")]
+    local: Option<u32>,
+    /// The job secret shared by the hosts' nexarruns (default: $NEXAR_JOB_SECRET_FILE); the
+    /// leader creates it (mode 0600) when missing.
+    #[arg(long, value_name = "PATH")]
+    secret_file: Option<PathBuf>,
     /// The program to run and its arguments.
     #[arg(
         required = true,
@@ -39,13 +74,59 @@ struct Args {
     command: Vec<OsString>,
 }
 
+/// What this nexarrun does.
+enum Role {
+    /// The whole job on this host.
+    Alone,
+    /// The leader of a multi-host job.
+    Leader(launch::Leading),
+    /// A joiner of a multi-host job.
+    Joiner(join::Joining),
+}
+
 impl Args {
-    fn into_plan(self) -> Plan {
+    /// The plan of this host's ranks and this launcher's role; `Err` is a usage message.
+    fn into_role(self) -> Result<(Plan, Role), String> {
+        let local = match (self.listen.is_some() || self.join.is_some(), self.local) {
+            (false, Some(_)) => return Err("--local needs --listen or --join".into()),
+            (false, None) => self.n.ok_or("-n N is required")?,
+            (true, Some(k)) if k > 0 => k,
+            (true, _) => {
+                return Err("--local K (at least 1) is required with --listen and --join".into());
+            }
+        };
+        let role = if let Some(listen) = self.listen {
+            let size = self.n.ok_or("-n N is required with --listen")?;
+            if listen.ip().is_unspecified() {
+                return Err(format!(
+                    "--listen {listen}: give the IP address the other hosts reach this one at"
+                ));
+            }
+            if local >= size {
+                return Err(format!(
+                    "--local {local} leaves no rank of the {size} for a joining host"
+                ));
+            }
+            let secret = secret_file::for_leader(self.secret_file.as_deref())?;
+            Role::Leader(launch::Leading {
+                listen,
+                size,
+                secret,
+            })
+        } else if let Some(leader) = self.join {
+            let secret = secret_file::for_joiner(self.secret_file.as_deref())?;
+            Role::Joiner(join::Joining { leader, secret })
+        } else {
+            if self.secret_file.is_some() {
+                return Err("--secret-file needs --listen or --join".into());
+            }
+            Role::Alone
+        };
         let mut command = self.command.into_iter();
         let program = command.next().unwrap_or_default();
-        Plan {
+        let plan = Plan {
             contexts: vec![AppContext {
-                count: self.n,
+                count: local,
                 program,
                 args: command.collect(),
                 env: Vec::new(),
@@ -53,7 +134,8 @@ impl Args {
             }],
             tag_output: self.tag_output,
             timeout: self.timeout,
-        }
+        };
+        Ok((plan, role))
     }
 }
 
@@ -72,10 +154,10 @@ fn invoked_as() -> String {
 fn main() {
     let name = invoked_as();
     let mpi_style = name.starts_with("mpiexec") || name.starts_with("mpirun");
-    let (me, plan) = if mpi_style {
+    let (me, plan, role) = if mpi_style {
         let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
         match mpiexec_args::parse(&argv, |k| std::env::var_os(k)) {
-            Ok(mpiexec_args::Command::Run(plan)) => (name, plan),
+            Ok(mpiexec_args::Command::Run(plan)) => (name, plan, Role::Alone),
             Ok(mpiexec_args::Command::Version) => {
                 println!("{name} (nexar) {}", env!("CARGO_PKG_VERSION"));
                 return;
@@ -91,7 +173,14 @@ fn main() {
             }
         }
     } else {
-        ("nexarrun".to_string(), Args::parse().into_plan())
+        match Args::parse().into_role() {
+            Ok((plan, role)) => ("nexarrun".to_string(), plan, role),
+            Err(e) => {
+                eprintln!("nexarrun: {e}");
+                eprintln!("nexarrun: try 'nexarrun --help'");
+                std::process::exit(2);
+            }
+        }
     };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -110,7 +199,13 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let code = rt.block_on(launch::run(&me, &plan));
+    let code = rt.block_on(async {
+        match role {
+            Role::Alone => launch::run(&me, &plan).await,
+            Role::Leader(l) => launch::run_job(&me, &plan, Some(l)).await,
+            Role::Joiner(j) => join::run_joiner(&me, &plan, j).await,
+        }
+    });
     let _ = std::io::stdout().flush();
     // Exit without waiting for blocked output forwarders of stray grandchildren.
     std::process::exit(code);

@@ -19,3 +19,7 @@ pub use client::{RendezvousLink, join};
 pub use control::{Control, ControlHub};
 pub use proto::{Hello, Reply};
 pub use server::RendezvousServer;
+
+// Multi-host launches: the link between one nexarrun per host.
+pub mod launcher_proto;
+pub mod launchers;

@@ -1,0 +1,261 @@
+//! The leader's side of a multi-host job (`nexarrun -n N --listen IP:PORT --local K`): admits
+//! joining launchers (mutual TLS with the job CA, see `nexar::bootstrap::rendezvous::launchers`),
+//! assigns each a contiguous block of world ranks in join order (the leader's own ranks are
+//! `0..K`), turns their exit reports into [`Event`]s for the supervisor, and forwards its
+//! decisions to terminate ranks.
+//!
+//! A joiner whose connection is lost before all its ranks reported counts as the failure of
+//! those ranks ("was lost with its host"). Ranks no joiner came for within the connect timeout
+//! end the job with a message saying so.
+
+use crate::launch::Event;
+use nexar::Config;
+use nexar::bootstrap::rendezvous::launcher_proto::LauncherMsg;
+use nexar::bootstrap::rendezvous::launchers::{LauncherLink, LeaderEndpoint};
+use nexar::security::JobSecret;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+/// Longest a joiner may take between connecting and asking for its ranks.
+const ADMIT_LIMIT: Duration = Duration::from_secs(10);
+
+/// The shape of the job the leader hosts.
+#[derive(Debug, Clone, Copy)]
+pub struct JobShape {
+    /// World size.
+    pub size: u32,
+    /// The first rank run by a joiner (= the leader's `--local`).
+    pub first_remote: u32,
+    /// Where every rank reaches the rendezvous.
+    pub rendezvous: SocketAddr,
+}
+
+/// A joiner's block of ranks.
+struct Block {
+    base: u32,
+    count: u32,
+    link: LauncherLink,
+}
+
+/// What the acceptor and the supervisor share.
+struct Shared {
+    blocks: Vec<Block>,
+    /// The next rank to assign; `size` once the job is full or admissions are closed.
+    next: u32,
+}
+
+/// The joiners of a job, as the leader sees them.
+pub struct Remote {
+    shared: Arc<Mutex<Shared>>,
+    tx: UnboundedSender<Event>,
+    size: u32,
+    acceptor: JoinHandle<()>,
+    /// Kept open for the whole job (dropping it closes every joiner's connection).
+    _endpoint: Arc<LeaderEndpoint>,
+}
+
+impl Remote {
+    /// Listens on `listen` for joiners of `job`; their ranks' exits go to `tx`.
+    pub fn start(
+        me: &str,
+        secret: &JobSecret,
+        listen: SocketAddr,
+        job: JobShape,
+        cfg: &Config,
+        tx: UnboundedSender<Event>,
+    ) -> nexar::Result<Self> {
+        let endpoint = Arc::new(LeaderEndpoint::start(secret, listen, cfg)?);
+        let shared = Arc::new(Mutex::new(Shared {
+            blocks: Vec::new(),
+            next: job.first_remote,
+        }));
+        let acceptor = tokio::spawn(accept_joiners(
+            me.to_string(),
+            endpoint.clone(),
+            job,
+            cfg.connect_timeout,
+            shared.clone(),
+            tx.clone(),
+        ));
+        Ok(Self {
+            shared,
+            tx,
+            size: job.size,
+            acceptor,
+            _endpoint: endpoint,
+        })
+    }
+
+    /// Asks the joiners running any of `ranks` to terminate them. Ranks no joiner took yet
+    /// are given up at once (admissions close): they end as "never started".
+    pub fn kill(&self, ranks: &[u32]) {
+        let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        for b in &st.blocks {
+            let mine: Vec<u32> = ranks
+                .iter()
+                .copied()
+                .filter(|r| (b.base..b.base + b.count).contains(r))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let link = b.link.clone();
+            tokio::spawn(async move {
+                for m in LauncherMsg::kills(&mine) {
+                    link.send(&m).await;
+                }
+            });
+        }
+        if ranks.iter().any(|&r| r >= st.next) {
+            give_up(
+                &mut st,
+                self.size,
+                &self.tx,
+                "never started (the job ended first)",
+            );
+        }
+    }
+
+    /// Stops admitting joiners and closes every joiner's connection (the job is over).
+    pub async fn finish(self) {
+        self.acceptor.abort();
+        let links: Vec<LauncherLink> = {
+            let st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            st.blocks.iter().map(|b| b.link.clone()).collect()
+        };
+        for l in links {
+            l.close(Duration::from_millis(500)).await;
+        }
+    }
+}
+
+/// Closes admissions: every rank not yet assigned ends with `how`.
+fn give_up(st: &mut Shared, size: u32, tx: &UnboundedSender<Event>, how: &str) {
+    for rank in st.next..size {
+        let _ = tx.send(Event::Exit {
+            rank,
+            code: 1,
+            how: how.to_string(),
+        });
+    }
+    st.next = size;
+}
+
+async fn accept_joiners(
+    me: String,
+    endpoint: Arc<LeaderEndpoint>,
+    job: JobShape,
+    limit: Duration,
+    shared: Arc<Mutex<Shared>>,
+    tx: UnboundedSender<Event>,
+) {
+    let listen = endpoint.local_addr();
+    let deadline = tokio::time::sleep(limit);
+    tokio::pin!(deadline);
+    let mut waiting = job.first_remote < job.size;
+    loop {
+        tokio::select! {
+            a = endpoint.accept(ADMIT_LIMIT) => {
+                let j = match a {
+                    None => return,
+                    Some(Err(e)) => {
+                        eprintln!("{me}: {}", e.message());
+                        continue;
+                    }
+                    Some(Ok(j)) => j,
+                };
+                let assigned = {
+                    let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    let left = job.size - st.next;
+                    if j.local == 0 || j.local > left {
+                        Err(format!(
+                            "it asked for {} ranks; {left} of the job's {} ranks have no host yet",
+                            j.local, job.size
+                        ))
+                    } else {
+                        let base = st.next;
+                        st.next += j.local;
+                        Ok(base)
+                    }
+                };
+                let base = match assigned {
+                    Ok(b) => b,
+                    Err(why) => {
+                        eprintln!("{me}: refused the launcher on {} ({}): {why}", j.host, j.remote());
+                        j.refuse(&why);
+                        continue;
+                    }
+                };
+                let (count, host) = (j.local, j.host.clone());
+                tracing::info!(%host, base, count, "a launcher joined");
+                let link = j.welcome(base, job.size, job.rendezvous).await;
+                {
+                    let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    st.blocks.push(Block { base, count, link: link.clone() });
+                    if st.next == job.size {
+                        waiting = false;
+                    }
+                }
+                tokio::spawn(watch_joiner(link, host, base, count, tx.clone()));
+            }
+            _ = &mut deadline, if waiting => {
+                waiting = false;
+                let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
+                if st.next < job.size {
+                    let _ = tx.send(Event::Fatal {
+                        code: 1,
+                        msg: format!(
+                            "ranks {}..={} have no host: no launcher joined for them within \
+                             {limit:?} (start `nexarrun --join {listen} --local K ...` on the other \
+                             hosts)",
+                            st.next,
+                            job.size - 1
+                        ),
+                    });
+                    give_up(&mut st, job.size, &tx, "never started (no launcher joined for it)");
+                }
+            }
+        }
+    }
+}
+
+/// Relays one joiner's exit reports; when its connection is lost, its unreported ranks fail.
+async fn watch_joiner(
+    link: LauncherLink,
+    host: String,
+    base: u32,
+    count: u32,
+    tx: UnboundedSender<Event>,
+) {
+    let mut reported = vec![false; count as usize];
+    while let Some(msg) = link.next().await {
+        match msg {
+            Ok(LauncherMsg::Exited { rank, code, reason })
+                if (base..base + count).contains(&rank) =>
+            {
+                reported[(rank - base) as usize] = true;
+                let _ = tx.send(Event::Exit {
+                    rank,
+                    code,
+                    how: format!("(on {host}) {reason}"),
+                });
+            }
+            Ok(other) => tracing::warn!(%host, "ignoring {other:?} from a joined launcher"),
+            Err(e) => tracing::warn!(%host, "launcher link: {e}"),
+        }
+        if reported.iter().all(|&r| r) {
+            return;
+        }
+    }
+    let why = link.closed().await;
+    for (i, _) in reported.iter().enumerate().filter(|(_, r)| !**r) {
+        let _ = tx.send(Event::Exit {
+            rank: base + i as u32,
+            code: 1,
+            how: format!("was lost with its host {host} (launcher connection: {why})"),
+        });
+    }
+}

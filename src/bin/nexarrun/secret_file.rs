@@ -1,0 +1,39 @@
+//! The job secret of a multi-host job: a file every host's `nexarrun` reads (`--secret-file`,
+//! else `NEXAR_JOB_SECRET_FILE`). Never printed, never on a command line, never passed to the
+//! ranks other than through their secret pipe.
+
+use nexar::security::JobSecret;
+use std::path::{Path, PathBuf};
+
+/// The secret file named by `flag`, else by `NEXAR_JOB_SECRET_FILE`.
+fn path(flag: Option<&Path>) -> Result<PathBuf, String> {
+    flag.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("NEXAR_JOB_SECRET_FILE").map(PathBuf::from))
+        .ok_or_else(|| {
+            "a multi-host job needs a secret file shared by every host: --secret-file PATH \
+             (or NEXAR_JOB_SECRET_FILE)"
+                .to_string()
+        })
+}
+
+/// The leader's secret: read from the file, or generated and written to it (mode 0600) when
+/// the file does not exist.
+pub fn for_leader(flag: Option<&Path>) -> Result<JobSecret, String> {
+    let p = path(flag)?;
+    if !p.exists() {
+        let s = JobSecret::generate().map_err(|e| e.message().to_string())?;
+        match s.write_file(&p) {
+            Ok(()) => return Ok(s),
+            // Someone else created it in between: read theirs.
+            Err(_) if p.exists() => {}
+            Err(e) => return Err(e.message().to_string()),
+        }
+    }
+    JobSecret::read_from_file(&p).map_err(|e| e.message().to_string())
+}
+
+/// A joiner's secret: the file must exist (the leader's, copied to this host).
+pub fn for_joiner(flag: Option<&Path>) -> Result<JobSecret, String> {
+    let p = path(flag)?;
+    JobSecret::read_from_file(&p).map_err(|e| e.message().to_string())
+}
