@@ -8,7 +8,7 @@
 //!
 //! (`*_bytes`: payload bytes sent over that transport.) `multihost_check die R`: rank R exits
 //! with code 3 after a first barrier; the others declare that they do not return errors and
-//! sleep, so the launchers must terminate them (prints `SLEEPING rank=R` first).
+//! sleep, so the launchers must terminate them (prints `SLEEPING rank=R host=H pid=P` first).
 
 use nexar::{Context, ReduceOp, Source, TagMatch};
 use std::time::Duration;
@@ -33,14 +33,17 @@ fn main() -> nexar::Result<()> {
 
     if args.first().map(String::as_str) == Some("die") {
         let victim: u32 = args.get(1).and_then(|v| v.parse().ok()).unwrap_or(n - 1);
+        // As MPI's default error handler: the launcher ends this rank with the job.
+        ctx.set_returns_errors(false);
         w.barrier_blocking()?;
         if me == victim {
+            // Let the others leave the barrier first: they must learn of this death from
+            // their launchers, not from a failing barrier.
+            std::thread::sleep(Duration::from_millis(300));
             eprintln!("rank {me} on {host}: exiting with code 3 on purpose");
             std::process::exit(3);
         }
-        // As MPI's default error handler: the launcher ends this rank with the job.
-        ctx.set_returns_errors(false);
-        println!("SLEEPING rank={me} host={host}");
+        println!("SLEEPING rank={me} host={host} pid={}", std::process::id());
         std::thread::sleep(Duration::from_secs(120));
         eprintln!("rank {me}: still alive after 120 s: nobody terminated it");
         std::process::exit(1);

@@ -178,6 +178,19 @@ async fn watch(
     let mut leader_open = true;
     let mut doomed = vec![false; ranks.len()];
     let all: Vec<u32> = ranks.iter().map(|r| r.rank).collect();
+    // Reading a message is not cancel-safe (an accepted stream dropped half-read is lost), so
+    // one task reads them all; `None` once the leader is gone.
+    let (from_leader_tx, mut from_leader) = mpsc::unbounded_channel();
+    let reader = {
+        let link = link.clone();
+        tokio::spawn(async move {
+            while let Some(m) = link.next().await {
+                if from_leader_tx.send(m).is_err() {
+                    return;
+                }
+            }
+        })
+    };
     while ranks.iter().any(|r| r.alive) {
         tokio::select! {
             ev = done_rx.recv() => {
@@ -189,7 +202,7 @@ async fn watch(
                 }
                 let _ = report.send(LauncherMsg::Exited { rank, code, reason: how });
             }
-            msg = link.next(), if leader_open => match msg {
+            msg = from_leader.recv(), if leader_open => match msg {
                 Some(Ok(LauncherMsg::Kill(which))) => doom(&ranks, &which, base, &mut doomed, &mut kill_at),
                 Some(Ok(other)) => tracing::warn!("ignoring {other:?} from the leader"),
                 Some(Err(e)) => tracing::warn!("launcher link: {e}"),
@@ -222,6 +235,7 @@ async fn watch(
             }
         }
     }
+    reader.abort();
     // What the terminated ranks started dies with them.
     let groups: Vec<Rank> = ranks
         .iter()

@@ -54,7 +54,7 @@ pub struct Remote {
     size: u32,
     acceptor: JoinHandle<()>,
     /// Kept open for the whole job (dropping it closes every joiner's connection).
-    _endpoint: Arc<LeaderEndpoint>,
+    endpoint: Arc<LeaderEndpoint>,
 }
 
 impl Remote {
@@ -85,7 +85,7 @@ impl Remote {
             tx,
             size: job.size,
             acceptor,
-            _endpoint: endpoint,
+            endpoint,
         })
     }
 
@@ -126,8 +126,11 @@ impl Remote {
             let st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
             st.blocks.iter().map(|b| b.link.clone()).collect()
         };
-        for l in links {
-            l.close(Duration::from_millis(500)).await;
+        for l in &links {
+            l.close(Duration::ZERO).await;
+        }
+        if !links.is_empty() {
+            self.endpoint.wait_idle(Duration::from_secs(1)).await;
         }
     }
 }

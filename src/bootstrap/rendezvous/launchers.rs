@@ -96,6 +96,12 @@ impl LeaderEndpoint {
         })
     }
 
+    /// Waits until every connection closed so far has told its peer (for at most `limit`), so
+    /// joiners learn of the end at once rather than by a timeout.
+    pub async fn wait_idle(&self, limit: Duration) {
+        let _ = tokio::time::timeout(limit, self.endpoint.wait_idle()).await;
+    }
+
     /// The address joiners connect to.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
