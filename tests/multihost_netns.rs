@@ -557,3 +557,88 @@ fn a_joiner_that_loses_its_leader_terminates_its_ranks() {
         killed.elapsed()
     );
 }
+
+/// `-H`: the leader starts the joiner itself through `NEXAR_RSH` (here a script standing in
+/// for ssh that runs the command line in host B's namespace).
+#[test]
+fn the_leader_starts_joiners_through_a_remote_shell() {
+    let hosts = hosts_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let rsh = dir.path().join("fake_rsh");
+    std::fs::write(
+        &rsh,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = {JOINER_IP} ] || {{ echo \"fake rsh: unknown host $1\" >&2; exit 255; }}\n\
+             exec ip netns exec {} unshare --uts sh -c 'hostname hostB && exec sh -c \"$0\"' \"$2\"\n",
+            hosts.b
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&rsh, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let secret = dir.path().join("job.secret");
+    let t0 = Instant::now();
+    let mut leader = Run::start_with(
+        dir.path(),
+        "leader",
+        Some((&hosts.a, "hostA")),
+        &s(&[
+            "-H",
+            &format!("{LEADER_IP}:2,{JOINER_IP}:2"),
+            "--secret-file",
+            &secret.display().to_string(),
+            &example("multihost_check").display().to_string(),
+        ]),
+        &[("NEXAR_RSH", rsh.to_str().unwrap())],
+    );
+    let ls = leader.wait(Duration::from_secs(60), "the leader");
+    let out = leader.stdout();
+    eprintln!(
+        "-H job done in {:?}:\n{out}{}",
+        t0.elapsed(),
+        leader.stderr()
+    );
+    assert!(ls.success(), "{ls}: {}", leader.stderr());
+    // The joiner's output comes back through the remote shell.
+    let mut seen: Vec<(String, String)> = reports(&out)
+        .into_iter()
+        .map(|r| (r["rank"].clone(), r["host"].clone()))
+        .collect();
+    seen.sort();
+    let want: Vec<(String, String)> = [
+        ("0", "hostA"),
+        ("1", "hostA"),
+        ("2", "hostB"),
+        ("3", "hostB"),
+    ]
+    .iter()
+    .map(|(r, h)| (r.to_string(), h.to_string()))
+    .collect();
+    assert_eq!(seen, want);
+}
+
+/// Loopback only: a remote shell that fails ends the job at once, naming the host.
+#[test]
+fn a_failing_remote_shell_ends_the_job_promptly() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("job.secret");
+    let t0 = Instant::now();
+    let out = Command::new(nexarrun_path())
+        .args(["-H", "localhost:1,127.0.0.1:1", "--secret-file"])
+        .arg(&secret)
+        .arg(example("multihost_check"))
+        .env("NEXAR_RSH", "false")
+        .env_remove("NEXAR_JOB_SECRET_FILE")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = t0.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    eprintln!("failing remote shell: job over after {took:?}: {err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the remote shell for 127.0.0.1 ended"),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}

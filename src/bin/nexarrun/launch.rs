@@ -125,6 +125,8 @@ pub struct Leading {
     pub size: u32,
     /// The job secret, shared with the joiners through a file.
     pub secret: JobSecret,
+    /// Joiners to start through a remote shell (`-H`), if any.
+    pub rsh: Option<crate::rsh::RshPlan>,
 }
 
 /// Runs a plan to completion; `me` names the launcher in messages. Returns the exit code.
@@ -181,10 +183,10 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
             return 2;
         }
     };
-    let (secret, listen) = match lead {
-        Some(l) => (l.secret, Some(l.listen)),
+    let (secret, listen, rsh) = match lead {
+        Some(l) => (l.secret, Some(l.listen), l.rsh),
         None => match JobSecret::generate() {
-            Ok(s) => (s, None),
+            Ok(s) => (s, None, None),
             Err(e) => {
                 eprintln!("{me}: {e}");
                 return 1;
@@ -226,7 +228,15 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
                 rendezvous: rdv,
             };
             match crate::multihost::Remote::start(me, &secret, l, job, &cfg, done_tx.clone()) {
-                Ok(r) => Some(r),
+                Ok(r) => {
+                    if let Some(p) = &rsh
+                        && let Err(e) = r.start_joiners(me, p)
+                    {
+                        eprintln!("{me}: {e}");
+                        return 1;
+                    }
+                    Some(r)
+                }
                 Err(e) => {
                     eprintln!("{me}: cannot listen for joining launchers on {l}: {e}");
                     return 1;

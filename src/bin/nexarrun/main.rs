@@ -13,6 +13,7 @@ mod join;
 mod launch;
 mod mpiexec_args;
 mod multihost;
+mod rsh;
 mod secret_file;
 mod spawn;
 
@@ -29,7 +30,10 @@ Several hosts: run one nexarrun per host, all with the same secret file.
   joiner (host B):  nexarrun --join 10.0.0.1:7000 --local 2 --secret-file s prog
 The leader runs ranks 0..K-1 and gives each joiner the next block of ranks, in the order they
 join. --local is required with --listen and --join. The leader creates the secret file (mode
-0600) when it does not exist; copy it to the other hosts over a safe channel. See
+0600) when it does not exist; copy it to the other hosts over a safe channel.
+Or let the leader start the joiners through a remote shell ($NEXAR_RSH, default ssh):
+  nexarrun -H hostA:2,hostB:2 --secret-file ~/job.secret prog
+(the first host is this one; the secret file must be at the same path on every host). See
 docs/MULTIHOST.md.";
 
 #[derive(Parser, Debug)]
@@ -58,6 +62,10 @@ struct Args {
     /// Join the multi-host job whose leader listens on IP:PORT.
     #[arg(long, value_name = "IP:PORT", conflicts_with = "n")]
     join: Option<SocketAddr>,
+    /// Lead a multi-host job on HOST:SLOTS,... (the first is this host) and start the other
+    /// hosts' joiners through $NEXAR_RSH (default ssh).
+    #[arg(short = 'H', long = "hosts", value_name = "LIST", conflicts_with_all = ["join", "local"])]
+    hosts: Option<String>,
     /// Ranks to run on this host (with --listen or --join; required there).
     #[arg(long, value_name = "K")]
     local: Option<u32>,
@@ -86,7 +94,29 @@ enum Role {
 
 impl Args {
     /// The plan of this host's ranks and this launcher's role; `Err` is a usage message.
-    fn into_role(self) -> Result<(Plan, Role), String> {
+    fn into_role(mut self) -> Result<(Plan, Role), String> {
+        if let Some(list) = self.hosts.take() {
+            let job = rsh::plan_hosts(&list, self.n, self.listen)?;
+            let path = secret_file::resolve(self.secret_file.as_deref())?;
+            let secret = secret_file::for_leader(Some(&path))?;
+            // Absolute, for the remote command lines.
+            let path =
+                std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let plan = self.plan(job.local);
+            let rsh = rsh::RshPlan {
+                hosts: job.remote,
+                secret_file: path,
+                command: self.command,
+                tag_output: self.tag_output,
+            };
+            let lead = launch::Leading {
+                listen: job.listen,
+                size: job.size,
+                secret,
+                rsh: Some(rsh),
+            };
+            return Ok((plan, Role::Leader(lead)));
+        }
         let local = match (self.listen.is_some() || self.join.is_some(), self.local) {
             (false, Some(_)) => return Err("--local needs --listen or --join".into()),
             (false, None) => self.n.ok_or("-n N is required")?,
@@ -112,6 +142,7 @@ impl Args {
                 listen,
                 size,
                 secret,
+                rsh: None,
             })
         } else if let Some(leader) = self.join {
             let secret = secret_file::for_joiner(self.secret_file.as_deref())?;
@@ -122,11 +153,16 @@ impl Args {
             }
             Role::Alone
         };
-        let mut command = self.command.into_iter();
+        Ok((self.plan(local), role))
+    }
+
+    /// The plan of `count` ranks of the command on this host.
+    fn plan(&self, count: u32) -> Plan {
+        let mut command = self.command.iter().cloned();
         let program = command.next().unwrap_or_default();
-        let plan = Plan {
+        Plan {
             contexts: vec![AppContext {
-                count: local,
+                count,
                 program,
                 args: command.collect(),
                 env: Vec::new(),
@@ -134,8 +170,7 @@ impl Args {
             }],
             tag_output: self.tag_output,
             timeout: self.timeout,
-        };
-        Ok((plan, role))
+        }
     }
 }
 

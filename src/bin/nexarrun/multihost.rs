@@ -9,6 +9,7 @@
 //! end the job with a message saying so.
 
 use crate::launch::Event;
+use crate::rsh::{self, RshPlan};
 use nexar::Config;
 use nexar::bootstrap::rendezvous::launcher_proto::LauncherMsg;
 use nexar::bootstrap::rendezvous::launchers::{LauncherLink, LeaderEndpoint};
@@ -53,6 +54,8 @@ pub struct Remote {
     tx: UnboundedSender<Event>,
     size: u32,
     acceptor: JoinHandle<()>,
+    /// Remote shells running joiners (`-H`), each watched by a task.
+    shells: Mutex<Vec<JoinHandle<()>>>,
     /// Kept open for the whole job (dropping it closes every joiner's connection).
     endpoint: Arc<LeaderEndpoint>,
 }
@@ -85,6 +88,7 @@ impl Remote {
             tx,
             size: job.size,
             acceptor,
+            shells: Mutex::new(Vec::new()),
             endpoint,
         })
     }
@@ -119,6 +123,46 @@ impl Remote {
         }
     }
 
+    /// Starts a joiner on each host of `plan` through `NEXAR_RSH` (default `ssh`). A remote
+    /// shell that fails while ranks still have no host ends the job.
+    pub fn start_joiners(&self, me: &str, plan: &RshPlan) -> Result<(), String> {
+        let rsh = std::env::var("NEXAR_RSH").unwrap_or_else(|_| "ssh".into());
+        let leader = self.endpoint.local_addr();
+        for (host, count) in &plan.hosts {
+            let mut cmd = rsh::joiner_command(plan, &rsh, host, *count, leader)?;
+            let mut child = cmd
+                .spawn()
+                .map_err(|e| format!("cannot start the remote shell '{rsh}' for {host}: {e}"))?;
+            let (shared, tx, size) = (self.shared.clone(), self.tx.clone(), self.size);
+            let (me, host) = (me.to_string(), host.clone());
+            let task = tokio::spawn(async move {
+                let st = child.wait().await;
+                let bad = st.as_ref().map_or(true, |s| !s.success());
+                let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+                if bad && sh.next < size {
+                    let how = match st {
+                        Ok(s) => format!("{s}"),
+                        Err(e) => e.to_string(),
+                    };
+                    let _ = tx.send(Event::Fatal {
+                        code: 1,
+                        msg: format!(
+                            "the remote shell for {host} ended ({how}) before every rank had a host"
+                        ),
+                    });
+                    give_up(&mut sh, size, &tx, "never started (a remote shell failed)");
+                }
+                drop(sh);
+                tracing::debug!(%me, %host, "remote shell done");
+            });
+            self.shells
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(task);
+        }
+        Ok(())
+    }
+
     /// Stops admitting joiners and closes every joiner's connection (the job is over).
     pub async fn finish(self) {
         self.acceptor.abort();
@@ -131,6 +175,16 @@ impl Remote {
         }
         if !links.is_empty() {
             self.endpoint.wait_idle(Duration::from_secs(1)).await;
+        }
+        // The remote shells end with their joiners; past a bound they are killed (dropped).
+        let shells = std::mem::take(&mut *self.shells.lock().unwrap_or_else(|e| e.into_inner()));
+        for mut t in shells {
+            if tokio::time::timeout(Duration::from_secs(3), &mut t)
+                .await
+                .is_err()
+            {
+                t.abort();
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use nexar::security::JobSecret;
 use std::path::{Path, PathBuf};
 
 /// The secret file named by `flag`, else by `NEXAR_JOB_SECRET_FILE`.
-fn path(flag: Option<&Path>) -> Result<PathBuf, String> {
+pub fn resolve(flag: Option<&Path>) -> Result<PathBuf, String> {
     flag.map(Path::to_path_buf)
         .or_else(|| std::env::var_os("NEXAR_JOB_SECRET_FILE").map(PathBuf::from))
         .ok_or_else(|| {
@@ -19,7 +19,7 @@ fn path(flag: Option<&Path>) -> Result<PathBuf, String> {
 /// The leader's secret: read from the file, or generated and written to it (mode 0600) when
 /// the file does not exist.
 pub fn for_leader(flag: Option<&Path>) -> Result<JobSecret, String> {
-    let p = path(flag)?;
+    let p = resolve(flag)?;
     if !p.exists() {
         let s = JobSecret::generate().map_err(|e| e.message().to_string())?;
         match s.write_file(&p) {
@@ -34,6 +34,6 @@ pub fn for_leader(flag: Option<&Path>) -> Result<JobSecret, String> {
 
 /// A joiner's secret: the file must exist (the leader's, copied to this host).
 pub fn for_joiner(flag: Option<&Path>) -> Result<JobSecret, String> {
-    let p = path(flag)?;
+    let p = resolve(flag)?;
     JobSecret::read_from_file(&p).map_err(|e| e.message().to_string())
 }
