@@ -642,3 +642,73 @@ fn a_failing_remote_shell_ends_the_job_promptly() {
     );
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
+
+/// Loopback only: a joiner asking for more ranks than remain is refused with a message; the
+/// leader goes on and completes the job with a fitting joiner.
+#[test]
+fn a_joiner_asking_for_too_many_ranks_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("job.secret");
+    let secret_s = secret.display().to_string();
+    let addr = format!("127.0.0.1:{}", common::procs::free_udp_port());
+    let prog = example("multihost_check").display().to_string();
+    let mut leader = Run::start(
+        dir.path(),
+        "leader",
+        None,
+        &s(&[
+            "-n",
+            "2",
+            "--listen",
+            &addr,
+            "--local",
+            "1",
+            "--secret-file",
+            &secret_s,
+            &prog,
+        ]),
+    );
+    let t0 = Instant::now();
+    while !secret.exists() && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let join = |name: &str, k: &str| {
+        Run::start(
+            dir.path(),
+            name,
+            None,
+            &s(&[
+                "--join",
+                &addr,
+                "--local",
+                k,
+                "--secret-file",
+                &secret_s,
+                &prog,
+            ]),
+        )
+    };
+    let mut greedy = join("greedy", "3");
+    let gs = greedy.wait(Duration::from_secs(30), "the greedy joiner");
+    assert_eq!(gs.code(), Some(1), "{}", greedy.stderr());
+    assert!(
+        greedy
+            .stderr()
+            .contains("it asked for 3 ranks; 1 of the job's 2 ranks have no host"),
+        "{}",
+        greedy.stderr()
+    );
+    let mut fitting = join("fitting", "1");
+    let fs = fitting.wait(Duration::from_secs(60), "the fitting joiner");
+    let ls = leader.wait(Duration::from_secs(60), "the leader");
+    assert!(
+        fs.success() && ls.success(),
+        "{}{}",
+        fitting.stderr(),
+        leader.stderr()
+    );
+    assert_eq!(
+        reports(&leader.stdout()).len() + reports(&fitting.stdout()).len(),
+        2
+    );
+}

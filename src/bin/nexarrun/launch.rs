@@ -13,6 +13,10 @@
 //! set a non-fatal error handler) keep running and may recover; the others are terminated
 //! (SIGTERM, then SIGKILL after a second), as `mpiexec` does.
 //!
+//! A multi-host job ([`run_job`] with [`Leading`]) runs the same policy over every host: the
+//! joiners' ranks are supervised through their launchers (see [`crate::multihost`]), which
+//! report their exits and terminate them when asked.
+//!
 //! Exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
 //! (128 + signal when killed by a signal), whether the others were terminated or left running
 //! (and whatever they exit with later); 124 when the timeout expired; 127 (126) when a program cannot be found

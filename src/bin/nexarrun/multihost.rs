@@ -210,6 +210,8 @@ async fn accept_joiners(
     tx: UnboundedSender<Event>,
 ) {
     let listen = endpoint.local_addr();
+    // A little before the rendezvous gives up (same limit), so this clearer message comes first.
+    let limit = limit.mul_f64(0.9);
     let deadline = tokio::time::sleep(limit);
     tokio::pin!(deadline);
     let mut waiting = job.first_remote < job.size;
