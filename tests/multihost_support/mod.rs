@@ -1,0 +1,284 @@
+//! Helpers for the multi-host tests (tests/multihost_netns.rs, tests/multihost_loopback.rs):
+//! two "hosts" made of network namespaces on a bridge, and `nexarrun` processes with their
+//! output in files, waited for with deadlines and terminated on drop.
+
+#![allow(dead_code)] // each test binary uses a part
+
+use crate::common::procs::{example, nexarrun_path};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+pub const LEADER_IP: &str = "10.213.7.1";
+pub const JOINER_IP: &str = "10.213.7.2";
+
+/// Why these tests cannot run here, if they cannot.
+pub fn unavailable() -> Option<String> {
+    // SAFETY: geteuid has no preconditions and no memory effects.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some("not root (network namespaces need root)".into());
+    }
+    for (tool, arg) in [
+        ("ip", "-V"),
+        ("unshare", "--version"),
+        ("hostname", "--version"),
+    ] {
+        let ok = Command::new(tool)
+            .arg(arg)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return Some(format!("`{tool}` is missing"));
+        }
+    }
+    None
+}
+
+/// Runs a setup command; panics with its output when it fails.
+fn sh(args: &[&str]) {
+    let out = Command::new(args[0]).args(&args[1..]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Two host namespaces on a bridge; deleted on drop.
+pub struct Hosts {
+    /// The bridge namespace.
+    pub bridge: String,
+    /// Host A's namespace (the leader, 10.213.7.1).
+    pub a: String,
+    /// Host B's namespace (a joiner, 10.213.7.2).
+    pub b: String,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+impl Hosts {
+    /// Creates the namespaces, or explains why it cannot (the caller skips).
+    pub fn new() -> Result<Self, String> {
+        if let Some(why) = unavailable() {
+            return Err(why);
+        }
+        let id = format!(
+            "{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let h = Hosts {
+            bridge: format!("nxbr-{id}"),
+            a: format!("nxha-{id}"),
+            b: format!("nxhb-{id}"),
+        };
+        let made = Command::new("ip")
+            .args(["netns", "add", &h.bridge])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !made.status.success() {
+            return Err(format!(
+                "cannot create a network namespace: {}",
+                String::from_utf8_lossy(&made.stderr).trim()
+            ));
+        }
+        sh(&["ip", "netns", "add", &h.a]);
+        sh(&["ip", "netns", "add", &h.b]);
+        let br = h.bridge.as_str();
+        sh(&["ip", "-n", br, "link", "add", "br0", "type", "bridge"]);
+        sh(&["ip", "-n", br, "link", "set", "br0", "up"]);
+        for (ns, ip, peer) in [(&h.a, LEADER_IP, "vha"), (&h.b, JOINER_IP, "vhb")] {
+            sh(&[
+                "ip", "-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", peer,
+                "netns", br,
+            ]);
+            sh(&["ip", "-n", br, "link", "set", peer, "master", "br0"]);
+            sh(&["ip", "-n", br, "link", "set", peer, "up"]);
+            sh(&[
+                "ip",
+                "-n",
+                ns,
+                "addr",
+                "add",
+                &format!("{ip}/24"),
+                "dev",
+                "eth0",
+            ]);
+            sh(&["ip", "-n", ns, "link", "set", "eth0", "up"]);
+            sh(&["ip", "-n", ns, "link", "set", "lo", "up"]);
+        }
+        Ok(h)
+    }
+}
+
+impl Drop for Hosts {
+    fn drop(&mut self) {
+        for ns in [&self.a, &self.b, &self.bridge] {
+            let _ = Command::new("ip")
+                .args(["netns", "del", ns])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+}
+
+/// A running nexarrun with its output in files; terminated (SIGTERM, then SIGKILL) on drop.
+pub struct Run {
+    /// The nexarrun process.
+    pub child: Child,
+    out: PathBuf,
+    err: PathBuf,
+    /// Its exit status, once waited for.
+    pub status: Option<ExitStatus>,
+}
+
+impl Run {
+    /// Starts `nexarrun args...` in namespace `ns` (host name `host`), or on this host when
+    /// `ns` is `None`. Output goes to `dir/<name>.out|.err`.
+    pub fn start(dir: &Path, name: &str, ns: Option<(&str, &str)>, args: &[String]) -> Self {
+        Self::start_with(dir, name, ns, args, &[])
+    }
+
+    /// [`Self::start`] with extra environment variables.
+    pub fn start_with(
+        dir: &Path,
+        name: &str,
+        ns: Option<(&str, &str)>,
+        args: &[String],
+        envs: &[(&str, &str)],
+    ) -> Self {
+        let out = dir.join(format!("{name}.out"));
+        let err = dir.join(format!("{name}.err"));
+        let mut cmd = match ns {
+            Some((ns, host)) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", ns, "unshare", "--uts", "sh", "-c"])
+                    .arg(format!("hostname {host} && exec \"$0\" \"$@\""))
+                    .arg(nexarrun_path())
+                    .args(args);
+                c
+            }
+            None => {
+                let mut c = Command::new(nexarrun_path());
+                c.args(args);
+                c
+            }
+        };
+        cmd.envs(envs.iter().copied())
+            .env_remove("NEXAR_JOB_SECRET_FILE")
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap());
+        let child = cmd.spawn().expect("start nexarrun");
+        Run {
+            child,
+            out,
+            err,
+            status: None,
+        }
+    }
+
+    /// Waits at most `limit` for it to exit; panics (terminating it) past that.
+    pub fn wait(&mut self, limit: Duration, what: &str) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                self.status = Some(st);
+                return st;
+            }
+            if start.elapsed() > limit {
+                panic!(
+                    "{what} did not finish within {limit:?}\nstdout:\n{}\nstderr:\n{}",
+                    self.stdout(),
+                    self.stderr()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn stdout(&self) -> String {
+        std::fs::read_to_string(&self.out).unwrap_or_default()
+    }
+
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.err).unwrap_or_default()
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if self.status.is_some() || matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        let pid = self.child.id() as i32;
+        // SAFETY: kill has no memory effects; pid is our own child, not yet reaped.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Owned strings.
+pub fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+/// Arguments of the leader of a 2+2 job of `multihost_check` in host A.
+pub fn leader_args(secret: &Path, port: u16, prog_args: &[&str]) -> Vec<String> {
+    let mut a = s(&["-n", "4", "--listen"]);
+    a.push(format!("{LEADER_IP}:{port}"));
+    a.extend(s(&["--local", "2", "--secret-file"]));
+    a.push(secret.display().to_string());
+    a.push(example("multihost_check").display().to_string());
+    a.extend(s(prog_args));
+    a
+}
+
+/// Arguments of the joiner of that job.
+pub fn joiner_args(secret: &Path, port: u16, prog_args: &[&str]) -> Vec<String> {
+    let mut a = s(&["--join"]);
+    a.push(format!("{LEADER_IP}:{port}"));
+    a.extend(s(&["--local", "2", "--secret-file"]));
+    a.push(secret.display().to_string());
+    a.push(example("multihost_check").display().to_string());
+    a.extend(s(prog_args));
+    a
+}
+
+/// Parses `MULTIHOST key=value ...` lines.
+pub fn reports(out: &str) -> Vec<std::collections::HashMap<String, String>> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("MULTIHOST "))
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The namespaces, or `SKIPPED: reason` and return.
+#[macro_export]
+macro_rules! hosts_or_skip {
+    () => {
+        match $crate::multihost_support::Hosts::new() {
+            Ok(h) => h,
+            Err(why) => {
+                eprintln!("SKIPPED: multihost netns test: {why}");
+                return;
+            }
+        }
+    };
+}
