@@ -1,6 +1,6 @@
 //! A multi-host check, run by tests/multihost_netns.rs with one `nexarrun` per (network
 //! namespace) host: allreduce, broadcasts from a rank on each host, and point-to-point with
-//! every peer, all verified; then each rank prints its host and transport counters:
+//! every peer (up to 200 000 bytes, over the bulk-lane threshold), all verified; then each rank prints its host and transport counters:
 //!
 //! ```text
 //! MULTIHOST rank=R size=N host=H transport=T shm_bytes=S quic_bytes=Q tls_bytes=B
@@ -78,7 +78,8 @@ fn main() -> nexar::Result<()> {
         }
     }
     // Point-to-point with every peer, in a fixed pairwise order.
-    for &size in &[1usize, 4000, 30_000] {
+    // 200 000 bytes: over the bulk threshold, so between hosts it takes the TLS bulk lane.
+    for &size in &[1usize, 4000, 30_000, 200_000] {
         for k in 1..n {
             let to = (me + k) % n;
             let from = (me + n - k) % n;

@@ -64,6 +64,7 @@ fn two_hosts_use_shared_memory_within_and_quic_between() {
             assert!(shm > 0, "rank {want} sent nothing through shared memory");
             assert!(quic + tls > 0, "rank {want} sent nothing over the network");
             assert!(quic > 0, "rank {want} sent nothing over QUIC");
+            assert!(tls > 0, "rank {want} sent nothing on the TLS bulk lane");
         }
     }
 }

@@ -169,6 +169,11 @@ impl Run {
         };
         cmd.envs(envs.iter().copied())
             .env_remove("NEXAR_JOB_SECRET_FILE")
+            // These tests check the automatic transport choice (CI also runs with
+            // NEXAR_TRANSPORT=quic) and the launchers' own bind addresses.
+            .env_remove("NEXAR_TRANSPORT")
+            .env_remove("NEXAR_BIND_ADDR")
+            .env_remove("NEXAR_BULK_LANE")
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(&err).unwrap());
