@@ -215,17 +215,31 @@ async fn accept_joiners(
     let deadline = tokio::time::sleep(limit);
     tokio::pin!(deadline);
     let mut waiting = job.first_remote < job.size;
+    // Each attempt is admitted on its own task (a stranger stalling its handshake delays
+    // nobody); admitted joiners are assigned here, in the order they finish admission.
+    let (admitted_tx, mut admitted) = tokio::sync::mpsc::unbounded_channel();
+    let ep = endpoint.clone();
+    let me2 = me.clone();
+    let gate = tokio::spawn(async move {
+        while let Some(inc) = ep.incoming().await {
+            let tx = admitted_tx.clone();
+            let me = me2.clone();
+            tokio::spawn(async move {
+                match inc.admit(ADMIT_LIMIT).await {
+                    Ok(j) => {
+                        let _ = tx.send(j);
+                    }
+                    Err(e) => eprintln!("{me}: {}", e.message()),
+                }
+            });
+        }
+    });
+    // The gate ends with this task (aborted by `Remote::finish`).
+    let _gate = AbortOnDrop(gate);
     loop {
         tokio::select! {
-            a = endpoint.accept(ADMIT_LIMIT) => {
-                let j = match a {
-                    None => return,
-                    Some(Err(e)) => {
-                        eprintln!("{me}: {}", e.message());
-                        continue;
-                    }
-                    Some(Ok(j)) => j,
-                };
+            j = admitted.recv() => {
+                let Some(j) = j else { return };
                 let assigned = {
                     let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
                     let left = job.size - st.next;
@@ -316,5 +330,14 @@ async fn watch_joiner(
             code: 1,
             how: format!("was lost with its host {host} (launcher connection: {why})"),
         });
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }

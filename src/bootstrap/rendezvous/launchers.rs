@@ -107,13 +107,34 @@ impl LeaderEndpoint {
         self.addr
     }
 
-    /// Waits for the next joiner: handshake (mutual TLS with the job CA), certificate name,
-    /// then its join request, all within `limit`. `None` once the endpoint is closed; `Err`
-    /// names a refused connection attempt (a stranger without the secret, garbage).
-    pub async fn accept(&self, limit: Duration) -> Option<Result<PendingJoiner>> {
+    /// Waits for the next connection attempt; `None` once the endpoint is closed. Admit it
+    /// with [`IncomingLauncher::admit`] (on its own task, so a slow stranger delays nobody).
+    pub async fn incoming(&self) -> Option<IncomingLauncher> {
         let incoming = self.endpoint.accept().await?;
-        let remote = incoming.remote_address();
-        let want = joiner_name(&self.job_id);
+        Some(IncomingLauncher {
+            incoming,
+            want: joiner_name(&self.job_id),
+        })
+    }
+
+    /// Waits for the next joiner and admits it (see [`IncomingLauncher::admit`]).
+    pub async fn accept(&self, limit: Duration) -> Option<Result<PendingJoiner>> {
+        Some(self.incoming().await?.admit(limit).await)
+    }
+}
+
+/// A connection attempt to the leader, not yet admitted.
+pub struct IncomingLauncher {
+    incoming: quinn::Incoming,
+    want: String,
+}
+
+impl IncomingLauncher {
+    /// Handshake (mutual TLS with the job CA), certificate name, then the join request, all
+    /// within `limit`. `Err` names a refused attempt (a stranger without the secret, garbage).
+    pub async fn admit(self, limit: Duration) -> Result<PendingJoiner> {
+        let remote = self.incoming.remote_address();
+        let (incoming, want) = (self.incoming, self.want);
         let res = tokio::time::timeout(limit, async {
             let conn = incoming
                 .await
@@ -148,13 +169,13 @@ impl LeaderEndpoint {
             }
         })
         .await;
-        Some(match res {
+        match res {
             Ok(Ok(j)) => Ok(j),
             Ok(Err(why)) => Err(boot(format!("refused a launcher from {remote}: {why}"))),
             Err(_) => Err(boot(format!(
                 "refused a launcher from {remote}: no join request within {limit:?}"
             ))),
-        })
+        }
     }
 }
 
