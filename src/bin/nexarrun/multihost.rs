@@ -240,38 +240,39 @@ async fn accept_joiners(
         tokio::select! {
             j = admitted.recv() => {
                 let Some(j) = j else { return };
+                let (count, host) = (j.local, j.host.clone());
+                // Assigned and registered under one lock: a kill request sees the block at once.
                 let assigned = {
                     let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
                     let left = job.size - st.next;
-                    if j.local == 0 || j.local > left {
-                        Err(format!(
-                            "it asked for {} ranks; {left} of the job's {} ranks have no host yet",
-                            j.local, job.size
+                    if count == 0 || count > left {
+                        Err((
+                            j,
+                            format!(
+                                "it asked for {count} ranks; {left} of the job's {} ranks have no host yet",
+                                job.size
+                            ),
                         ))
                     } else {
                         let base = st.next;
-                        st.next += j.local;
-                        Ok(base)
+                        st.next += count;
+                        let link = j.welcome(base, job.size, job.rendezvous);
+                        st.blocks.push(Block { base, count, link: link.clone() });
+                        if st.next == job.size {
+                            waiting = false;
+                        }
+                        Ok((base, link))
                     }
                 };
-                let base = match assigned {
-                    Ok(b) => b,
-                    Err(why) => {
-                        eprintln!("{me}: refused the launcher on {} ({}): {why}", j.host, j.remote());
+                let (base, link) = match assigned {
+                    Ok(a) => a,
+                    Err((j, why)) => {
+                        eprintln!("{me}: refused the launcher on {host} ({}): {why}", j.remote());
                         j.refuse(&why);
                         continue;
                     }
                 };
-                let (count, host) = (j.local, j.host.clone());
                 tracing::info!(%host, base, count, "a launcher joined");
-                let link = j.welcome(base, job.size, job.rendezvous).await;
-                {
-                    let mut st = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    st.blocks.push(Block { base, count, link: link.clone() });
-                    if st.next == job.size {
-                        waiting = false;
-                    }
-                }
                 tokio::spawn(watch_joiner(link, host, base, count, tx.clone()));
             }
             _ = &mut deadline, if waiting => {

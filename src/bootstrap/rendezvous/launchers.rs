@@ -191,18 +191,23 @@ impl PendingJoiner {
         self.conn.remote_address()
     }
 
-    /// Assigns it world ranks `base..base + local` of a world of `size` and returns the link.
-    pub async fn welcome(mut self, base: u32, size: u32, rendezvous: SocketAddr) -> LauncherLink {
+    /// Assigns it world ranks `base..base + local` of a world of `size` and returns the link
+    /// at once (the answer goes out on the current tokio runtime; messages sent on the link
+    /// meanwhile wait at the joiner until it has read the answer).
+    pub fn welcome(self, base: u32, size: u32, rendezvous: SocketAddr) -> LauncherLink {
+        let PendingJoiner { conn, mut send, .. } = self;
         let msg = LauncherMsg::Welcome {
             base,
             size,
             rendezvous,
         };
-        if self.send.write_all(&msg.encode()).await.is_ok() {
-            let _ = self.send.finish();
-        }
+        tokio::spawn(async move {
+            if send.write_all(&msg.encode()).await.is_ok() {
+                let _ = send.finish();
+            }
+        });
         LauncherLink {
-            conn: self.conn,
+            conn,
             _endpoint: None,
         }
     }
