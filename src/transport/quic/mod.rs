@@ -304,7 +304,10 @@ impl Transport for QuicTransport {
     /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane.
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         vec![
-            ("quic", self.inner.quic_stats.get()),
+            (
+                "quic",
+                (self.inner.peers).with_connection_counts(self.inner.quic_stats.get()),
+            ),
             ("tls", self.inner.tls_stats.get()),
         ]
     }
