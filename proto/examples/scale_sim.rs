@@ -20,7 +20,7 @@ use cases::{Case, Costs, cases};
 use std::time::Instant;
 
 /// Largest group simulated for algorithms with a quadratic number of messages.
-const QUADRATIC_MAX: u32 = 4096;
+const QUADRATIC_MAX: u32 = 2048;
 /// Most simulator state (rough estimate) a run may use.
 const MEMORY_CAP: usize = 1536 << 20;
 /// The large message before any reduction for memory: 64 KiB, the selector's bandwidth
@@ -68,7 +68,7 @@ fn main() {
                 .map(|x| x.trim().parse().expect("rank count"))
                 .collect()
         })
-        .unwrap_or_else(|| vec![2, 3, 5, 8, 64, 1000, 1024, 4096, 16384]);
+        .unwrap_or_else(|| vec![2, 3, 5, 8, 64, 1000, 1024, 2048, 16384]);
     println!("Simulated / formula (one number: they are equal; `!`: they differ; `-`: no exact");
     println!("byte formula for this m). Rounds = critical path in messages.\n");
     let mut mismatches = 0;
