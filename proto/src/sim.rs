@@ -8,6 +8,8 @@
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox};
 use crate::types::Rank;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// SplitMix64: a tiny, good-enough PRNG so proto needs no dependency for randomness.
 #[derive(Debug, Clone)]
@@ -47,6 +49,10 @@ pub struct SimReport {
     pub sent_per_rank: Vec<usize>,
     /// Payload bytes sent by each rank.
     pub bytes_per_rank: Vec<usize>,
+    /// Messages received by each rank.
+    pub recv_per_rank: Vec<usize>,
+    /// Payload bytes received by each rank.
+    pub bytes_recv_per_rank: Vec<usize>,
     /// Latency rounds: the longest chain of messages where each was sent after its sender received
     /// the previous one. Exact under [`run_synchronous`]; an upper bound under [`run`], where a
     /// message that arrived early counts as if it had been needed.
@@ -100,6 +106,66 @@ struct InFlight {
     depth: u32,
 }
 
+/// A message waiting in the synchronous pool, ordered by (depth, arrival): lowest depth first,
+/// oldest first among equals.
+struct Queued {
+    key: (u32, u64),
+    m: InFlight,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+/// Messages in flight. Random order: a vector, any element taken in O(1). Synchronous order: a
+/// heap, so simulating tens of thousands of ranks stays O(messages * log(in flight)).
+enum Pool {
+    Random(Vec<InFlight>, SimRng),
+    Synchronous(BinaryHeap<Reverse<Queued>>, u64),
+}
+
+impl Pool {
+    fn push(&mut self, m: InFlight) {
+        match self {
+            Pool::Random(v, _) => v.push(m),
+            Pool::Synchronous(h, seq) => {
+                *seq += 1;
+                h.push(Reverse(Queued {
+                    key: (m.depth, *seq),
+                    m,
+                }));
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<InFlight> {
+        match self {
+            Pool::Random(v, rng) if !v.is_empty() => {
+                let idx = rng.below(v.len());
+                Some(v.swap_remove(idx))
+            }
+            Pool::Random(..) => None,
+            Pool::Synchronous(h, _) => h.pop().map(|Reverse(q)| q.m),
+        }
+    }
+}
+
 /// Runs one collective on `n` ranks, delivering messages in an order drawn from `seed`;
 /// `make(rank)` builds each rank's machine.
 pub fn run<F>(n: u32, seed: u64, make: F) -> Result<SimReport, SimError>
@@ -118,7 +184,7 @@ where
     run_with(n, None, make)
 }
 
-fn run_with<F>(n: u32, mut rng: Option<SimRng>, mut make: F) -> Result<SimReport, SimError>
+fn run_with<F>(n: u32, rng: Option<SimRng>, mut make: F) -> Result<SimReport, SimError>
 where
     F: FnMut(Rank) -> Result<Box<dyn Collective>, ProtoError>,
 {
@@ -127,20 +193,25 @@ where
         machines.push(make(rank).map_err(|err| SimError::Machine { rank, err })?);
     }
     let mut depth = vec![0u32; n as usize];
-    let mut pool: Vec<InFlight> = Vec::new();
+    let mut pool = match rng {
+        Some(rng) => Pool::Random(Vec::new(), rng),
+        None => Pool::Synchronous(BinaryHeap::new(), 0),
+    };
     let mut report = SimReport {
         outputs: Vec::new(),
         messages: 0,
         bytes: 0,
         sent_per_rank: vec![0; n as usize],
         bytes_per_rank: vec![0; n as usize],
+        recv_per_rank: vec![0; n as usize],
+        bytes_recv_per_rank: vec![0; n as usize],
         rounds: 0,
     };
     let mut out = Outbox::new();
 
     let collect = |from: Rank,
                    out: &mut Outbox,
-                   pool: &mut Vec<InFlight>,
+                   pool: &mut Pool,
                    report: &mut SimReport,
                    d: u32|
      -> Result<(), SimError> {
@@ -177,19 +248,7 @@ where
         collect(rank, &mut out, &mut pool, &mut report, 0)?;
     }
 
-    while !pool.is_empty() {
-        let idx = match rng.as_mut() {
-            Some(rng) => rng.below(pool.len()),
-            // Lowest depth first, oldest first among equals: the synchronous round model.
-            None => (0..pool.len())
-                .min_by_key(|&i| (pool[i].depth, i))
-                .unwrap_or(0),
-        };
-        let m = if rng.is_some() {
-            pool.swap_remove(idx)
-        } else {
-            pool.remove(idx)
-        };
+    while let Some(m) = pool.pop() {
         let to = m.to as usize;
         if machines[to].is_done() {
             return Err(SimError::Stray {
@@ -200,6 +259,8 @@ where
         }
         depth[to] = depth[to].max(m.depth);
         report.rounds = report.rounds.max(m.depth);
+        report.recv_per_rank[to] += 1;
+        report.bytes_recv_per_rank[to] += m.payload.len();
         let msg = Incoming {
             from: m.from,
             step: m.step,

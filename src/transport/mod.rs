@@ -95,6 +95,14 @@ pub struct TransportStats {
     pub bytes_received: u64,
     /// Frames sent whose payload the receiver copied directly (shared memory only).
     pub one_copy_frames: u64,
+    /// Authenticated connections this rank dialed (QUIC only; connections are made lazily, on
+    /// the first frame for a peer, so this counts the peers it sent to first).
+    pub connections_dialed: u64,
+    /// Authenticated connections peers dialed to this rank (QUIC only).
+    pub connections_accepted: u64,
+    /// Distinct peers this rank has had an authenticated connection with, either way (QUIC
+    /// only): a measure of how many peers the algorithms actually talked to.
+    pub peers_connected: u64,
 }
 
 /// The transport of a world of one: there is nobody to send to.

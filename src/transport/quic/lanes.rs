@@ -102,9 +102,9 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
         p2p_bulk,
     } = rx;
     let (a, b, c, d) = tokio::join!(
-        run_lane(&inner, &conn, control),
+        run_lane(&inner, &conn, control, None),
         bulk_lane(&inner, peer, &conn, bulk),
-        run_lane(&inner, &conn, p2p),
+        run_lane(&inner, &conn, p2p, None),
         bulk_lane(&inner, peer, &conn, p2p_bulk),
     );
     tracing::debug!(
@@ -124,21 +124,29 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
 }
 
 /// A bulk lane: over TLS when the TLS lane is on and the peer answers, else a QUIC stream.
+/// The TLS connection is dialed only once a bulk frame is queued: most peers never get one
+/// (a barrier or a small allreduce), and each dial is a TCP and a TLS handshake, which made
+/// the first collective of a large job CPU-bound (`docs/SCALE.md`). A lane that never carried
+/// a frame ends as an empty QUIC stream, so the goodbye's stream count holds either way.
 async fn bulk_lane(
     inner: &Inner,
     peer: u32,
     conn: &quinn::Connection,
-    rx: UnboundedReceiver<Frame>,
+    mut rx: UnboundedReceiver<Frame>,
 ) -> Result<(), LaneError> {
-    if inner.tls.is_some() {
-        match tls_lane::connect(inner, peer).await {
-            Ok(stream) => return tls_stream::write_frames(inner, peer, stream, rx).await,
-            Err(reason) => {
-                tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
-            }
+    if inner.tls.is_none() {
+        return run_lane(inner, conn, rx, None).await;
+    }
+    let Some(first) = rx.recv().await else {
+        return run_lane(inner, conn, rx, None).await;
+    };
+    match tls_lane::connect(inner, peer).await {
+        Ok(stream) => tls_stream::write_frames(inner, peer, stream, rx, Some(first)).await,
+        Err(reason) => {
+            tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
+            run_lane(inner, conn, rx, Some(first)).await
         }
     }
-    run_lane(inner, conn, rx).await
 }
 
 fn write_err(e: quinn::WriteError) -> LaneError {
@@ -148,10 +156,12 @@ fn write_err(e: quinn::WriteError) -> LaneError {
     }
 }
 
+/// Drains `rx` (after `pending`, a frame already taken from it) into a new QUIC stream.
 async fn run_lane(
     inner: &Inner,
     conn: &quinn::Connection,
     mut rx: UnboundedReceiver<Frame>,
+    mut pending: Option<Frame>,
 ) -> Result<(), LaneError> {
     let mut send = conn.open_uni().await.map_err(LaneError::Conn)?;
     let hello = encode_header(&FrameHeader::new(FrameKind::Hello, inner.rank));
@@ -159,7 +169,14 @@ async fn run_lane(
     let mut chunks: Vec<Bytes> = Vec::with_capacity(2 * MAX_BATCH);
     let mut small = BytesMut::new();
     let stats = &inner.quic_stats;
-    while let Some(first) = rx.recv().await {
+    loop {
+        let first = match pending.take() {
+            Some(f) => f,
+            None => match rx.recv().await {
+                Some(f) => f,
+                None => break,
+            },
+        };
         push_frame(&mut chunks, &mut small, first, stats);
         for _ in 1..MAX_BATCH {
             match rx.try_recv() {

@@ -14,7 +14,8 @@
 //! * The bulk lane runs over TLS 1.3 on TCP by default (`tls_lane.rs`, `tls_stream.rs`;
 //!   `NEXAR_BULK_LANE=quic` keeps it on a QUIC stream). Each rank listens on TCP at the IP and
 //!   port number of its UDP endpoint, so no rendezvous change is needed; a writer dials one TLS
-//!   connection per ordered pair, authenticated with the same per-rank certificates and checks
+//!   connection per ordered pair and bulk lane, once the lane's first frame is queued (never,
+//!   for peers that only exchange small frames), authenticated with the same per-rank certificates and checks
 //!   as QUIC, frames encoded the same way. If the listener cannot bind or a peer cannot be
 //!   dialed, the reason is logged and the QUIC bulk stream is used. Each bulk lane counts as one
 //!   of a goodbye's `LANE_COUNT` streams whichever connection carries it; a TLS lane
@@ -304,7 +305,10 @@ impl Transport for QuicTransport {
     /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane.
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         vec![
-            ("quic", self.inner.quic_stats.get()),
+            (
+                "quic",
+                (self.inner.peers).with_connection_counts(self.inner.quic_stats.get()),
+            ),
             ("tls", self.inner.tls_stats.get()),
         ]
     }

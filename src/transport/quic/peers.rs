@@ -3,10 +3,12 @@
 use super::Inner;
 use super::lanes::{self, Lanes};
 use crate::error::{Error, ErrorKind, Result};
+use crate::transport::TransportStats;
 use crate::wire::{Frame, FrameHeader, FrameKind};
 use bytes::Bytes;
 use parking_lot::Mutex;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
@@ -27,6 +29,8 @@ struct PeerState {
     streams_done: u64,
     /// How many streams the peer's goodbye said it opened to us.
     streams_announced: u64,
+    /// Some authenticated connection with the peer was ever recorded.
+    ever_connected: bool,
 }
 
 impl PeerState {
@@ -54,6 +58,12 @@ pub(super) struct Peers {
     slots: Vec<Mutex<PeerState>>,
     /// Woken whenever a peer leaves, is lost, or loses a connection.
     changed: Notify,
+    /// Authenticated connections recorded that this rank dialed.
+    dialed: AtomicU64,
+    /// Authenticated connections recorded that a peer dialed.
+    accepted: AtomicU64,
+    /// Peers with which some connection was ever recorded.
+    connected_peers: AtomicU64,
 }
 
 impl Peers {
@@ -63,7 +73,19 @@ impl Peers {
                 .map(|_| Mutex::new(PeerState::default()))
                 .collect(),
             changed: Notify::new(),
+            dialed: AtomicU64::new(0),
+            accepted: AtomicU64::new(0),
+            connected_peers: AtomicU64::new(0),
         }
+    }
+
+    /// `stats` with the connection counters filled in (connections are made lazily, so these
+    /// show how many peers the algorithms really talked to).
+    pub(super) fn with_connection_counts(&self, mut stats: TransportStats) -> TransportStats {
+        stats.connections_dialed = self.dialed.load(Relaxed);
+        stats.connections_accepted = self.accepted.load(Relaxed);
+        stats.peers_connected = self.connected_peers.load(Relaxed);
+        stats
     }
 
     fn slot(&self, peer: u32) -> &Mutex<PeerState> {
@@ -107,6 +129,14 @@ impl Peers {
             return false;
         }
         st.conns.retain(|c| c.close_reason().is_none());
+        match conn.side() {
+            quinn::Side::Client => self.dialed.fetch_add(1, Relaxed),
+            quinn::Side::Server => self.accepted.fetch_add(1, Relaxed),
+        };
+        if !st.ever_connected {
+            st.ever_connected = true;
+            self.connected_peers.fetch_add(1, Relaxed);
+        }
         st.conns.push(conn);
         true
     }

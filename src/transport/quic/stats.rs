@@ -48,6 +48,7 @@ impl LaneStats {
             frames_received: self.frames_received.load(Relaxed),
             bytes_received: self.bytes_received.load(Relaxed),
             one_copy_frames: 0,
+            ..TransportStats::default()
         }
     }
 }

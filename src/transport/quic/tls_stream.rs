@@ -174,18 +174,27 @@ pub(super) async fn write_hello(stream: &mut ClientStream, rank: u32) -> std::io
     stream.flush().await
 }
 
-/// Drains `peer`'s bulk queue into `stream` until the queue closes, then ends the stream with a
-/// TLS `close_notify` and waits for the peer to close its side (it has read everything then).
+/// Drains `peer`'s bulk queue (after `pending`, a frame already taken from it) into `stream`
+/// until the queue closes, then ends the stream with a TLS `close_notify` and waits for the
+/// peer to close its side (it has read everything then).
 pub(super) async fn write_frames(
     inner: &Inner,
     peer: u32,
     mut stream: ClientStream,
     mut rx: UnboundedReceiver<Frame>,
+    mut pending: Option<Frame>,
 ) -> Result<(), LaneError> {
     let fail =
         |e: std::io::Error| LaneError::Other(format!("TLS bulk lane to rank {peer} failed: {e}"));
     let mut first = BytesMut::with_capacity(RECORD);
-    while let Some(f) = rx.recv().await {
+    loop {
+        let f = match pending.take() {
+            Some(f) => f,
+            None => match rx.recv().await {
+                Some(f) => f,
+                None => break,
+            },
+        };
         let mut next = Some(f);
         let mut batch = 0;
         while let Some(f) = next.take() {

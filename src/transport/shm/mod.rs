@@ -390,6 +390,7 @@ impl Transport for ShmTransport {
                 frames_received: c.frames_received.load(Ordering::Relaxed),
                 bytes_received: c.bytes_received.load(Ordering::Relaxed),
                 one_copy_frames: c.one_copy_frames.load(Ordering::Relaxed),
+                ..TransportStats::default()
             },
         )]
     }

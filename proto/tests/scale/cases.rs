@@ -1,0 +1,581 @@
+//! Every collective algorithm the selector can choose, with a way to simulate it on `n` ranks and
+//! its closed-form costs, shared by `tests/scale_formulas.rs` (exact equality) and
+//! `examples/scale_sim.rs` (the table at 1,024 and 16,384 ranks).
+//!
+//! `m` is the bytes each rank contributes: the vector of allreduce, reduce, bcast and scan, the
+//! block of allgather, gather and scatter, the block per destination of alltoall and the block
+//! per rank of reduce-scatter. Reductions use `u8` elements with `bor`, so any `m` is a whole
+//! number of elements. Rounds are [`SimReport::rounds`] under [`sim::run_synchronous`]: the
+//! longest chain of messages each sent after its sender received the previous one (a sender's
+//! own serialisation of several sends does not count). Roots are rank 0.
+
+#![allow(dead_code)]
+
+use nexar_proto::algo::allgather::{self, Algo as AgAlgo};
+use nexar_proto::algo::alltoall::{self, Algo as A2aAlgo};
+use nexar_proto::algo::barrier::Barrier;
+use nexar_proto::algo::gather::{self, Algo as GatherAlgo};
+use nexar_proto::algo::scatter::{self, Algo as ScatterAlgo};
+use nexar_proto::algo::{allreduce, bcast, ceil_log2, floor_pow2, reduce, reduce_scatter, scan};
+use nexar_proto::select::movement::{ReduceScatterAlgo, ScanAlgo};
+use nexar_proto::select::reductions::{AllreduceAlgo, BcastAlgo, ReduceAlgo};
+use nexar_proto::sim::{self, SimError, SimReport};
+use nexar_proto::{Collective, Datatype, Group, ProtoError, Rank, ReduceOp};
+
+/// What a simulation measures, and what a formula predicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Costs {
+    /// Critical path in messages.
+    pub rounds: u32,
+    /// Messages sent in all.
+    pub messages: usize,
+    /// Most payload bytes any one rank sent.
+    pub max_sent: usize,
+    /// Most payload bytes any one rank received.
+    pub max_recv: usize,
+    /// Payload bytes sent in all (divided by `n`: the mean per rank).
+    pub total_bytes: usize,
+}
+
+impl Costs {
+    /// The measured costs of a simulated run.
+    pub fn of(rep: &SimReport) -> Self {
+        Self {
+            rounds: rep.rounds,
+            messages: rep.messages,
+            max_sent: rep.bytes_per_rank.iter().copied().max().unwrap_or(0),
+            max_recv: rep.bytes_recv_per_rank.iter().copied().max().unwrap_or(0),
+            total_bytes: rep.bytes,
+        }
+    }
+}
+
+/// One algorithm: how to run it and what it should cost.
+pub struct Case {
+    /// `collective/algorithm`.
+    pub name: &'static str,
+    /// The textbook costs, as printed.
+    pub textbook: &'static str,
+    /// `n(n-1)` messages or more: too slow to simulate at 16,384 ranks.
+    pub quadratic: bool,
+    /// Whether the algorithm runs on `n` ranks.
+    pub applies: fn(u32) -> bool,
+    /// Whether the byte formulas are exact for `(n, m)` (blocked algorithms need `m` to split
+    /// evenly); rounds and messages always are.
+    pub exact_bytes: fn(u32, usize) -> bool,
+    /// Rough bytes of simulator state (inputs, outputs, messages in flight).
+    pub memory: fn(u32, usize) -> usize,
+    /// Simulates it.
+    pub run: fn(u32, usize) -> Result<SimReport, SimError>,
+    /// The formulas.
+    pub expect: fn(u32, usize) -> Costs,
+}
+
+type Make = Result<Box<dyn Collective>, ProtoError>;
+
+fn sync(n: u32, make: impl FnMut(Rank) -> Make) -> Result<SimReport, SimError> {
+    sim::run_synchronous(n, make)
+}
+
+fn g(r: Rank, n: u32) -> Result<Group, ProtoError> {
+    Group::new(r, n)
+}
+
+/// `floor(log2 n)`.
+pub fn floor_log2(n: u32) -> u32 {
+    31 - n.max(1).leading_zeros()
+}
+
+fn always(_: u32) -> bool {
+    true
+}
+
+fn pow2(n: u32) -> bool {
+    n.is_power_of_two()
+}
+
+fn any_m(_: u32, _: usize) -> bool {
+    true
+}
+
+fn m_split_n(n: u32, m: usize) -> bool {
+    m.is_multiple_of(n as usize)
+}
+
+fn m_split_p2(n: u32, m: usize) -> bool {
+    m.is_multiple_of(floor_pow2(n) as usize)
+}
+
+fn mem_vec(n: u32, m: usize) -> usize {
+    4 * n as usize * m
+}
+
+fn mem_all(n: u32, m: usize) -> usize {
+    3 * (n as usize) * (n as usize) * m
+}
+
+/// `max { popcount(v) : v < n }`: depth of the binomial bcast tree. With `t = n - 1` of bit
+/// length `b`, `2^(b-1) - 1 <= t` has `b - 1` ones, and only `t` itself may have more.
+pub fn binomial_depth(n: u32) -> u32 {
+    let t = n.saturating_sub(1);
+    let bits = 32 - t.leading_zeros();
+    t.count_ones().max(bits.saturating_sub(1))
+}
+
+/// Blocks of the subtree of relative rank `v > 0` in a binomial tree over `n` ranks.
+fn subtree(v: u32, n: u32) -> u32 {
+    (v + (1 << v.trailing_zeros())).min(n) - v
+}
+
+/// Synchronous depth of the scatter + chain allgather bcast (as in `tests/bcast.rs`): the chain
+/// message of relative rank `v` at step `s` leaves at depth `1 + max(popcount(v), depth of
+/// v - 1's step s - 1)`; the root sends everything at depth 1.
+fn scatter_allgather_rounds(n: u32) -> u32 {
+    let nn = n as usize;
+    let mut prev = vec![1u32; nn];
+    for v in 1..n.saturating_sub(1) {
+        let mut cur = vec![0; nn];
+        let mut seen = v.count_ones();
+        for s in 0..nn - 1 {
+            if s > 0 {
+                seen = seen.max(prev[s - 1]);
+            }
+            cur[s] = 1 + seen;
+        }
+        prev = cur;
+    }
+    let chain = prev[..nn.saturating_sub(1)]
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0);
+    binomial_depth(n).max(chain)
+}
+
+/// Height of the order-preserving reduce tree over ranks `[lo, hi)` led by `leader` (see
+/// `tests/reductions.rs`).
+fn tree_height(lo: u32, hi: u32, leader: Rank) -> u32 {
+    if hi - lo <= 1 {
+        return 0;
+    }
+    let mid = lo + (hi - lo).div_ceil(2);
+    let (keep, other) = if leader < mid {
+        ((lo, mid), (mid, hi))
+    } else {
+        ((mid, hi), (lo, mid))
+    };
+    tree_height(keep.0, keep.1, leader).max(1 + tree_height(other.0, other.1, other.0))
+}
+
+/// `(p2, rem, log2 p2)` of the fold to a power of two.
+fn fold(n: u32) -> (usize, usize, u32) {
+    let p2 = floor_pow2(n);
+    (p2 as usize, (n - p2) as usize, p2.trailing_zeros())
+}
+
+/// Payload blocks a binomial gather (or scatter) moves: relative rank `v` forwards its subtree.
+fn binomial_blocks(n: u32) -> (usize, usize) {
+    let sizes = (1..n).map(|v| subtree(v, n) as usize);
+    let total = sizes.clone().sum();
+    (total, sizes.max().unwrap_or(0))
+}
+
+fn reduction_input(r: Rank, m: usize) -> Vec<u8> {
+    vec![1u8 << (r % 8); m]
+}
+
+fn allreduce_run(n: u32, m: usize, algo: AllreduceAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        let data = reduction_input(r, m);
+        allreduce::machine_with(g(r, n)?, Datatype::U8, ReduceOp::Bor, data, algo)
+    })
+}
+
+fn reduce_scatter_run(n: u32, m: usize, algo: ReduceScatterAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        let data = reduction_input(r, m * n as usize);
+        let counts = vec![m; n as usize];
+        reduce_scatter::with_algo(algo, g(r, n)?, Datatype::U8, ReduceOp::Bor, data, counts)
+    })
+}
+
+fn allgather_run(n: u32, m: usize, algo: AgAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        allgather::machine_with(g(r, n)?, vec![r as u8; m], vec![m; n as usize], algo)
+    })
+}
+
+fn alltoall_run(n: u32, m: usize, algo: A2aAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        let sizes = vec![m; n as usize];
+        let data = vec![r as u8; m * n as usize];
+        alltoall::machine_with(g(r, n)?, data, sizes.clone(), sizes, algo)
+    })
+}
+
+fn gather_run(n: u32, m: usize, algo: GatherAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        gather::machine_with(g(r, n)?, 0, vec![r as u8; m], vec![m; n as usize], algo)
+    })
+}
+
+fn scatter_run(n: u32, m: usize, algo: ScatterAlgo) -> Result<SimReport, SimError> {
+    sync(n, |r| {
+        let data = if r == 0 {
+            vec![7u8; m * n as usize]
+        } else {
+            Vec::new()
+        };
+        scatter::machine_with(g(r, n)?, 0, data, vec![m; n as usize], algo)
+    })
+}
+
+/// Costs where every rank sends and receives the same `per_rank` bytes.
+fn even(rounds: u32, messages: usize, n: u32, per_rank: usize) -> Costs {
+    Costs {
+        rounds,
+        messages,
+        max_sent: per_rank,
+        max_recv: per_rank,
+        total_bytes: n as usize * per_rank,
+    }
+}
+
+/// Every case, in table order.
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "barrier/dissemination",
+            textbook: "ceil(log2 n) rounds, n*ceil(log2 n) empty msgs",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: |n, _| 256 * n as usize,
+            run: |n, _| sync(n, |r| Ok(Box::new(Barrier::new(g(r, n)?)))),
+            expect: |n, _| {
+                let c = ceil_log2(n);
+                even(c, n as usize * c as usize, n, 0)
+            },
+        },
+        Case {
+            name: "bcast/binomial",
+            textbook: "ceil(log2 n) rounds, n-1 msgs, root sends ceil(log2 n)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| {
+                sync(n, |r| {
+                    bcast::machine_with(g(r, n)?, 0, vec![9u8; m], BcastAlgo::Binomial)
+                })
+            },
+            expect: |n, m| Costs {
+                rounds: binomial_depth(n),
+                messages: n as usize - 1,
+                max_sent: ceil_log2(n) as usize * m,
+                max_recv: m * usize::from(n > 1),
+                total_bytes: (n as usize - 1) * m,
+            },
+        },
+        Case {
+            name: "bcast/scatter-allgather",
+            textbook: "log2 n + n-1 rounds, n(n-1) msgs, root sends 2(n-1)/n*m",
+            quadratic: true,
+            applies: always,
+            exact_bytes: m_split_n,
+            memory: mem_vec,
+            run: |n, m| {
+                sync(n, |r| {
+                    let algo = BcastAlgo::ScatterAllgather;
+                    bcast::machine_with(g(r, n)?, 0, vec![9u8; m], algo)
+                })
+            },
+            expect: |n, m| {
+                let (nn, b) = (n as usize, m / n as usize);
+                let (scattered, biggest) = binomial_blocks(n);
+                Costs {
+                    rounds: scatter_allgather_rounds(n),
+                    messages: nn * (nn - 1),
+                    max_sent: 2 * (nn - 1) * b,
+                    max_recv: (nn - 1 + biggest) * b * usize::from(n > 1),
+                    total_bytes: (scattered + (nn - 1) * (nn - 1)) * b,
+                }
+            },
+        },
+        Case {
+            name: "allreduce/recursive-doubling",
+            textbook: "log2 n rounds, n*log2 n msgs, log2 n * m per rank",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| allreduce_run(n, m, AllreduceAlgo::RecursiveDoubling),
+            expect: |n, m| {
+                let (p2, rem, l) = fold(n);
+                let folded = u32::from(rem > 0);
+                let most = (l as usize + rem.min(1)) * m;
+                Costs {
+                    rounds: l + folded * (1 + u32::from(rem > p2 / 2)),
+                    messages: p2 * l as usize + 2 * rem,
+                    max_sent: most,
+                    max_recv: most,
+                    total_bytes: (p2 * l as usize + 2 * rem) * m,
+                }
+            },
+        },
+        Case {
+            name: "allreduce/ring",
+            textbook: "2(n-1) rounds, 2n(n-1) msgs, 2(n-1)/n*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: m_split_n,
+            memory: mem_vec,
+            run: |n, m| allreduce_run(n, m, AllreduceAlgo::Ring),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(2 * (n - 1), 2 * nn * (nn - 1), n, 2 * (nn - 1) * (m / nn))
+            },
+        },
+        Case {
+            name: "allreduce/rabenseifner",
+            textbook: "2 log2 n rounds, 2n log2 n msgs, 2(n-1)/n*m per rank",
+            quadratic: false,
+            applies: always,
+            exact_bytes: m_split_p2,
+            memory: mem_vec,
+            run: |n, m| allreduce_run(n, m, AllreduceAlgo::Rabenseifner),
+            expect: |n, m| {
+                let (p2, rem, l) = fold(n);
+                let most = 2 * (p2 - 1) * (m / p2) + rem.min(1) * m;
+                Costs {
+                    rounds: 2 * l + 2 * u32::from(rem > 0),
+                    messages: 2 * p2 * l as usize + 2 * rem,
+                    max_sent: most,
+                    max_recv: most,
+                    total_bytes: 2 * (p2 - 1) * m + 2 * rem * m,
+                }
+            },
+        },
+        Case {
+            name: "reduce/binomial",
+            textbook: "ceil(log2 n) rounds, n-1 msgs, m per sender",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| {
+                sync(n, |r| {
+                    let data = reduction_input(r, m);
+                    let (dt, op) = (Datatype::U8, ReduceOp::Bor);
+                    reduce::machine_with(g(r, n)?, 0, dt, op, data, ReduceAlgo::Binomial)
+                })
+            },
+            expect: |n, m| Costs {
+                rounds: tree_height(0, n, 0),
+                messages: n as usize - 1,
+                max_sent: m * usize::from(n > 1),
+                max_recv: ceil_log2(n) as usize * m,
+                total_bytes: (n as usize - 1) * m,
+            },
+        },
+        Case {
+            name: "allgather/ring",
+            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| allgather_run(n, m, AgAlgo::Ring),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "allgather/recursive-doubling",
+            textbook: "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
+            quadratic: false,
+            applies: pow2,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| allgather_run(n, m, AgAlgo::RecursiveDoubling),
+            expect: |n, m| {
+                let (nn, l) = (n as usize, n.trailing_zeros());
+                even(l, nn * l as usize, n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "allgather/bruck",
+            textbook: "ceil(log2 n) rounds, n ceil(log2 n) msgs, (n-1)*m per rank",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| allgather_run(n, m, AgAlgo::Bruck),
+            expect: |n, m| {
+                let (nn, c) = (n as usize, ceil_log2(n));
+                even(c, nn * c as usize, n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "reduce_scatter/halving",
+            textbook: "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
+            quadratic: false,
+            applies: pow2,
+            exact_bytes: any_m,
+            memory: |n, m| mem_vec(n, m * n as usize),
+            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Halving),
+            expect: |n, m| {
+                let (nn, l) = (n as usize, n.trailing_zeros());
+                even(l, nn * l as usize, n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "reduce_scatter/pairwise",
+            textbook: "1 round, n(n-1) msgs, (n-1)*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Pairwise),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(u32::from(n > 1), nn * (nn - 1), n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "reduce_scatter/ring",
+            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: any_m,
+            memory: |n, m| mem_vec(n, m * n as usize),
+            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Ring),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "alltoall/pairwise",
+            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| alltoall_run(n, m, A2aAlgo::Pairwise),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "alltoall/scattered",
+            textbook: "1 round, n(n-1) msgs, (n-1)*m per rank",
+            quadratic: true,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_all,
+            run: |n, m| alltoall_run(n, m, A2aAlgo::Scattered),
+            expect: |n, m| {
+                let nn = n as usize;
+                even(u32::from(n > 1), nn * (nn - 1), n, (nn - 1) * m)
+            },
+        },
+        Case {
+            name: "gather/linear",
+            textbook: "1 round, n-1 msgs, root receives (n-1)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| gather_run(n, m, GatherAlgo::Linear),
+            expect: |n, m| Costs {
+                rounds: u32::from(n > 1),
+                messages: n as usize - 1,
+                max_sent: m * usize::from(n > 1),
+                max_recv: (n as usize - 1) * m,
+                total_bytes: (n as usize - 1) * m,
+            },
+        },
+        Case {
+            name: "gather/binomial",
+            textbook: "floor(log2 n) rounds, n-1 msgs, root receives (n-1)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| gather_run(n, m, GatherAlgo::Binomial),
+            expect: |n, m| {
+                let (total, biggest) = binomial_blocks(n);
+                Costs {
+                    rounds: floor_log2(n),
+                    messages: n as usize - 1,
+                    max_sent: biggest * m,
+                    max_recv: (n as usize - 1) * m,
+                    total_bytes: total * m,
+                }
+            },
+        },
+        Case {
+            name: "scatter/linear",
+            textbook: "1 round, n-1 msgs, root sends (n-1)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| scatter_run(n, m, ScatterAlgo::Linear),
+            expect: |n, m| Costs {
+                rounds: u32::from(n > 1),
+                messages: n as usize - 1,
+                max_sent: (n as usize - 1) * m,
+                max_recv: m * usize::from(n > 1),
+                total_bytes: (n as usize - 1) * m,
+            },
+        },
+        Case {
+            name: "scatter/binomial",
+            textbook: "floor(log2 n) rounds, n-1 msgs, root sends (n-1)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| scatter_run(n, m, ScatterAlgo::Binomial),
+            expect: |n, m| {
+                let (total, biggest) = binomial_blocks(n);
+                Costs {
+                    rounds: floor_log2(n),
+                    messages: n as usize - 1,
+                    max_sent: (n as usize - 1) * m,
+                    max_recv: biggest * m,
+                    total_bytes: total * m,
+                }
+            },
+        },
+        Case {
+            name: "scan/doubling",
+            textbook: "ceil(log2 n) steps, sum_k (n-2^k) msgs, rank 0 sends ceil(log2 n)*m",
+            quadratic: false,
+            applies: always,
+            exact_bytes: any_m,
+            memory: mem_vec,
+            run: |n, m| {
+                sync(n, |r| {
+                    let data = reduction_input(r, m);
+                    let (dt, op) = (Datatype::U8, ReduceOp::Bor);
+                    scan::with_algo(ScanAlgo::Doubling, g(r, n)?, dt, op, data, false)
+                })
+            },
+            expect: |n, m| {
+                let msgs: usize = (0..ceil_log2(n)).map(|k| (n - (1 << k)) as usize).sum();
+                Costs {
+                    rounds: floor_log2(n),
+                    messages: msgs,
+                    max_sent: ceil_log2(n) as usize * m,
+                    max_recv: ceil_log2(n) as usize * m,
+                    total_bytes: msgs * m,
+                }
+            },
+        },
+    ]
+}
