@@ -47,11 +47,14 @@ pub(crate) fn register_for_abort(engine: &Arc<Engine>) {
 /// How long an abort lets queued abort frames leave before the process exits.
 const ABORT_FLUSH: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Ends the whole job: tells every other rank of every live context in this process to exit
-/// with `code` (see [`exit_status`]), gives the frames [`ABORT_FLUSH`] to leave, then exits this
+/// Ends the whole job: asks the PMI process manager to end it when there is one
+/// ([`crate::bootstrap::pmi::abort_job`]), tells every other rank of every live context in
+/// this process to exit with `code` (see [`exit_status`]), gives the frames [`ABORT_FLUSH`] to leave, then exits this
 /// process. Returns promptly whatever the peers' state (dead or hung peers are not waited
 /// for), from any thread, initialized or not.
 pub fn abort_job(code: i32) -> ! {
+    // Under PMI the process manager ends the job itself (best effort, bounded).
+    crate::bootstrap::pmi::abort_job(exit_status(code));
     let engines: Vec<Arc<Engine>> = ENGINES
         .try_lock_for(std::time::Duration::from_millis(100))
         .map(|v| v.iter().filter_map(std::sync::Weak::upgrade).collect())
