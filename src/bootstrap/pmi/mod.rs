@@ -28,7 +28,8 @@
 //!
 //! The connection stays open for the life of the [`crate::Context`]: its clean finalize sends
 //! `cmd=finalize`, and [`crate::abort_job`] first asks the process manager to end the job with
-//! `cmd=abort exitcode=N` (best effort).
+//! `cmd=abort exitcode=N` (best effort, after a 0.1 s grace for output), then sends its abort
+//! frames as usual.
 
 mod client;
 mod exchange;
@@ -161,6 +162,13 @@ static ACTIVE: parking_lot::Mutex<Weak<PmiSession>> = parking_lot::Mutex::new(We
 /// Set once this process took its PMI connection, so a second initialization does not claim
 /// the same descriptor (or a reused one) again.
 static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// True while a context of this process holds a PMI connection.
+pub fn is_active() -> bool {
+    ACTIVE
+        .try_lock_for(Duration::from_millis(100))
+        .is_some_and(|w| w.strong_count() > 0)
+}
 
 /// Under PMI, asks the process manager to end the job with exit code `code` (best effort,
 /// bounded: it never waits long for a connection another thread holds). True if it was asked.
