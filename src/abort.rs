@@ -54,7 +54,7 @@ const PMI_OUTPUT_GRACE: std::time::Duration = std::time::Duration::from_millis(1
 /// Ends the whole job: under a PMI process manager first asks it to end the job
 /// ([`crate::bootstrap::pmi::abort_job`], so it reports `code` rather than a rank killed by a
 /// signal), then tells every other rank of every live context in this process to exit with
-/// `code` (see [`exit_status`]), gives the frames [`ABORT_FLUSH`] to leave, then exits this
+/// `code` (see [`exit_status`]), gives the frames `ABORT_FLUSH` to leave, then exits this
 /// process. Returns promptly whatever the peers' state (dead or hung peers are not waited
 /// for), from any thread, initialized or not.
 pub fn abort_job(code: i32) -> ! {

@@ -172,3 +172,76 @@ fn hydra_ends_the_job_when_a_rank_aborts() {
         );
     }
 }
+
+/// A broken PMI environment (no hydra needed): the program fails at once with a `Bootstrap`
+/// error naming the variable, never hangs.
+#[test]
+fn bad_pmi_environment_fails_fast() {
+    let prog = example("allreduce_demo");
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    let cases: [(&[(&str, &str)], &str); 5] = [
+        (
+            &[("PMI_FD", "0"), ("PMI_RANK", "0"), ("PMI_SIZE", "2")],
+            "PMI_FD=0: not a socket",
+        ),
+        (
+            &[("PMI_FD", "977"), ("PMI_RANK", "0"), ("PMI_SIZE", "2")],
+            "PMI_FD=977: not an open file descriptor",
+        ),
+        (
+            &[("PMI_FD", "0"), ("PMI_RANK", "2"), ("PMI_SIZE", "2")],
+            "PMI_RANK=2",
+        ),
+        (&[("PMI_PORT", "127.0.0.1:1")], "PMI_ID"),
+        (
+            &[("PMI_PORT", closed.as_str()), ("PMI_ID", "0")],
+            "cannot connect",
+        ),
+    ];
+    for (vars, want) in cases {
+        let t = Instant::now();
+        let mut cmd = Command::new(&prog);
+        cmd.env_clear()
+            .envs(vars.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let (out, took) = wait_bounded(cmd.spawn().unwrap());
+        let err = String::from_utf8_lossy(&out.stderr);
+        eprintln!("{vars:?}: {:?} in {:?}", out.status, t.elapsed());
+        assert!(!out.status.success(), "{vars:?} must fail: {err}");
+        assert!(err.contains(want), "{vars:?}: expected {want:?} in {err}");
+        assert!(took < Duration::from_secs(10), "{vars:?} took {took:?}");
+    }
+}
+
+/// A process manager that accepts the connection and never answers: the rank gives up after
+/// `NEXAR_CONNECT_TIMEOUT_MS` with an error naming the PMI command, instead of hanging.
+#[test]
+fn silent_process_manager_times_out() {
+    let prog = example("allreduce_demo");
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    // Accept and hold the connection until the test ends.
+    let holder = std::thread::spawn(move || l.accept().map(|(s, _)| s));
+    let mut cmd = Command::new(&prog);
+    cmd.env_clear()
+        .env("PMI_PORT", &addr)
+        .env("PMI_ID", "0")
+        .env("NEXAR_CONNECT_TIMEOUT_MS", "500")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let (out, took) = wait_bounded(cmd.spawn().unwrap());
+    let err = String::from_utf8_lossy(&out.stderr);
+    eprintln!("silent process manager: {:?} after {took:?}", out.status);
+    assert!(!out.status.success());
+    assert!(err.contains("PMI initack: no reply"), "{err}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    drop(holder.join());
+}
