@@ -1,6 +1,7 @@
 # Runs a test program and checks how it ended (for tests that must fail in a precise way).
 #
 #   cmake -DPROG=<program> [-DARGS=<args>] [-DLAUNCHER=<nexarrun> -DNP=<n>]
+#         [-DHYDRA=1 [-DHYDRA_OPTS=<opts>]] (LAUNCHER is then mpiexec.hydra)
 #         -DEXPECT=<exit code | abnormal> [-DREGEX=<regex>] -P expect_exit.cmake
 #
 # EXPECT=<n>: the exit status must be exactly n. EXPECT=abnormal: the process (or job) must not
@@ -14,7 +15,10 @@ set(cmd "${PROG}")
 if(NOT "${ARGS}" STREQUAL "")
   list(APPEND cmd ${ARGS})
 endif()
-if(LAUNCHER)
+if(LAUNCHER AND HYDRA)
+  # mpiexec.hydra (ctest/hydra.cmake): no --timeout option; execute_process bounds it below.
+  set(cmd "${LAUNCHER}" ${HYDRA_OPTS} -n "${NP}" ${cmd})
+elseif(LAUNCHER)
   set(cmd "${LAUNCHER}" -n "${NP}" --timeout 50 -- ${cmd})
 endif()
 

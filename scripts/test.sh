@@ -14,6 +14,9 @@ command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v g++ >/dev/null || missing+=(g++)
 # Open MPI: the benchmark's reference, and the "other MPI" the FindMPI test must not pick.
 command -v mpicc.openmpi >/dev/null || missing+=(openmpi-bin libopenmpi-dev)
+# MPICH's mpiexec.hydra: the PMI-1 process manager tests/pmi_hydra.rs and the CTest hydra runs
+# use (Open MPI keeps the mpicc/mpirun alternatives: its priority is higher).
+command -v mpiexec.hydra >/dev/null || missing+=(mpich)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   sudo=()

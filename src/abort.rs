@@ -47,11 +47,21 @@ pub(crate) fn register_for_abort(engine: &Arc<Engine>) {
 /// How long an abort lets queued abort frames leave before the process exits.
 const ABORT_FLUSH: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Ends the whole job: tells every other rank of every live context in this process to exit
-/// with `code` (see [`exit_status`]), gives the frames [`ABORT_FLUSH`] to leave, then exits this
+/// How long an abort under PMI waits before asking the process manager to end the job, so that
+/// it forwards the output this process already wrote before it kills the ranks.
+const PMI_OUTPUT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Ends the whole job: under a PMI process manager first asks it to end the job
+/// ([`crate::bootstrap::pmi::abort_job`], so it reports `code` rather than a rank killed by a
+/// signal), then tells every other rank of every live context in this process to exit with
+/// `code` (see [`exit_status`]), gives the frames `ABORT_FLUSH` to leave, then exits this
 /// process. Returns promptly whatever the peers' state (dead or hung peers are not waited
 /// for), from any thread, initialized or not.
 pub fn abort_job(code: i32) -> ! {
+    if crate::bootstrap::pmi::is_active() {
+        std::thread::sleep(PMI_OUTPUT_GRACE);
+        crate::bootstrap::pmi::abort_job(exit_status(code));
+    }
     let engines: Vec<Arc<Engine>> = ENGINES
         .try_lock_for(std::time::Duration::from_millis(100))
         .map(|v| v.iter().filter_map(std::sync::Weak::upgrade).collect())

@@ -49,6 +49,8 @@ pub struct Context {
     // How this process joined (secret included, wiped on drop; None in-process): kept to grow.
     launch: Option<Launch>,
     epoch: u32,
+    // The process manager's connection under PMI: finalized with this context.
+    pmi: Option<Arc<bootstrap::pmi::PmiSession>>,
     // Declared last: dropped after everything that may still touch the runtime.
     _runtime: Arc<RuntimeOwner>,
 }
@@ -71,6 +73,13 @@ impl Context {
 
     /// Like [`Context::init`] with an explicit configuration.
     pub fn init_with(cfg: Config) -> Result<Self> {
+        let runtime = build_runtime(cfg.threads)?;
+        // A PMI process manager (hydra, srun --mpi=pmi2) ranks below nexar's own variables.
+        if let Some(p) = bootstrap::pmi::boot_from_env(&cfg, runtime.handle())? {
+            let mut ctx = Self::from_launch(p.launch, cfg, 0, runtime, p.server)?;
+            ctx.pmi = Some(p.session);
+            return Ok(ctx);
+        }
         let launch = Launch::from_env()?;
         let epoch = match std::env::var("NEXAR_EPOCH") {
             Ok(v) => v.trim().parse().map_err(|_| {
@@ -81,7 +90,6 @@ impl Context {
             })?,
             Err(_) => 0,
         };
-        let runtime = build_runtime(cfg.threads)?;
         Self::from_launch(launch, cfg, epoch, runtime, None)
     }
 
@@ -172,6 +180,7 @@ impl Context {
             fabric,
             launch: None,
             epoch: 0,
+            pmi: None,
             _runtime: runtime,
         }
     }
@@ -289,6 +298,9 @@ impl Context {
         let shutdown = async move { transport.shutdown().await };
         let _ = pollster::block_on(self.engine.runtime.spawn(shutdown));
         self.engine.leave_rendezvous();
+        if let Some(pmi) = &self.pmi {
+            result = result.and(pmi.finalize());
+        }
         result
     }
 }

@@ -47,7 +47,8 @@ fn check_rendezvous(v: &str) -> Result<String> {
     Ok(v.to_string())
 }
 
-fn read_secret(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<JobSecret>> {
+/// The job secret from `NEXAR_SECRET_FD` or `NEXAR_JOB_SECRET_FILE` (`None` when neither is set).
+pub(super) fn read_secret(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<JobSecret>> {
     let fd = get("NEXAR_SECRET_FD");
     let file = get("NEXAR_JOB_SECRET_FILE");
     match (fd, file) {
@@ -77,6 +78,14 @@ pub fn launch_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Launch> {
     let size = parse_u32(get, "NEXAR_SIZE")?;
     let (rank, size) = match (rank, size) {
         (None, None) => {
+            if let Some(pmi) = super::pmi::detect(get)? {
+                // Joining a PMI job talks to the process manager and starts the rendezvous:
+                // Context::init does that (bootstrap::pmi), a plain Launch cannot.
+                return Err(boot(format!(
+                    "started by a PMI process manager ({pmi}): join with Context::init, \
+                     which talks to it; a Launch cannot be read from the variables alone"
+                )));
+            }
             let overridden = get("NEXAR_RENDEZVOUS").is_some();
             if let Some(d) = super::schedulers::detect(get, overridden)? {
                 return launch_detected(get, d);

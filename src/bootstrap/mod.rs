@@ -22,6 +22,7 @@
 //! | source | rank / size / local rank | rendezvous (rank 0 hosts it) |
 //! |---|---|---|
 //! | nexar (`nexarrun`, by hand) | `NEXAR_RANK` / `NEXAR_SIZE` / `NEXAR_LOCAL_RANK` | `NEXAR_RENDEZVOUS` |
+//! | PMI-1 (`mpiexec.hydra`, `srun --mpi=pmi2`) | `PMI_FD` with `PMI_RANK` / `PMI_SIZE`, else `PMI_PORT` + `PMI_ID` (rank and size from the `initack` reply); local rank `MPI_LOCALRANKID` / `PMI_LOCAL_RANK` / `SLURM_LOCALID`, else counted through the KVS | rank 0 starts it on (`bind_addr`, any port) and publishes it, and the job secret unless `NEXAR_JOB_SECRET_FILE` is set, in the process manager's KVS ([`pmi`]) |
 //! | Open MPI `mpirun` | `OMPI_COMM_WORLD_RANK` / `_SIZE` / `_LOCAL_RANK` | one host (`OMPI_COMM_WORLD_LOCAL_SIZE` = `_SIZE`): `127.0.0.1:` 20000 + `OMPI_MCA_ess_base_jobid` mod 10000 (else the FNV-1a hash of `PMIX_NAMESPACE`); several hosts: `NEXAR_RENDEZVOUS` required |
 //! | Slurm `srun` | `SLURM_PROCID` / `SLURM_NTASKS` / `SLURM_LOCALID` | first host of `SLURM_STEP_NODELIST` (hostlist syntax such as `node[01-03,07],gpu5`), port 20000 + (`SLURM_JOB_ID` × 31 + `SLURM_STEP_ID`) mod 10000 |
 //! | torchrun | `RANK` / `WORLD_SIZE` / `LOCAL_RANK` | `MASTER_ADDR`, port `MASTER_PORT` + 1 (1024 when that leaves 1024..=65535); `MASTER_PORT` itself is never bound, torchrun's agent may own it |
@@ -31,14 +32,18 @@
 //! rendezvous, rank 0 always hosts it, and a world of more than one rank needs
 //! `NEXAR_JOB_SECRET_FILE` (a file shared by every rank; no secret is ever derived from the
 //! scheduler's variables). A bad value (not a number, rank >= size) is a `Bootstrap` error
-//! naming the variable. PMI (`PMI_FD`, `PMI_PORT`) is not yet supported: those variables are
-//! ignored, with a debug log.
+//! naming the variable.
+//!
+//! A PMI launch needs a live connection to the process manager, so only [`crate::Context::init`]
+//! joins one (through [`pmi`]); [`Launch::from_env`] / [`Launch::from_vars`] refuse it with a
+//! `Bootstrap` error.
 //!
 //! For a launch by hand, write a secret once (`JobSecret::generate()?.write_file(path)`), point
 //! every rank's `NEXAR_JOB_SECRET_FILE` at it, give every rank the same `NEXAR_RENDEZVOUS`, and
 //! set `NEXAR_RENDEZVOUS_HOST=1` for rank 0.
 
 mod env;
+pub mod pmi;
 pub mod rendezvous;
 pub mod schedulers;
 

@@ -3,8 +3,9 @@
 //! Consulted only when nexar's own `NEXAR_RANK` / `NEXAR_SIZE` are absent, in this order (the
 //! first whose rank variable is set wins): Open MPI (`OMPI_COMM_WORLD_RANK`), Slurm
 //! (`SLURM_PROCID`), torchrun (`RANK`). See the table in [`crate::bootstrap`] for the
-//! rendezvous and port each one derives. PMI (`PMI_FD`, `PMI_PORT`) is not yet supported: those
-//! variables are ignored (with a debug log).
+//! rendezvous and port each one derives. A PMI process manager (`PMI_FD`, `PMI_PORT`: MPICH's
+//! hydra, Slurm's `srun --mpi=pmi2`) ranks above all three and is handled by
+//! [`crate::bootstrap::pmi`], which talks to it.
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -304,14 +305,10 @@ fn torchrun(get: Get<'_>, overridden: bool) -> Result<Detected> {
 }
 
 /// Detects a launch by Open MPI, Slurm or torchrun (in that order of precedence), or returns
-/// `None` when none of them started this process. `overridden`: `NEXAR_RENDEZVOUS` is set and
+/// `None` when none of them started this process. PMI variables are not looked at here (the
+/// caller checks [`crate::bootstrap::pmi::detect`] first). `overridden`: `NEXAR_RENDEZVOUS` is set and
 /// replaces the derived rendezvous (the result's `rendezvous` is then `None`).
 pub fn detect(get: Get<'_>, overridden: bool) -> Result<Option<Detected>> {
-    for pmi in ["PMI_FD", "PMI_PORT"] {
-        if get(pmi).is_some() {
-            tracing::debug!("{pmi} is set but PMI is not yet supported; ignoring it");
-        }
-    }
     if get("OMPI_COMM_WORLD_RANK").is_some() {
         return open_mpi(get, overridden).map(Some);
     }
