@@ -107,16 +107,7 @@ impl CudaEngine {
                 format!("device {ordinal} memory, but no CUDA driver or device"),
             ));
         }
-        let mut dev = 0;
-        let mut ctx = std::ptr::null_mut();
-        // SAFETY: out-parameters of the documented types.
-        unsafe {
-            check(sys::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet")?;
-            check(
-                sys::cuDevicePrimaryCtxRetain(&mut ctx, dev),
-                "cuDevicePrimaryCtxRetain",
-            )?;
-        }
+        let ctx = primary_context(ordinal)?;
         let _current = Current::enter(ctx)?;
         let mut streams = [std::ptr::null_mut(); SLOTS];
         let mut bounce = [std::ptr::null_mut(); SLOTS];
@@ -226,4 +217,58 @@ pub(super) fn with_engine<R>(
     let eng = &mut engines[i];
     let _current = Current::enter(eng.ctx)?;
     f(eng)
+}
+
+/// The primary context of device `ordinal`, retained once and kept for the process's life.
+fn primary_context(ordinal: i32) -> Result<sys::CUcontext> {
+    /// Retained contexts by ordinal (stored as addresses so the table is `Send`).
+    static CONTEXTS: Mutex<Vec<(i32, usize)>> = Mutex::new(Vec::new());
+    if !driver_ready() {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("device {ordinal}: no CUDA driver or device on this machine"),
+        ));
+    }
+    let mut table = CONTEXTS.lock();
+    if let Some(&(_, c)) = table.iter().find(|(o, _)| *o == ordinal) {
+        return Ok(c as sys::CUcontext);
+    }
+    let mut dev = 0;
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: out-parameters of the documented types.
+    unsafe {
+        check(sys::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet")?;
+        check(
+            sys::cuDevicePrimaryCtxRetain(&mut ctx, dev),
+            "cuDevicePrimaryCtxRetain",
+        )?;
+    }
+    table.push((ordinal, ctx as usize));
+    Ok(ctx)
+}
+
+/// See [`super::with_context`].
+pub(super) fn with_context<R>(ordinal: i32, f: impl FnOnce() -> Result<R>) -> Result<R> {
+    let _current = Current::enter(primary_context(ordinal)?)?;
+    f()
+}
+
+/// See [`super::device_count`].
+pub(super) fn device_count() -> i32 {
+    if !driver_ready() {
+        return 0;
+    }
+    let mut n = 0;
+    // SAFETY: writes one int.
+    let r = unsafe { sys::cuDeviceGetCount(&mut n) };
+    if r == sys::CUresult::CUDA_SUCCESS {
+        n
+    } else {
+        0
+    }
+}
+
+/// Turns a driver status into a result naming the call (for [`super::alloc`]).
+pub(super) fn checked(r: sys::CUresult, what: &str) -> Result<()> {
+    check(r, what)
 }

@@ -22,7 +22,31 @@ pub mod pipeline;
 mod cuda;
 
 #[cfg(feature = "cuda")]
+mod alloc;
+
+#[cfg(feature = "cuda")]
+pub use alloc::DeviceBuffer;
+#[cfg(feature = "cuda")]
 pub use cudarc;
+
+/// Runs `f` with device `ordinal`'s primary context current on this thread (the previous
+/// context is restored afterwards): for driver calls of your own through [`cudarc`].
+#[cfg(feature = "cuda")]
+pub fn with_context<R>(ordinal: i32, f: impl FnOnce() -> Result<R>) -> Result<R> {
+    cuda::with_context(ordinal, f)
+}
+
+/// Number of CUDA devices (0 without the `cuda` feature, a driver, or a device).
+pub fn device_count() -> i32 {
+    #[cfg(feature = "cuda")]
+    {
+        cuda::device_count()
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        0
+    }
+}
 
 use crate::error::Result;
 use bytes::Bytes;
