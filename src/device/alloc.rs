@@ -92,7 +92,10 @@ impl DeviceBuffer {
         with_context(self.ordinal, || {
             // SAFETY: both ranges hold `len` bytes.
             let r = unsafe { sys::cuMemcpyHtoD_v2(self.ptr, src.as_ptr().cast(), src.len()) };
-            checked(r, "cuMemcpyHtoD")
+            checked(r, "cuMemcpyHtoD")?;
+            // A copy from pageable memory may return before its DMA is done; finish it.
+            // SAFETY: synchronizes the current (primary) context.
+            checked(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
         })
     }
 

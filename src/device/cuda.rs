@@ -86,7 +86,7 @@ pub(super) fn classify(ptr: *const u8) -> Memory {
     }
 }
 
-/// The copy engine of one device: its primary context, two non-blocking streams and two
+/// The copy engine of one device: its primary context, two streams and two
 /// pinned bounce buffers of [`CHUNK`] bytes.
 pub(super) struct CudaEngine {
     ordinal: i32,
@@ -113,7 +113,10 @@ impl CudaEngine {
         let mut bounce = [std::ptr::null_mut(); SLOTS];
         for slot in 0..SLOTS {
             let mut p: *mut c_void = std::ptr::null_mut();
-            let flags = sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
+            // Blocking streams (not CU_STREAM_NON_BLOCKING): their copies wait for work the
+            // caller queued on the legacy default stream (kernels, cudaMemcpy), as users of a
+            // CUDA-aware library expect.
+            let flags = sys::CUstream_flags::CU_STREAM_DEFAULT as u32;
             // SAFETY: out-parameters; the context is current.
             unsafe {
                 check(

@@ -12,9 +12,11 @@
 //!
 //! Device buffers reach the Rust API as slices made from device pointers (for example
 //! `std::slice::from_raw_parts_mut(dev_ptr as *mut f32, n)`): such a slice must never be read
-//! or written by the caller on the host, only handed to nexar. Work queued on the device that
-//! produces a send buffer must have completed (synchronize the stream) before the call, as
-//! with any CUDA-aware MPI; a received device buffer is complete when the call returns.
+//! or written by the caller on the host, only handed to nexar. Work on the legacy default
+//! stream is ordered before nexar's copies (its staging streams are blocking streams); work on
+//! other streams that produces a send buffer must have completed (synchronize the stream)
+//! before the call, as with any CUDA-aware MPI. A received device buffer is complete when the
+//! call returns.
 
 pub mod pipeline;
 
