@@ -229,6 +229,17 @@ pub fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<()> {
     }
 }
 
+/// True if `ranges`, in order, cover `0..len` exactly with no gap (so writing them all writes
+/// the whole buffer, and a device buffer needs no copy of its old contents first).
+pub fn tiles(ranges: &[std::ops::Range<usize>], len: usize) -> bool {
+    let mut at = 0;
+    ranges.iter().all(|r| {
+        let next = r.start == at;
+        at = r.end;
+        next
+    }) && at == len
+}
+
 /// A receive buffer seen through a host stand-in when it is device memory: the operation
 /// writes [`Landing::buf`], and [`Landing::land`] copies it to the device.
 pub struct Landing<'a> {
@@ -298,6 +309,16 @@ mod tests {
         assert_eq!(classify(std::ptr::null()), Memory::Host);
         assert_eq!(device_of(&heap), None);
         assert_eq!(device_of(&[]), None);
+    }
+
+    #[test]
+    fn tiles_means_contiguous_in_order_and_complete() {
+        assert!(tiles(&[0..4, 4..8, 8..8, 8..12], 12));
+        assert!(tiles(&[], 0));
+        assert!(!tiles(&[0..4, 5..8], 8), "gap");
+        assert!(!tiles(&[4..8, 0..4], 8), "out of order");
+        assert!(!tiles(&[0..4], 8), "short");
+        assert!(!tiles(&[0..4, 2..8], 8), "overlap");
     }
 
     #[test]

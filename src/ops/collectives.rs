@@ -49,8 +49,16 @@ impl PendingCollective {
         if let Some(want) = self.recv_len {
             expect_len("receive buffer", recv.len(), want)?;
         }
-        // A device receive buffer is written through a host stand-in (crate::device).
-        let writes_all = !matches!(self.work, Work::Machine(_, Unpack::Blocks(_)));
+        // A device receive buffer is written through a host stand-in (crate::device); one
+        // this rank does not write (Unpack::Nothing) is left alone.
+        let (recv, writes_all): (&mut [u8], bool) = match &self.work {
+            Work::Machine(_, Unpack::Nothing) => (&mut [], true),
+            Work::Machine(_, Unpack::Blocks(r)) => {
+                let len = recv.len();
+                (recv, crate::device::tiles(r, len))
+            }
+            _ => (recv, true),
+        };
         let mut landing = crate::device::Landing::new(recv, writes_all)?;
         let recv = landing.buf();
         match self.work {
