@@ -317,7 +317,7 @@ mod tests {
         assert!(tiles(&[], 0));
         assert!(!tiles(&[0..4, 5..8], 8), "gap");
         assert!(!tiles(&[4..8, 0..4], 8), "out of order");
-        assert!(!tiles(&[0..4], 8), "short");
+        assert!(!tiles(&[0..4, 4..6], 8), "short");
         assert!(!tiles(&[0..4, 2..8], 8), "overlap");
     }
 
