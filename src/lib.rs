@@ -23,6 +23,7 @@ mod comm;
 mod comm_subset;
 pub mod config;
 mod context;
+pub mod device;
 mod driver;
 mod element;
 mod engine;

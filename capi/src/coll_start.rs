@@ -274,10 +274,10 @@ pub fn allgather(
     // SAFETY: `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
     let mine = if is_in_place(send) {
-        out[c.rank() as usize * block..][..block].to_vec()
+        nexar::device::to_host_vec(&out[c.rank() as usize * block..][..block])?
     } else {
         // SAFETY: `send` holds `count` elements per the C contract.
-        unsafe { input(send, block, "sendbuf")? }.to_vec()
+        nexar::device::to_host_vec(unsafe { input(send, block, "sendbuf")? })?
     };
     let p = c.start_allgather(&mine, dt)?;
     Ok(Started::new(c, p, out))
@@ -308,10 +308,10 @@ pub fn allgatherv(
     let mine = if is_in_place(send) {
         let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
         let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
-        out[start..start + len].to_vec()
+        nexar::device::to_host_vec(&out[start..start + len])?
     } else {
         // SAFETY: `send` holds `sendcount` elements per the C contract.
-        unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? }.to_vec()
+        nexar::device::to_host_vec(unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? })?
     };
     let p = c.start_allgatherv(&mine, dt, rc, d, total)?;
     Ok(Started::new(c, p, out))
@@ -341,10 +341,10 @@ pub fn gather(
     // SAFETY: at the root `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
     let mine = if is_in_place(send) {
-        out[root as usize * block..][..block].to_vec()
+        nexar::device::to_host_vec(&out[root as usize * block..][..block])?
     } else {
         // SAFETY: `send` holds `count` elements per the C contract.
-        unsafe { input(send, block, "sendbuf")? }.to_vec()
+        nexar::device::to_host_vec(unsafe { input(send, block, "sendbuf")? })?
     };
     let p = c.start_gather(&mine, dt, root)?;
     Ok(Started::new(c, p, out))
@@ -383,10 +383,10 @@ pub fn gatherv(
     let mine = if is_in_place(send) {
         let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
         let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
-        out[start..start + len].to_vec()
+        nexar::device::to_host_vec(&out[start..start + len])?
     } else {
         // SAFETY: `send` holds `sendcount` elements per the C contract.
-        unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? }.to_vec()
+        nexar::device::to_host_vec(unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? })?
     };
     let p = c.start_gatherv(&mine, dt, rc, d, total, root)?;
     Ok(Started::new(c, p, out))

@@ -49,13 +49,26 @@ impl PendingCollective {
         if let Some(want) = self.recv_len {
             expect_len("receive buffer", recv.len(), want)?;
         }
+        // A device receive buffer is written through a host stand-in (crate::device); one
+        // this rank does not write (Unpack::Nothing) is left alone.
+        let (recv, writes_all): (&mut [u8], bool) = match &self.work {
+            Work::Machine(_, Unpack::Nothing) => (&mut [], true),
+            Work::Machine(_, Unpack::Blocks(r)) => {
+                let len = recv.len();
+                (recv, crate::device::tiles(r, len))
+            }
+            _ => (recv, true),
+        };
+        let mut landing = crate::device::Landing::new(recv, writes_all)?;
+        let recv = landing.buf();
         match self.work {
             Work::Machine(run, unpack) => {
                 let out = run.finish().await?;
-                unpack.apply(&out, recv)
+                unpack.apply(&out, recv)?;
             }
-            Work::Direct(d) => d.finish_into(recv).await,
+            Work::Direct(d) => d.finish_into(recv).await?,
         }
+        landing.land()
     }
 
     /// Length in bytes the receive buffer passed to [`PendingCollective::finish_into`] must have,
@@ -117,7 +130,7 @@ impl Comm {
     pub fn start_bcast(&self, buf: &[u8], root: u32) -> Result<PendingCollective> {
         let fp = Fingerprint::of(Kind::Bcast).root(root).len(buf.len());
         self.check_root(root)?;
-        let m = algo::bcast::machine(self.inner.group(), root, buf.to_vec());
+        let m = algo::bcast::machine(self.inner.group(), root, crate::device::to_host_vec(buf)?);
         self.launch(fp, m, whole(buf.len()))
     }
 
@@ -147,7 +160,12 @@ impl Comm {
             .len(send.len());
         self.check_root(root)?;
         Self::check_reducer(&reducer, send.len())?;
-        let m = algo::reduce::reducer_machine(self.inner.group(), root, reducer, send.to_vec());
+        let m = algo::reduce::reducer_machine(
+            self.inner.group(),
+            root,
+            reducer,
+            crate::device::to_host_vec(send)?,
+        );
         let unpack = if self.rank() == root {
             whole(send.len())
         } else {
@@ -170,7 +188,7 @@ impl Comm {
     /// [`Comm::start_allreduce`] with any [`Reducer`] (a custom, possibly non-commutative op).
     pub fn start_allreduce_with(&self, send: &[u8], reducer: Reducer) -> Result<PendingCollective> {
         Self::check_reducer(&reducer, send.len())?;
-        self.start_allreduce_owned(send.to_vec(), reducer)
+        self.start_allreduce_owned(crate::device::to_host_vec(send)?, reducer)
     }
 
     /// [`Comm::start_allreduce_with`] taking ownership of the input (no copy of it is made).
@@ -216,6 +234,11 @@ impl Comm {
     ) -> Result<PendingCollective> {
         let fp = Fingerprint::of(Kind::Allreduce).reducing(&reducer).len(len);
         Self::check_reducer(&reducer, len)?;
+        if len > 0 && crate::device::is_device(send) {
+            // SAFETY: valid for `len` bytes per the contract; staged, never read on the host.
+            let dev = unsafe { std::slice::from_raw_parts(send, len) };
+            return self.start_allreduce_owned(crate::device::to_host_vec(dev)?, reducer);
+        }
         if len > 0 && direct_allreduce::applies(&self.inner, len) {
             // SAFETY: forwarded from this function's contract.
             let d =
@@ -258,7 +281,11 @@ impl Comm {
             send.len(),
             r[self.rank() as usize].len(),
         )?;
-        let m = algo::allgather::machine(self.inner.group(), send.to_vec(), lens(&r));
+        let m = algo::allgather::machine(
+            self.inner.group(),
+            crate::device::to_host_vec(send)?,
+            lens(&r),
+        );
         self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
@@ -301,7 +328,7 @@ impl Comm {
             let m = algo::gather::machine_with(
                 self.inner.group(),
                 root,
-                send.to_vec(),
+                crate::device::to_host_vec(send)?,
                 lens(&r),
                 algo::gather::Algo::Linear,
             );
@@ -313,7 +340,7 @@ impl Comm {
             let m = algo::gather::machine_with(
                 self.inner.group(),
                 root,
-                send.to_vec(),
+                crate::device::to_host_vec(send)?,
                 l,
                 algo::gather::Algo::Linear,
             );
@@ -336,7 +363,12 @@ impl Comm {
             .len()
             .checked_mul(n)
             .ok_or_else(|| Error::new(ErrorKind::InvalidCount, "gather: total size overflows"))?;
-        let m = algo::gather::machine(self.inner.group(), root, send.to_vec(), vec![send.len(); n]);
+        let m = algo::gather::machine(
+            self.inner.group(),
+            root,
+            crate::device::to_host_vec(send)?,
+            vec![send.len(); n],
+        );
         let unpack = if self.rank() == root {
             whole(total)
         } else {
@@ -370,7 +402,7 @@ impl Comm {
                 self.size(),
             )?;
             expect_len("scatterv receive buffer", recv_len, r[root as usize].len())?;
-            (pack(send, &r), lens(&r))
+            (pack(&crate::device::host_view(send)?, &r), lens(&r))
         } else {
             let mut l = vec![0; n];
             l[self.rank() as usize] = recv_len;
@@ -403,7 +435,7 @@ impl Comm {
                 Error::new(ErrorKind::InvalidCount, "scatter: total size overflows")
             })?;
             expect_len("scatter send buffer", send.len(), total)?;
-            send.to_vec()
+            crate::device::to_host_vec(send)?
         } else {
             Vec::new()
         };
@@ -450,7 +482,12 @@ impl Comm {
                 "alltoallv: the block a rank sends itself must equal the block it receives",
             ));
         }
-        let m = algo::alltoall::machine(self.inner.group(), pack(send, &s), lens(&s), lens(&r));
+        let m = algo::alltoall::machine(
+            self.inner.group(),
+            pack(&crate::device::host_view(send)?, &s),
+            lens(&s),
+            lens(&r),
+        );
         self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
@@ -506,7 +543,7 @@ impl Comm {
         let m = algo::reduce_scatter::reducer_machine(
             self.inner.group(),
             reducer,
-            send.to_vec(),
+            crate::device::to_host_vec(send)?,
             counts.to_vec(),
         );
         self.launch(fp, m, whole(mine))
@@ -537,7 +574,12 @@ impl Comm {
             .len(send.len());
         Self::check_reducer(&reducer, send.len())?;
         let len = send.len();
-        let m = algo::scan::reducer_machine(self.inner.group(), reducer, send.to_vec(), exclusive);
+        let m = algo::scan::reducer_machine(
+            self.inner.group(),
+            reducer,
+            crate::device::to_host_vec(send)?,
+            exclusive,
+        );
         let unpack = if exclusive && self.rank() == 0 {
             (Unpack::Nothing, Some(len))
         } else {

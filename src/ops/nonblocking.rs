@@ -20,7 +20,7 @@ impl Comm {
 
     /// Non-blocking send: the data is copied and queued, so the request is already complete.
     pub fn isend<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<Request<()>> {
-        self.send_bytes(bytes::Bytes::copy_from_slice(bytes_of(data)), dest, tag)?;
+        self.send_bytes(crate::device::to_bytes(bytes_of(data))?, dest, tag)?;
         Ok(Request::ready(Ok(())))
     }
 
@@ -37,7 +37,7 @@ impl Comm {
         Ok(Request::spawn(&self.inner.engine.runtime, async move {
             let env = pending.await?;
             let cap = std::mem::size_of_val(buf.as_slice());
-            let (st, truncated) = comm.deliver_into(&env, bytes_of_mut(&mut buf));
+            let (st, truncated) = comm.deliver_into(&env, bytes_of_mut(&mut buf))?;
             if truncated {
                 return Err(super::p2p::truncation_error(&st, cap));
             }

@@ -118,13 +118,14 @@ impl Comm {
     }
 
     /// Copies a received envelope into `buf`; returns the status and whether it was truncated.
-    pub(crate) fn deliver_into(&self, env: &Envelope, buf: &mut [u8]) -> (Status, bool) {
+    /// A device `buf` is written through the staged path (crate::device).
+    pub(crate) fn deliver_into(&self, env: &Envelope, buf: &mut [u8]) -> Result<(Status, bool)> {
         let n = env.payload.len().min(buf.len());
-        buf[..n].copy_from_slice(&env.payload[..n]);
-        (
+        crate::device::copy_into(&mut buf[..n], &env.payload[..n])?;
+        Ok((
             self.status_of(env.src, env.tag, env.payload.len()),
             env.payload.len() > buf.len(),
-        )
+        ))
     }
 
     /// Sends raw bytes to `dest` with `tag`. Returns once the message is queued.
@@ -146,8 +147,11 @@ impl Comm {
         let to = self.inner.world_rank(dest)?;
         let engine = &self.inner.engine;
         // Never to itself: its own message would wait in the matcher, holding the loan.
-        if to == engine.rank || !engine.transport().lends(to, data.len()) {
-            return self.send_bytes(Bytes::copy_from_slice(data), dest, tag);
+        if to == engine.rank
+            || !engine.transport().lends(to, data.len())
+            || crate::device::device_of(data).is_some()
+        {
+            return self.send_bytes(crate::device::to_bytes(data)?, dest, tag);
         }
         let (payload, returned) = super::lend::lend(data);
         let sent = engine.send_p2p(to, self.inner.context, tag, payload);
@@ -174,8 +178,11 @@ impl Comm {
         let to = self.inner.world_rank(dest)?;
         let engine = &self.inner.engine;
         // Never to itself: its own message would wait in the matcher, holding the loan.
-        if to == engine.rank || !engine.transport().lends(to, data.len()) {
-            self.send_bytes(Bytes::copy_from_slice(data), dest, tag)?;
+        if to == engine.rank
+            || !engine.transport().lends(to, data.len())
+            || crate::device::device_of(data).is_some()
+        {
+            self.send_bytes(crate::device::to_bytes(data)?, dest, tag)?;
             return Ok(crate::Request::ready(Ok(())));
         }
         let (payload, returned) = super::lend::lend(data);
@@ -188,7 +195,7 @@ impl Comm {
 
     /// Sends `data` to rank `dest` with `tag`. Returns once the data is copied and queued.
     pub async fn send<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
-        self.send_bytes(Bytes::copy_from_slice(bytes_of(data)), dest, tag)
+        self.send_bytes(crate::device::to_bytes(bytes_of(data))?, dest, tag)
     }
 
     /// Receives one whole message as bytes, whatever its size.
@@ -211,7 +218,7 @@ impl Comm {
         tag: impl Into<TagMatch>,
     ) -> Result<Status> {
         let env = self.post_recv(source.into(), tag.into())?.await?;
-        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(buf));
+        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(buf))?;
         if truncated {
             return Err(truncation_error(&st, std::mem::size_of_val(buf)));
         }
@@ -276,9 +283,9 @@ impl Comm {
     ) -> Result<Status> {
         let pending = self.post_recv(source.into(), recv_tag.into())?;
         // If the send fails, dropping `pending` gives back any message it already matched.
-        self.send_bytes(Bytes::copy_from_slice(bytes_of(send)), dest, send_tag)?;
+        self.send_bytes(crate::device::to_bytes(bytes_of(send))?, dest, send_tag)?;
         let env = pending.await?;
-        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(recv));
+        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(recv))?;
         if truncated {
             return Err(truncation_error(&st, std::mem::size_of_val(recv)));
         }
@@ -321,7 +328,7 @@ impl PendingRecv {
     /// status.
     pub async fn finish_into(self, buf: &mut [u8]) -> Result<RecvOutcome> {
         let env = self.wait.await?;
-        let (status, truncated) = self.comm.deliver_into(&env, buf);
+        let (status, truncated) = self.comm.deliver_into(&env, buf)?;
         Ok(RecvOutcome { status, truncated })
     }
 

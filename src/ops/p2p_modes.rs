@@ -67,7 +67,7 @@ impl Comm {
 
     /// Synchronous send: returns once rank `dest` has matched the message with a receive.
     pub async fn ssend<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
-        self.start_ssend_bytes(Bytes::copy_from_slice(bytes_of(data)), dest, tag)?
+        self.start_ssend_bytes(crate::device::to_bytes(bytes_of(data))?, dest, tag)?
             .await
     }
 
@@ -78,7 +78,7 @@ impl Comm {
 
     /// Non-blocking synchronous send: the request completes once `dest` has matched it.
     pub fn issend<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<Request<()>> {
-        let s = self.start_ssend_bytes(Bytes::copy_from_slice(bytes_of(data)), dest, tag)?;
+        let s = self.start_ssend_bytes(crate::device::to_bytes(bytes_of(data))?, dest, tag)?;
         Ok(self.spawn(s))
     }
 
@@ -152,17 +152,28 @@ impl Message {
 
     /// Copies the message into `buf` (at most `buf.len()` bytes); truncation is reported in
     /// the outcome.
-    pub fn recv_into(mut self, buf: &mut [u8]) -> RecvOutcome {
+    ///
+    /// # Panics
+    /// If `buf` is GPU memory and the copy to the device fails; [`Message::try_recv_into`]
+    /// reports that as an error instead.
+    pub fn recv_into(self, buf: &mut [u8]) -> RecvOutcome {
+        self.try_recv_into(buf)
+            .unwrap_or_else(|e| panic!("Message::recv_into: {e}"))
+    }
+
+    /// [`Message::recv_into`], failing (instead of panicking) when a device buffer cannot be
+    /// written.
+    pub fn try_recv_into(mut self, buf: &mut [u8]) -> Result<RecvOutcome> {
         let env = self.env.take().expect("present until consumed");
-        let (status, truncated) = self.comm.deliver_into(&env, buf);
-        RecvOutcome { status, truncated }
+        let (status, truncated) = self.comm.deliver_into(&env, buf)?;
+        Ok(RecvOutcome { status, truncated })
     }
 
     /// Receives into a typed buffer; a larger message fills it and fails with
     /// [`ErrorKind::Truncated`].
     pub fn recv<T: Element>(self, buf: &mut [T]) -> Result<Status> {
         let cap = std::mem::size_of_val(buf);
-        let out = self.recv_into(bytemuck::cast_slice_mut(buf));
+        let out = self.try_recv_into(bytemuck::cast_slice_mut(buf))?;
         if out.truncated {
             return Err(truncation_error(&out.status, cap));
         }
