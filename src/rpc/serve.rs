@@ -1,0 +1,157 @@
+//! The callee's side: routing an incoming RPC frame, running the handler off the transport's
+//! reader path (on the runtime's blocking pool) and sending the reply.
+
+use super::table::{Handler, MAX_QUEUED, Registered, Tables};
+use super::wire::{self, Outcome, RpcMsg};
+use crate::engine::Engine;
+use crate::error::{Error, ErrorKind};
+use crate::transport::Transport;
+use crate::wire::Frame;
+use bytes::Bytes;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// What a handler task needs to answer (no handle on the engine itself, which only lends
+/// `&self` to the transport's reader).
+#[derive(Clone)]
+struct Replier {
+    tables: Arc<Tables>,
+    transport: Arc<dyn Transport>,
+    me: u32,
+}
+
+impl Replier {
+    fn of(engine: &Engine) -> Self {
+        Self {
+            tables: engine.rpc.clone(),
+            transport: engine.transport().clone(),
+            me: engine.rank,
+        }
+    }
+
+    /// Sends a reply to world rank `to` (delivered in place to this rank's own calls).
+    fn send(&self, to: u32, context: u64, id: u64, fn_id: u32, outcome: Outcome) {
+        if to == self.me {
+            self.tables.reply(self.me, context, id, fn_id, outcome);
+            return;
+        }
+        let msg = RpcMsg::Reply {
+            context,
+            id,
+            fn_id,
+            outcome,
+        };
+        // A failed send means the caller is gone; its failure is handled elsewhere.
+        if let Err(e) = self.transport.send(to, wire::encode(self.me, msg)) {
+            tracing::debug!(rank = self.me, to, id, "rpc: reply not sent: {e}");
+        }
+    }
+}
+
+/// Routes an [`crate::wire::FrameKind::Rpc`] frame from world rank `frame.header.src`.
+pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
+    let src = frame.header.src;
+    match wire::decode(frame) {
+        Ok(RpcMsg::Request {
+            context,
+            id,
+            fn_id,
+            payload,
+        }) => serve(engine, src, context, id, fn_id, payload),
+        Ok(RpcMsg::Reply {
+            context,
+            id,
+            fn_id,
+            outcome,
+        }) => engine.rpc.reply(src, context, id, fn_id, outcome),
+        Err(m) => {
+            tracing::debug!(
+                rank = engine.rank,
+                src,
+                id = m.id,
+                "rpc: malformed frame: {}",
+                m.why
+            );
+            if m.reply {
+                let why = format!("rpc: malformed reply from world rank {src}: {}", m.why);
+                engine
+                    .rpc
+                    .fail_one(src, m.id, Error::new(ErrorKind::Mismatch, why));
+            } else if engine.check_open().is_ok() {
+                let why = format!("malformed request: {}", m.why);
+                Replier::of(engine).send(
+                    src,
+                    m.context,
+                    m.id,
+                    m.fn_id,
+                    Outcome::Failed(ErrorKind::Mismatch, why),
+                );
+            }
+        }
+    }
+}
+
+/// Runs call `id` from world rank `src` (possibly this rank) and replies.
+pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32, payload: Bytes) {
+    if engine.check_open().is_err() {
+        return;
+    }
+    let replier = Replier::of(engine);
+    let refuse = |outcome| replier.send(src, context, id, fn_id, outcome);
+    let Some(Registered { handler, scope }) = engine.rpc.handler(context, fn_id) else {
+        return refuse(Outcome::NoSuchFunction);
+    };
+    let Some(&caller) = scope.get(&src) else {
+        return refuse(Outcome::Failed(
+            ErrorKind::InvalidRank,
+            format!("world rank {src} is not a member of the communicator of function {fn_id}"),
+        ));
+    };
+    let tables = engine.rpc.clone();
+    if tables.running.fetch_add(1, Ordering::AcqRel) >= MAX_QUEUED {
+        tables.running.fetch_sub(1, Ordering::AcqRel);
+        return refuse(Outcome::Failed(
+            ErrorKind::ResourceExhausted,
+            format!("more than {MAX_QUEUED} calls are already in progress on this rank"),
+        ));
+    }
+    let max = engine.cfg.max_message;
+    let task = replier.clone();
+    // The blocking pool: a slow handler, or one that makes calls of its own, never holds up
+    // the reader that delivers frames (replies to those calls included).
+    engine.runtime.spawn_blocking(move || {
+        let outcome = run(&handler, &payload, caller, max);
+        drop(payload);
+        task.tables.running.fetch_sub(1, Ordering::AcqRel);
+        task.send(src, context, id, fn_id, outcome);
+    });
+}
+
+/// Calls `handler`, turning its error, panic or oversized result into the reply's outcome.
+fn run(
+    handler: &Handler,
+    payload: &[u8],
+    caller: u32,
+    max: u64,
+) -> Outcome {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload, caller)));
+    match r {
+        Ok(Ok(v)) if v.len() as u64 > max => Outcome::Failed(
+            ErrorKind::ResourceExhausted,
+            format!(
+                "the result of {} bytes exceeds the message limit of {max} bytes",
+                v.len()
+            ),
+        ),
+        Ok(Ok(v)) => Outcome::Ok(Bytes::from(v)),
+        Ok(Err(e)) => Outcome::Failed(e.kind(), e.message().to_string()),
+        Err(p) => {
+            let m = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a non-string panic payload".into());
+            Outcome::Panicked(m)
+        }
+    }
+}
