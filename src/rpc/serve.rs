@@ -155,3 +155,51 @@ fn run(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorKind;
+    use crate::transport::FrameSink;
+    use crate::wire::{Frame, FrameHeader, FrameKind};
+    use bytes::Bytes;
+    use std::time::Duration;
+
+    /// A malformed request is answered with an error the caller sees; a malformed reply fails
+    /// the call it names; a reply from the wrong rank is dropped.
+    #[test]
+    fn malformed_frames_fail_the_call_they_address() {
+        let ctxs = crate::Context::in_process(3).unwrap();
+        let engine = |r: usize| ctxs[r].world().inner.engine.clone();
+        ctxs[1].rpc().register(9, |_: &[u8], _| {
+            std::thread::sleep(Duration::from_millis(500));
+            Ok(Vec::new())
+        });
+        let rpc = ctxs[0].rpc();
+        // Fresh ranks number their calls from 0.
+        let first = rpc.start_call(1, 9, Bytes::new(), None);
+        let second = rpc.start_call(1, 9, Bytes::new(), None);
+        // Rank 1 gets a copy of call 0 with unknown flags: it answers with an error.
+        let mut h = FrameHeader::new(FrameKind::Rpc, 0);
+        h.tag = 9;
+        h.step = 0x40;
+        engine(1).on_frame(Frame::new(h, Bytes::new()));
+        let e = first.wait().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Mismatch);
+        assert!(e.message().contains("malformed request"), "{e}");
+        // Rank 2 is not the callee of call 1: its reply is dropped.
+        let mut h = FrameHeader::new(FrameKind::Rpc, 2);
+        h.seq = 1;
+        h.tag = 9;
+        h.step = super::wire::REPLY_FLAG;
+        engine(0).on_frame(Frame::new(h, Bytes::from_static(b"forged")));
+        assert_eq!(rpc.pending_calls(), 1);
+        // A reply to call 1 with an unknown status fails it.
+        h.src = 1;
+        h.step = super::wire::REPLY_FLAG | 77 << 8;
+        engine(0).on_frame(Frame::new(h, Bytes::new()));
+        let e = second.wait().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Mismatch);
+        assert!(e.message().contains("unknown status 77"), "{e}");
+        assert_eq!(rpc.pending_calls(), 0);
+    }
+}
