@@ -283,6 +283,8 @@ fn finalizing_fails_pending_calls_and_drops_handlers() {
     ctxs[0].finalize().unwrap();
     assert_eq!(pending.wait().unwrap_err().kind(), ErrorKind::Finalized);
     assert!(!rpc.is_registered(ECHO));
+    assert!(!rpc.register(ECHO, |p: &[u8], _| Ok(p.to_vec())));
+    assert!(!rpc.is_registered(ECHO));
     let e = rpc.call(1, ECHO, Bytes::new(), T).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Finalized);
 }

@@ -116,7 +116,8 @@ impl Rpc {
     }
 
     /// Registers `handler` under `fn_id`, replacing (and returning true for) any handler
-    /// already there. The handler gets the payload and the caller's rank.
+    /// already there. The handler gets the payload and the caller's rank. Does nothing (and
+    /// returns false) once the context is finalized.
     pub fn register<F>(&self, fn_id: u32, handler: F) -> bool
     where
         F: Fn(&[u8], u32) -> Result<Vec<u8>> + Send + Sync + 'static,
@@ -224,9 +225,10 @@ impl Rpc {
                 timer: None,
             },
         );
-        // Re-checked after registering: a failure recorded since either shows here or found
-        // the entry (`Engine::mark_failed` fails pending calls after recording).
-        if let Some(e) = engine.failure_of(to) {
+        // Re-checked after registering: a failure (or close) recorded since either shows here
+        // or found the entry (`Engine::mark_failed` and `close` fail pending calls after
+        // recording).
+        if let Some(e) = engine.failure_of(to).or_else(|| engine.check_open().err()) {
             tables.take(id);
             return Err(e);
         }

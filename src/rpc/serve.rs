@@ -128,12 +128,7 @@ pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32
 }
 
 /// Calls `handler`, turning its error, panic or oversized result into the reply's outcome.
-fn run(
-    handler: &Handler,
-    payload: &[u8],
-    caller: u32,
-    max: u64,
-) -> Outcome {
+fn run(handler: &Handler, payload: &[u8], caller: u32, max: u64) -> Outcome {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload, caller)));
     match r {
         Ok(Ok(v)) if v.len() as u64 > max => Outcome::Failed(

@@ -70,7 +70,9 @@ impl Pending {
 /// Shared RPC state of one engine (cloned into handler tasks).
 #[derive(Default)]
 pub(crate) struct Tables {
-    handlers: RwLock<FxHashMap<(u64, u32), Registered>>,
+    /// Handlers, and whether the engine closed (then nothing more is registered: a handler
+    /// may hold a handle on the engine, and only closing breaks that cycle).
+    handlers: RwLock<(FxHashMap<(u64, u32), Registered>, bool)>,
     pending: Mutex<FxHashMap<u64, Pending>>,
     next_id: AtomicU64,
     /// Requests accepted whose handler has not finished (bounded by [`MAX_QUEUED`]).
@@ -81,19 +83,21 @@ pub(crate) struct Tables {
 pub(crate) const MAX_QUEUED: usize = 1 << 16;
 
 impl Tables {
-    /// Registers `r` under (`context`, `fn_id`); true if it replaced a handler.
+    /// Registers `r` under (`context`, `fn_id`); true if it replaced a handler. Does nothing
+    /// (false) once closed.
     pub fn register(&self, context: u64, fn_id: u32, r: Registered) -> bool {
-        self.handlers.write().insert((context, fn_id), r).is_some()
+        let mut h = self.handlers.write();
+        !h.1 && h.0.insert((context, fn_id), r).is_some()
     }
 
     /// Removes the handler under (`context`, `fn_id`); true if there was one.
     pub fn unregister(&self, context: u64, fn_id: u32) -> bool {
-        self.handlers.write().remove(&(context, fn_id)).is_some()
+        self.handlers.write().0.remove(&(context, fn_id)).is_some()
     }
 
     /// The handler under (`context`, `fn_id`).
     pub fn handler(&self, context: u64, fn_id: u32) -> Option<Registered> {
-        self.handlers.read().get(&(context, fn_id)).cloned()
+        self.handlers.read().0.get(&(context, fn_id)).cloned()
     }
 
     /// A fresh request id.
@@ -188,7 +192,11 @@ impl Tables {
         for p in all {
             p.finish(Err(err.clone()));
         }
-        let handlers = std::mem::take(&mut *self.handlers.write());
+        let handlers = {
+            let mut h = self.handlers.write();
+            h.1 = true;
+            std::mem::take(&mut h.0)
+        };
         drop(handlers);
     }
 
