@@ -24,6 +24,9 @@ pub(crate) struct Registered {
     pub scope: Scope,
 }
 
+/// Handlers by (communicator context, function id).
+type HandlerMap = FxHashMap<(u64, u32), Registered>;
+
 /// One call awaiting its reply.
 pub(crate) struct Pending {
     /// World rank of the callee (only it may answer).
@@ -72,7 +75,7 @@ impl Pending {
 pub(crate) struct Tables {
     /// Handlers, and whether the engine closed (then nothing more is registered: a handler
     /// may hold a handle on the engine, and only closing breaks that cycle).
-    handlers: RwLock<(FxHashMap<(u64, u32), Registered>, bool)>,
+    handlers: RwLock<(HandlerMap, bool)>,
     pending: Mutex<FxHashMap<u64, Pending>>,
     next_id: AtomicU64,
     /// Requests accepted whose handler has not finished (bounded by [`MAX_QUEUED`]).
