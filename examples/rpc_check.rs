@@ -4,6 +4,8 @@
 //! rpc_check all    every scenario (echo, sums, 1,000 concurrent calls to every rank, unknown
 //!                  id, handler error and panic, timeout, 4 MiB payload, self call, bad rank,
 //!                  nested calls); prints `TIME ...` figures and `OK rank=R`
+//! rpc_check latency  rank 0 calls an 8-byte echo on rank 1 (the others idle); prints
+//!                  `TIME rank=0 echo_8B_median_us=...` next to a p2p ping-pong's
 //! rpc_check kill   the last rank kills itself (SIGKILL) while the others wait on calls to it;
 //!                  they print `FAILED rank=R kind=K failed=F after_ms=T`
 //! ```
@@ -190,6 +192,56 @@ fn all(ctx: &Context) -> nexar::Result<()> {
     Ok(())
 }
 
+fn median_us(mut t: Vec<f64>) -> f64 {
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn latency(ctx: &Context) -> nexar::Result<()> {
+    let rpc = ctx.rpc();
+    serve(&rpc, ctx.rank());
+    let w = ctx.world();
+    w.barrier_blocking()?;
+    if ctx.rank() == 0 && ctx.size() > 1 {
+        let mut calls = Vec::new();
+        let mut pings = Vec::new();
+        for i in 0..2100 {
+            let t = Instant::now();
+            rpc.call(1, ECHO, vec![0u8; 8], T)?;
+            let rpc_us = t.elapsed().as_secs_f64() * 1e6;
+            let t = Instant::now();
+            w.send_blocking(&[0u8; 8], 1, 0)?;
+            w.recv_blocking(
+                &mut [0u8; 8],
+                nexar::Source::Rank(1),
+                nexar::TagMatch::Tag(0),
+            )?;
+            if i >= 100 {
+                calls.push(rpc_us);
+                pings.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        say(format!(
+            "TIME rank=0 echo_8B_median_us={:.1} p2p_roundtrip_8B_median_us={:.1}",
+            median_us(calls),
+            median_us(pings)
+        ));
+        w.send_blocking(&[1u8; 8], 1, 0)?;
+    } else if ctx.rank() == 1 {
+        let mut b = [0u8; 8];
+        loop {
+            w.recv_blocking(&mut b, nexar::Source::Rank(0), nexar::TagMatch::Tag(0))?;
+            if b[0] == 1 {
+                break;
+            }
+            w.send_blocking(&b, 0, 0)?;
+        }
+    }
+    w.barrier_blocking()?;
+    say(format!("OK rank={}", ctx.rank()));
+    Ok(())
+}
+
 fn kill(ctx: &Context) -> nexar::Result<()> {
     let (me, n) = (ctx.rank(), ctx.size());
     let rpc = ctx.rpc();
@@ -225,8 +277,9 @@ fn main() {
     let r = match mode.as_str() {
         "all" => all(&ctx),
         "kill" => kill(&ctx),
+        "latency" => latency(&ctx),
         m => {
-            eprintln!("rpc_check: unknown mode {m:?} (all, kill)");
+            eprintln!("rpc_check: unknown mode {m:?} (all, latency, kill)");
             std::process::exit(2)
         }
     };

@@ -38,7 +38,9 @@
 //!   is dropped); a callee that dies gives [`ErrorKind::ProcFailed`]; a bad rank gives
 //!   [`ErrorKind::InvalidRank`]. Calling one's own rank works.
 //! - Re-registering an id replaces its handler (calls already running finish with the old
-//!   one); [`Rpc::unregister`] removes it. Finalizing drops every handler.
+//!   one); [`Rpc::unregister`] removes it. Finalizing drops every handler and fails this
+//!   rank's pending calls with [`ErrorKind::Finalized`]; a finalized rank answers calls with
+//!   that error while its connections last. Pass a timeout where the callee may leave.
 //! - A rank runs or queues at most 65,536 calls at once and refuses more with
 //!   [`ErrorKind::ResourceExhausted`]. Handlers that block waiting on calls of their own hold a
 //!   blocking-pool thread each (tokio's default pool has 512), which bounds how deep and wide
@@ -154,7 +156,14 @@ impl Rpc {
         payload: impl Into<Bytes>,
         timeout: Option<Duration>,
     ) -> Result<Bytes> {
-        self.start_call(rank, fn_id, payload, timeout).wait()
+        let call = self.start_call(rank, fn_id, payload, timeout);
+        // Drives the transport on this thread while waiting where it can (shared memory),
+        // like the other blocking calls: the reply needs no hand-off from its progress thread.
+        let progress = self
+            .engine
+            .transport_if_connected()
+            .and_then(|t| t.caller_progress());
+        crate::transport::caller::block_on(progress, call)
     }
 
     /// Starts a call and returns at once; the [`Request`] (also a future) yields the reply.

@@ -77,7 +77,7 @@ pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
                 engine
                     .rpc
                     .fail_one(src, m.id, Error::new(ErrorKind::Mismatch, why));
-            } else if engine.check_open().is_ok() {
+            } else {
                 let why = format!("malformed request: {}", m.why);
                 Replier::of(engine).send(
                     src,
@@ -93,11 +93,12 @@ pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
 
 /// Runs call `id` from world rank `src` (possibly this rank) and replies.
 pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32, payload: Bytes) {
-    if engine.check_open().is_err() {
-        return;
-    }
     let replier = Replier::of(engine);
     let refuse = |outcome| replier.send(src, context, id, fn_id, outcome);
+    if let Err(e) = engine.check_open() {
+        // Told rather than left waiting: a rank that left cleanly is not a failed one.
+        return refuse(Outcome::Failed(e.kind(), e.message().to_string()));
+    }
     let Some(Registered { handler, scope }) = engine.rpc.handler(context, fn_id) else {
         return refuse(Outcome::NoSuchFunction);
     };
