@@ -41,8 +41,8 @@
 //!   one); [`Rpc::unregister`] removes it. Finalizing drops every handler and fails this
 //!   rank's pending calls with [`ErrorKind::Finalized`]; a finalized rank answers calls with
 //!   that error while its connections last. Pass a timeout where the callee may leave.
-//! - A rank runs or queues at most 65,536 calls at once and refuses more with
-//!   [`ErrorKind::ResourceExhausted`]. Handlers that block waiting on calls of their own hold a
+//! - A rank runs or queues at most 65,536 calls (and 1 GiB of their arguments) at once and
+//!   refuses more with [`ErrorKind::ResourceExhausted`]. Handlers that block waiting on calls of their own hold a
 //!   blocking-pool thread each (tokio's default pool has 512), which bounds how deep and wide
 //!   such nesting can go.
 

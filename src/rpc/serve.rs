@@ -1,7 +1,7 @@
 //! The callee's side: routing an incoming RPC frame, running the handler off the transport's
 //! reader path (on the runtime's blocking pool) and sending the reply.
 
-use super::table::{Handler, MAX_QUEUED, Registered, Tables};
+use super::table::{Handler, MAX_QUEUED, MAX_QUEUED_BYTES, Registered, Tables};
 use super::wire::{self, Outcome, RpcMsg};
 use crate::engine::Engine;
 use crate::error::{Error, ErrorKind};
@@ -9,7 +9,6 @@ use crate::transport::Transport;
 use crate::wire::Frame;
 use bytes::Bytes;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 /// What a handler task needs to answer (no handle on the engine itself, which only lends
 /// `&self` to the transport's reader).
@@ -108,12 +107,14 @@ pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32
             format!("world rank {src} is not a member of the communicator of function {fn_id}"),
         ));
     };
-    let tables = engine.rpc.clone();
-    if tables.running.fetch_add(1, Ordering::AcqRel) >= MAX_QUEUED {
-        tables.running.fetch_sub(1, Ordering::AcqRel);
+    let len = payload.len() as u64;
+    if !engine.rpc.admit(len) {
         return refuse(Outcome::Failed(
             ErrorKind::ResourceExhausted,
-            format!("more than {MAX_QUEUED} calls are already in progress on this rank"),
+            format!(
+                "too many calls in progress on this rank (limits: {MAX_QUEUED} calls, \
+                 {MAX_QUEUED_BYTES} bytes of arguments)"
+            ),
         ));
     }
     let max = engine.cfg.max_message;
@@ -123,7 +124,7 @@ pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32
     engine.runtime.spawn_blocking(move || {
         let outcome = run(&handler, &payload, caller, max);
         drop(payload);
-        task.tables.running.fetch_sub(1, Ordering::AcqRel);
+        task.tables.release(len);
         task.send(src, context, id, fn_id, outcome);
     });
 }

@@ -80,10 +80,15 @@ pub(crate) struct Tables {
     next_id: AtomicU64,
     /// Requests accepted whose handler has not finished (bounded by [`MAX_QUEUED`]).
     pub running: AtomicUsize,
+    /// Their payload bytes (bounded by [`MAX_QUEUED_BYTES`]).
+    pub running_bytes: AtomicU64,
 }
 
 /// Most requests a rank runs or queues at once; more are refused with an error reply.
 pub(crate) const MAX_QUEUED: usize = 1 << 16;
+/// Most request payload bytes a rank holds for handlers at once (one request of any size is
+/// always accepted when none is held); more are refused with an error reply.
+pub(crate) const MAX_QUEUED_BYTES: u64 = 1 << 30;
 
 impl Tables {
     /// Registers `r` under (`context`, `fn_id`); true if it replaced a handler. Does nothing
@@ -203,8 +208,51 @@ impl Tables {
         drop(handlers);
     }
 
+    /// Admits a request of `len` bytes for its handler; false (nothing taken) when over the
+    /// limits. Paired with [`Tables::release`].
+    pub fn admit(&self, len: u64) -> bool {
+        let n = self.running.fetch_add(1, Ordering::AcqRel);
+        let b = self.running_bytes.fetch_add(len, Ordering::AcqRel);
+        if n >= MAX_QUEUED || (b > 0 && b + len > MAX_QUEUED_BYTES) {
+            self.release(len);
+            return false;
+        }
+        true
+    }
+
+    /// A handler admitted with `len` bytes finished.
+    pub fn release(&self, len: u64) {
+        self.running.fetch_sub(1, Ordering::AcqRel);
+        self.running_bytes.fetch_sub(len, Ordering::AcqRel);
+    }
+
     /// Number of calls awaiting a reply.
     pub fn pending_len(&self) -> usize {
         self.pending.lock().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn admission_bounds_calls_and_bytes() {
+        let t = Tables::default();
+        // One request of any size is admitted when nothing is held.
+        assert!(t.admit(MAX_QUEUED_BYTES * 2));
+        assert!(!t.admit(1));
+        t.release(MAX_QUEUED_BYTES * 2);
+        assert!(t.admit(MAX_QUEUED_BYTES / 2));
+        assert!(t.admit(MAX_QUEUED_BYTES / 2));
+        assert!(!t.admit(1));
+        t.release(MAX_QUEUED_BYTES / 2);
+        t.release(MAX_QUEUED_BYTES / 2);
+        for _ in 0..MAX_QUEUED {
+            assert!(t.admit(0));
+        }
+        assert!(!t.admit(0));
+        assert_eq!(t.running.load(Ordering::Relaxed), MAX_QUEUED);
+        assert_eq!(t.running_bytes.load(Ordering::Relaxed), 0);
     }
 }
