@@ -42,9 +42,12 @@
 //!   rank's pending calls with [`ErrorKind::Finalized`]; a finalized rank answers calls with
 //!   that error while its connections last. Pass a timeout where the callee may leave.
 //! - A rank runs or queues at most 65,536 calls (and 1 GiB of their arguments) at once and
-//!   refuses more with [`ErrorKind::ResourceExhausted`]. Handlers that block waiting on calls of their own hold a
-//!   blocking-pool thread each (tokio's default pool has 512), which bounds how deep and wide
-//!   such nesting can go.
+//!   refuses more with [`ErrorKind::ResourceExhausted`]. Handlers that block waiting on calls
+//!   of their own hold a blocking-pool thread each (tokio's default pool has 512), which
+//!   bounds how deep and wide such nesting can go.
+//! - Frames are [`crate::wire::FrameKind::Rpc`] (layout in [`wire`]); a malformed request is
+//!   answered with an [`ErrorKind::Mismatch`] error, a malformed reply fails the call it
+//!   names, and anything else malformed is dropped with a debug log.
 
 mod serve;
 mod table;
