@@ -99,6 +99,8 @@ pub(crate) struct Engine {
     closed: AtomicBool,
     /// Revoked communicators and agreement frames (see `crate::fault`).
     pub(crate) ulfm: crate::fault::state::UlfmState,
+    /// Remote procedure calls: handlers and calls awaiting replies (see `crate::rpc`).
+    pub(crate) rpc: Arc<crate::rpc::Tables>,
 }
 
 impl Engine {
@@ -121,6 +123,7 @@ impl Engine {
             any_failed: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             ulfm: Default::default(),
+            rpc: Default::default(),
         })
     }
 
@@ -165,6 +168,7 @@ impl Engine {
         for tx in open {
             tx.send(CollEvent::PeerLost(err.clone()));
         }
+        self.rpc.close(&err);
     }
 
     /// Fails if the engine was finalized.
@@ -383,6 +387,7 @@ impl Engine {
         for tx in lost {
             let _ = tx.send(Err(err.clone()));
         }
+        self.rpc.fail_peer(rank, &err);
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
             tx.send(CollEvent::PeerLost(err.clone()));
@@ -470,6 +475,7 @@ impl FrameSink for Engine {
                 std::process::exit(code);
             }
             Some(FrameKind::Revoke | FrameKind::Agree) => self.on_ulfm_frame(frame),
+            Some(FrameKind::Rpc) => crate::rpc::on_frame(self, frame),
             Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
         }
     }

@@ -34,6 +34,7 @@ mod mailbox;
 mod matching;
 pub mod ops;
 mod request;
+pub mod rpc;
 pub mod security;
 pub mod transport;
 pub mod wire;
@@ -54,6 +55,7 @@ pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};
+pub use rpc::Rpc;
 pub use transport::caller::PollBackoff;
 
 /// The README's Rust code blocks, compiled as doctests so the quick start stays true.

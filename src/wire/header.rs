@@ -33,6 +33,8 @@ pub enum FrameKind {
     /// `seq` is the communicator's agreement number, `step` the message type (see
     /// `fault::agree`).
     Agree = 8,
+    /// A remote procedure call or its reply (see `crate::rpc::wire` for the field layout).
+    Rpc = 10,
 }
 
 /// p2p header flag (in `step`): the sender waits for an [`FrameKind::Ack`] once the message is
@@ -51,6 +53,7 @@ impl FrameKind {
             6 => Some(Self::Abort),
             7 => Some(Self::Revoke),
             8 => Some(Self::Agree),
+            10 => Some(Self::Rpc),
             _ => None,
         }
     }

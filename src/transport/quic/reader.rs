@@ -138,7 +138,8 @@ pub(super) async fn read_stream(
                 | FrameKind::Ack
                 | FrameKind::Abort
                 | FrameKind::Revoke
-                | FrameKind::Agree,
+                | FrameKind::Agree
+                | FrameKind::Rpc,
             ) => {
                 let frame = Frame { header, payload };
                 inner.quic_stats.received(&frame);

@@ -139,7 +139,8 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
                 | FrameKind::Ack
                 | FrameKind::Abort
                 | FrameKind::Revoke
-                | FrameKind::Agree,
+                | FrameKind::Agree
+                | FrameKind::Rpc,
             ) => {
                 inner.tls_stats.received(&frame);
                 inner.sink.on_frame(frame);
