@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path, wait_all};
+use common::procs::{example, launch_by_hand, nexarrun_path, wait_all, wait_until};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -117,15 +117,7 @@ fn abort_with_a_dead_and_a_hung_peer(transport: &str) {
         .unwrap()
         .write_all(b"abort\n")
         .unwrap();
-    let wait_exit = |c: &mut std::process::Child| loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            return Some(st);
-        }
-        if Instant::now() > give_up {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let wait_exit = |c: &mut std::process::Child| wait_until(c, give_up);
     let aborter = wait_exit(&mut children[3]);
     let took = asked.elapsed();
     let first = wait_exit(&mut children[0]);
