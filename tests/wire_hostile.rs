@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::procs::{HandLaunch, Reaper, example, launch_by_hand};
+use common::procs::{HandLaunch, Reaper, example, launch_by_hand, stderr_text, succeeded};
 use nexar::security::{Credentials, JobSecret, TRANSPORT_ALPN};
 use nexar::transport::quic::{codes, endpoint};
 use nexar::wire::{FrameHeader, FrameKind, HEADER_LEN, encode_header};
@@ -133,13 +133,7 @@ fn assert_rounds(outs: &[Output], ranks: &[usize]) -> Vec<u64> {
         .iter()
         .map(|&r| {
             let out = &outs[r];
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.success(),
-                "rank {r}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-                out.status
-            );
+            let stdout = succeeded(out, format_args!("rank {r}"));
             stdout
                 .lines()
                 .find_map(|l| {
@@ -151,7 +145,12 @@ fn assert_rounds(outs: &[Output], ranks: &[usize]) -> Vec<u64> {
                         .ok()
                 })
                 .filter(|&n: &u64| n > 0)
-                .unwrap_or_else(|| panic!("rank {r} verified no rounds\n{stdout}\n{stderr}"))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "rank {r} verified no rounds\n{stdout}\n{}",
+                        stderr_text(out)
+                    )
+                })
         })
         .collect()
 }

@@ -158,10 +158,7 @@ impl DirectAllreduce {
     ) -> Result<Self> {
         let engine = &comm.engine;
         let world = comm.members.world().clone();
-        engine.check_alive(&world)?;
-        let seq = comm.next_collective_seq();
-        let rx = engine.open_collective(comm.context, seq)?;
-        engine.arm_collective_timeout(comm.context, seq);
+        let (seq, rx) = comm.open_collective()?;
         let me = comm.rank as usize;
         let transport = engine.transport();
         let pids: Vec<Option<i32>> = world
@@ -448,12 +445,6 @@ impl Drop for DirectAllreduce {
             let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
             self.exposed = false;
         }
-        self.comm.engine.close_collective(
-            self.comm.context,
-            self.seq,
-            &mut self.rx,
-            &self.fp,
-            self.comm.members.world(),
-        );
+        self.comm.close_collective(self.seq, &mut self.rx, &self.fp);
     }
 }

@@ -244,13 +244,8 @@ pub fn nexarrun_output(
 /// Asserts the job succeeded and returns, for each of its `n` ranks, the first line of its
 /// stdout that reports `rank r/n: ` and contains `needle`.
 pub fn rank_lines(n: u32, out: &Output, needle: &str) -> Vec<String> {
-    let stdout = stdout_text(out);
+    let stdout = succeeded(out, format_args!("n={n}"));
     let stderr = stderr_text(out);
-    assert!(
-        out.status.success(),
-        "n={n}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
     (0..n)
         .map(|r| {
             let tag = format!("rank {r}/{n}: ");
@@ -261,4 +256,17 @@ pub fn rank_lines(n: u32, out: &Output, needle: &str) -> Vec<String> {
                 .to_string()
         })
         .collect()
+}
+
+/// Asserts that the process behind `out` exited successfully (the message names `what` and
+/// shows both outputs) and returns its stdout.
+pub fn succeeded(out: &Output, what: impl std::fmt::Display) -> String {
+    let stdout = stdout_text(out);
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        stderr_text(out)
+    );
+    stdout
 }
