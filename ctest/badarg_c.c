@@ -28,42 +28,11 @@
 #define I32 NEXAR_DTYPE_INT32
 #define HUGE_I32 ((size_t)SIZE_MAX / 2 + 1) /* count * 4 overflows size_t */
 
-typedef int (*case_fn)(void);
+#include "badarg_cases.h"
 
-struct badcase {
-    const char *name;
-    int ranks; /* 0: called before nexar_init (singleton) */
-    int code;
-    const char *func;
-    const char *what;
-    case_fn fn;
-};
-
-#define MAX_CASES 160
-static struct badcase cases[MAX_CASES];
-static int ncases;
 /* Set by a case that ended the library itself (finalize), so the harness does not again. */
 static int case_finalized;
 static int rank, size;
-
-static void add_case(const char *name, int ranks, int code, const char *func, const char *what,
-                     case_fn fn)
-{
-    if (ncases == MAX_CASES) {
-        fprintf(stderr, "badarg_c: raise MAX_CASES\n");
-        exit(2);
-    }
-    cases[ncases++] = (struct badcase){ name, ranks, code, func, what, fn };
-}
-
-/* Defines case_<name> and registers it before main runs (table order = file order). */
-#define CASE(nm, ranks, code, func, what)                                                   \
-    static int case_##nm(void);                                                             \
-    __attribute__((constructor)) static void register_##nm(void)                            \
-    {                                                                                       \
-        add_case(#nm, ranks, code, func, what, case_##nm);                                  \
-    }                                                                                       \
-    static int case_##nm(void)
 
 static int32_t sb[256] = { 1, 2, 3, 4 }, rb[256];
 static size_t ones[64];
@@ -72,36 +41,15 @@ static size_t ones[64];
 #include "badarg_c_values.h"
 #include "badarg_c_handles.h"
 
-static const struct badcase *find(const char *name)
-{
-    for (int i = 0; i < ncases; i++) {
-        if (strcmp(cases[i].name, name) == 0) {
-            return &cases[i];
-        }
-    }
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: badarg_c <case> | --list | --count <n>\n");
         return 2;
     }
-    if (strcmp(argv[1], "--count") == 0 && argc == 3) {
-        /* CMake registered argv[2] cases: a CASE it could not read would be silently lost */
-        if (ncases != atoi(argv[2])) {
-            fprintf(stderr, "%s: %d cases compiled, %s registered as tests\n", argv[0], ncases,
-                    argv[2]);
-            return 1;
-        }
-        return 0;
-    }
-    if (strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < ncases; i++) {
-            printf("%s %d\n", cases[i].name, cases[i].ranks);
-        }
-        return 0;
+    int listed = badarg_list_or_count(argc, argv);
+    if (listed >= 0) {
+        return listed;
     }
     const struct badcase *c = find(argv[1]);
     if (!c) {

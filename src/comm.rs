@@ -71,6 +71,30 @@ impl CommInner {
         self.coll_seq.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Opens this communicator's next collective call: checks every member is alive, takes
+    /// the sequence number, opens the call's mailbox and arms the collective timeout.
+    pub(crate) fn open_collective(
+        &self,
+    ) -> Result<(u64, crate::mailbox::Receiver<crate::engine::CollEvent>)> {
+        let engine = &self.engine;
+        engine.check_alive(self.members.world())?;
+        let seq = self.next_collective_seq();
+        let rx = engine.open_collective(self.context, seq)?;
+        engine.arm_collective_timeout(self.context, seq);
+        Ok((seq, rx))
+    }
+
+    /// Closes this communicator's collective call `seq` (see [`Engine::close_collective`]).
+    pub(crate) fn close_collective(
+        &self,
+        seq: u64,
+        rx: &mut crate::mailbox::Receiver<crate::engine::CollEvent>,
+        fp: &crate::driver::Fingerprint,
+    ) {
+        self.engine
+            .close_collective(self.context, seq, rx, fp, self.members.world());
+    }
+
     /// Context id for the next communicator created from this one.
     pub fn next_child_context(&self, kind: &str) -> u64 {
         let idx = self.children.fetch_add(1, Ordering::Relaxed);

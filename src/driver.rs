@@ -291,11 +291,7 @@ impl CollectiveRun {
         mut machine: Box<dyn Collective>,
         fp: Fingerprint,
     ) -> Result<Self> {
-        let engine = &comm.engine;
-        engine.check_alive(comm.members.world())?;
-        let seq = comm.next_collective_seq();
-        let rx = engine.open_collective(comm.context, seq)?;
-        engine.arm_collective_timeout(comm.context, seq);
+        let (seq, rx) = comm.open_collective()?;
         let mut run = Self {
             comm: comm.clone(),
             seq,
@@ -401,12 +397,6 @@ impl CollectiveRun {
 
 impl Drop for CollectiveRun {
     fn drop(&mut self) {
-        self.comm.engine.close_collective(
-            self.comm.context,
-            self.seq,
-            &mut self.rx,
-            &self.fp,
-            self.comm.members.world(),
-        );
+        self.comm.close_collective(self.seq, &mut self.rx, &self.fp);
     }
 }

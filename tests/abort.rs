@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path, wait_all};
+use common::procs::{example, launch_by_hand, nexarrun_path, stderr_text, wait_all, wait_until};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -47,35 +47,27 @@ fn an_abort_ends_every_rank_over_quic_without_a_launcher() {
     aborts_without_a_launcher("quic");
 }
 
-#[test]
-fn nexarrun_returns_the_abort_code() {
+/// Runs 3 ranks of abort_check under nexarrun (`launcher` options, then `args` for the
+/// ranks) and checks the job ends with the abort's code.
+fn assert_nexarrun_returns_the_abort_code(launcher: &[&str], args: &[&str]) {
     let out = Command::new(nexarrun_path())
         .args(["-n", "3"])
+        .args(launcher)
         .arg(example("abort_check"))
+        .args(args)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(7),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(7), "{}", stderr_text(&out));
+}
+
+#[test]
+fn nexarrun_returns_the_abort_code() {
+    assert_nexarrun_returns_the_abort_code(&[], &[]);
 }
 
 #[test]
 fn an_abort_from_another_thread_ends_every_rank() {
-    let out = Command::new(nexarrun_path())
-        .args(["-n", "3", "--timeout", "60"])
-        .arg(example("abort_check"))
-        .arg("thread")
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(7),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_nexarrun_returns_the_abort_code(&["--timeout", "60"], &["thread"]);
 }
 
 /// Sends `sig` to `child`.
@@ -117,15 +109,7 @@ fn abort_with_a_dead_and_a_hung_peer(transport: &str) {
         .unwrap()
         .write_all(b"abort\n")
         .unwrap();
-    let wait_exit = |c: &mut std::process::Child| loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            return Some(st);
-        }
-        if Instant::now() > give_up {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let wait_exit = |c: &mut std::process::Child| wait_until(c, give_up);
     let aborter = wait_exit(&mut children[3]);
     let took = asked.elapsed();
     let first = wait_exit(&mut children[0]);

@@ -171,13 +171,8 @@ fn flood_job(env: &[(&str, &str)], arg: &str) -> String {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{env:?} {arg}: exit {:?}\n{stdout}\n{stderr}",
-        out.status
-    );
+    let stdout = common::procs::succeeded(&out, format_args!("{env:?} {arg}"));
+    let stderr = common::procs::stderr_text(&out);
     assert!(stdout.contains("rank 1: 96 sends"), "{stdout}");
     stdout
         .lines()

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::procs::{example, nexarrun_path};
+use common::procs::{example, nexarrun_path, stderr_text, succeeded};
 use std::process::Command;
 use std::time::Instant;
 
@@ -28,20 +28,17 @@ fn run_chaos(n: u32, chaos: &str) -> (std::process::Output, f64) {
 fn allreduce_and_p2p_order_survive_loss_duplication_and_reordering() {
     let n = 4;
     let (out, secs) = run_chaos(n, "seed=7,loss=0.05,dup=0.01,reorder=0.05,delay_ms=2");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
+    let stdout = succeeded(&out, "chaos job");
     let mut dropped = 0u64;
     for r in 0..n {
         let line = stdout
             .lines()
             .find(|l| l.starts_with(&format!("rank {r}/{n}: chaos checks passed over quic")))
             .unwrap_or_else(|| {
-                panic!("rank {r} did not pass\nstdout:\n{stdout}\nstderr:\n{stderr}")
+                panic!(
+                    "rank {r} did not pass\nstdout:\n{stdout}\nstderr:\n{}",
+                    stderr_text(&out)
+                )
             });
         let d: u64 = line
             .split("dropped ")

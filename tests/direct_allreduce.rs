@@ -6,41 +6,26 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path as nexarrun, wait_all};
-use std::process::{Command, Output};
+use common::procs::{example, launch_by_hand, nexarrun_output, rank_lines, wait_all};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 fn run(n: u32, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(nexarrun());
-    cmd.args(["-n", &n.to_string(), "--timeout", "240", "--"])
-        .arg(example("direct_allreduce"))
-        .env("NEXAR_TRANSPORT", "auto")
-        .env_remove("NEXAR_SHM_CMA")
-        .env_remove("NEXAR_ALLREDUCE_DIRECT_MIN")
-        .env_remove("NEXAR_SHM_TEST_FAIL_READS");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("nexarrun starts")
+    let unset = [
+        "NEXAR_SHM_CMA",
+        "NEXAR_ALLREDUCE_DIRECT_MIN",
+        "NEXAR_SHM_TEST_FAIL_READS",
+    ];
+    nexarrun_output(n, "direct_allreduce", "auto", &unset, env)
 }
 
 /// Asserts every rank verified its results; returns each rank's `bytes_sent`.
 fn bytes_sent(n: u32, out: &Output) -> Vec<u64> {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "n={n}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
-    (0..n)
-        .map(|r| {
-            let tag = format!("rank {r}/{n}: direct-allreduce ok checks=25 bytes_sent=");
-            let line = stdout
-                .lines()
-                .find(|l| l.contains(&tag))
-                .unwrap_or_else(|| panic!("rank {r} did not pass\n{stdout}\n{stderr}"));
-            line[line.find(&tag).unwrap() + tag.len()..]
+    let tag = "direct-allreduce ok checks=25 bytes_sent=";
+    rank_lines(n, out, tag)
+        .iter()
+        .map(|line| {
+            line[line.find(tag).unwrap() + tag.len()..]
                 .split(' ')
                 .next()
                 .unwrap()

@@ -12,10 +12,10 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path};
+use common::procs::{Reaper, example, launch_by_hand, nexarrun_path, stderr_text, stdout_text};
 use nexar_proto::sim::SimRng;
-use std::process::{Child, Command, Output};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const BYTES: &str = "67108864";
 
@@ -57,51 +57,14 @@ fn lines<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
     text.lines().filter(|l| l.starts_with(prefix)).collect()
 }
 
-/// Kills every child still running when dropped (a failed assertion never leaves ranks behind).
-struct Reaper(Vec<Child>);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Reaper {
-    /// Waits for every child until `limit`, then returns their outputs (in rank order);
-    /// panics (killing them) past the limit.
-    fn wait(mut self, limit: Duration) -> Vec<Output> {
-        let deadline = Instant::now() + limit;
-        while self
-            .0
-            .iter_mut()
-            .any(|c| c.try_wait().ok().flatten().is_none())
-        {
-            assert!(
-                Instant::now() < deadline,
-                "ranks still running after {limit:?}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        std::mem::take(&mut self.0)
-            .into_iter()
-            .map(|c| c.wait_with_output().unwrap())
-            .collect()
-    }
-}
-
+/// Every rank's stdout, in rank order.
 fn stdout_of(outs: &[Output]) -> String {
-    outs.iter()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .collect()
+    outs.iter().map(stdout_text).collect()
 }
 
+/// Every rank's stderr, in rank order.
 fn stderr_of(outs: &[Output]) -> String {
-    outs.iter()
-        .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
-        .collect()
+    outs.iter().map(stderr_text).collect()
 }
 
 /// Checks a kill run's report: every survivor failed with ProcFailed naming the victim.
@@ -153,8 +116,7 @@ fn a_killed_rank_under_nexarrun_fails_every_survivor_within_milliseconds() {
         let victim = rng.below(4) as u32;
         let delay = 100 + rng.below(900) as u64;
         let (out, _) = nexarrun_kill(victim, delay, &[]);
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let (text, err) = (stdout_text(&out), stderr_text(&out));
         let ctx = format!("seed {seed} (victim {victim}, {delay} ms)");
         // The job's code is the first failed rank's: 128 + SIGKILL.
         assert_eq!(out.status.code(), Some(137), "{ctx}:\n{text}\n{err}");
@@ -248,7 +210,7 @@ fn a_stopped_rank_is_declared_failed_fenced_and_told_when_it_wakes() {
     let ctx = format!("{text}\n{}", stderr_of(&outs));
     for (r, o) in outs.iter().enumerate() {
         assert!(o.status.success(), "rank {r}: {:?}\n{ctx}", o.status);
-        let mine = String::from_utf8_lossy(&o.stdout).into_owned();
+        let mine = stdout_text(o);
         let err = lines(&mine, "ERR");
         assert_eq!(err.len(), 1, "rank {r} reports one error:\n{ctx}");
         assert_eq!(field(err[0], "kind"), Some("ProcFailed"), "{ctx}");
@@ -344,8 +306,7 @@ fn a_rank_busy_computing_for_three_timeouts_is_not_declared_failed() {
 fn ranks_that_do_not_return_errors_end_with_the_job_within_a_second() {
     let _g = serial();
     let (out, end_us) = nexarrun_kill(1, 500, &["fatal"]);
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let (text, err) = (stdout_text(&out), stderr_text(&out));
     assert_eq!(out.status.code(), Some(137), "{text}\n{err}");
     assert!(err.contains("terminating the job"), "{err}");
     let kill = lines(&text, "KILL");

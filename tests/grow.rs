@@ -8,50 +8,28 @@ mod common;
 #[path = "common/rogue.rs"]
 mod rogue;
 
-use common::procs::{example, launch_by_hand, nexarrun_path};
+use common::procs::{
+    example, launch_by_hand, nexarrun_path, stderr_text, stdout_text, wait_all_within,
+};
 use nexar::bootstrap::rendezvous::{self, Hello, RendezvousServer};
 use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
 use nexar::transport::quic::endpoint;
 use nexar::{Config, Context, ErrorKind};
 use rogue::{identity, rogue_connect};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Each rank's exit code and stdout once all exited; kills them all and panics past `limit`.
-fn finish(mut children: Vec<Child>, limit: Duration) -> Vec<(i32, String)> {
-    let t = Instant::now();
-    let mut status = vec![None; children.len()];
-    while status.iter().any(Option::is_none) {
-        for (c, s) in children.iter_mut().zip(status.iter_mut()) {
-            if s.is_none() {
-                *s = c.try_wait().unwrap();
-            }
-        }
-        if t.elapsed() > limit {
-            let mut outs = String::new();
-            for c in &mut children {
-                let _ = c.kill();
-                let _ = c.wait();
-                let _ = c.stdout.take().unwrap().read_to_string(&mut outs);
-                let _ = c.stderr.take().unwrap().read_to_string(&mut outs);
-            }
-            panic!("ranks still running after {limit:?}; output:\n{outs}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    children
-        .iter_mut()
-        .zip(status)
-        .map(|(c, s)| {
-            let mut o = String::new();
-            c.stdout.take().unwrap().read_to_string(&mut o).unwrap();
-            let mut e = String::new();
-            c.stderr.take().unwrap().read_to_string(&mut e).unwrap();
-            eprint!("{e}");
-            (s.unwrap().code().unwrap_or(-1), o)
+/// Each rank's exit code and stdout once all exited (stderr is echoed); kills them all and
+/// panics past `limit`.
+fn finish(children: Vec<Child>, limit: Duration) -> Vec<(i32, String)> {
+    wait_all_within(children, limit)
+        .iter()
+        .map(|o| {
+            eprint!("{}", stderr_text(o));
+            (o.status.code().unwrap_or(-1), stdout_text(o))
         })
         .collect()
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::procs::{example, nexarrun_path};
+use common::procs::{example, nexarrun_path, succeeded};
 use std::process::Command;
 
 /// Runs one case on 4 ranks; returns the slowest rank's time to the error in ms.
@@ -17,13 +17,7 @@ fn run_case(case: &str, bytes: usize) -> f64 {
         .args([case, &bytes.to_string()])
         .output()
         .expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{case} / {bytes} B: {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
+    let stdout = succeeded(&out, format_args!("{case} / {bytes} B"));
     let mut slowest = 0.0f64;
     for r in 0..4 {
         let line = stdout

@@ -19,7 +19,7 @@ mod common;
 #[path = "common/rogue.rs"]
 mod rogue;
 
-use common::procs::{free_udp_port, nexarrun_path};
+use common::procs::{free_udp_port, nexarrun_path, wait_until};
 use nexar::bootstrap::SECRET_VARS;
 use nexar::bootstrap::rendezvous::{self, Hello};
 use nexar::security::{Credentials, JobSecret, RENDEZVOUS_ALPN};
@@ -132,14 +132,7 @@ impl Rank {
     }
 
     fn wait_exit(&mut self) -> Option<i32> {
-        let start = Instant::now();
-        while start.elapsed() < DEADLINE {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        None
+        wait_until(&mut self.child, Instant::now() + DEADLINE).and_then(|s| s.code())
     }
 }
 

@@ -5,45 +5,19 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand, nexarrun_path as nexarrun, wait_all};
-use std::process::{Command, Output};
+use common::procs::{example, launch_by_hand, nexarrun_output, rank_lines, wait_all};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 /// Runs `prog` at `n` ranks with the transport left to choose (`NEXAR_TRANSPORT=auto`, so the
 /// test means the same when the suite runs with QUIC forced) plus `env`.
 fn run(n: u32, prog: &str, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(nexarrun());
-    cmd.args(["-n", &n.to_string(), "--timeout", "240", "--"])
-        .arg(example(prog))
-        .env("NEXAR_TRANSPORT", "auto")
-        .env_remove("NEXAR_SHM_CMA")
-        .env_remove("NEXAR_SHM_CALLER_PROGRESS")
-        .env_remove("NEXAR_SHM_TEST_FAIL_READS");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("nexarrun starts")
-}
-
-/// Asserts success and returns, per rank, its line containing `needle`.
-fn rank_lines(n: u32, out: &Output, needle: &str) -> Vec<String> {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "n={n}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
-    (0..n)
-        .map(|r| {
-            let tag = format!("rank {r}/{n}: ");
-            stdout
-                .lines()
-                .find(|l| l.contains(&tag) && l.contains(needle))
-                .unwrap_or_else(|| panic!("rank {r} did not report {needle:?}\n{stdout}\n{stderr}"))
-                .to_string()
-        })
-        .collect()
+    let unset = [
+        "NEXAR_SHM_CMA",
+        "NEXAR_SHM_CALLER_PROGRESS",
+        "NEXAR_SHM_TEST_FAIL_READS",
+    ];
+    nexarrun_output(n, prog, "auto", &unset, env)
 }
 
 fn counter(line: &str, name: &str) -> u64 {
@@ -135,13 +109,7 @@ fn failed_one_copy_reads_are_resent_through_the_rings() {
 
 #[test]
 fn quic_forced_by_the_environment() {
-    let mut cmd = Command::new(nexarrun());
-    let out = cmd
-        .args(["-n", "2", "--timeout", "240", "--"])
-        .arg(example("conformance"))
-        .env("NEXAR_TRANSPORT", "quic")
-        .output()
-        .unwrap();
+    let out = nexarrun_output(2, "conformance", "quic", &[], &[]);
     rank_lines(2, &out, "conformance checks passed over quic");
 }
 

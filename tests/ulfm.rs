@@ -5,50 +5,23 @@
 
 mod common;
 
-use common::procs::{example, launch_by_hand};
-use std::io::Read;
+use common::procs::{example, launch_by_hand, stderr_text, stdout_text, wait_all_within};
 use std::os::unix::process::ExitStatusExt;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-/// Each rank's exit signal (if any) and stdout, after every rank exited; kills them all and
-/// panics if that takes longer than `limit`.
-fn finish(mut children: Vec<Child>, limit: Duration) -> Vec<(Option<i32>, i32, String)> {
-    let t = Instant::now();
-    let mut status = vec![None; children.len()];
-    while status.iter().any(Option::is_none) {
-        for (c, s) in children.iter_mut().zip(status.iter_mut()) {
-            if s.is_none() {
-                *s = c.try_wait().unwrap();
-            }
-        }
-        if t.elapsed() > limit {
-            let mut outs = String::new();
-            for c in &mut children {
-                let _ = c.kill();
-                let _ = c.wait();
-                let mut o = String::new();
-                let _ = c.stdout.take().unwrap().read_to_string(&mut o);
-                let _ = c.stderr.take().unwrap().read_to_string(&mut o);
-                outs.push_str(&o);
-            }
-            panic!("ranks still running after {limit:?}; output:\n{outs}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    children
-        .iter_mut()
-        .zip(status)
-        .map(|(c, s)| {
-            let s = s.unwrap();
-            let mut o = String::new();
-            c.stdout.take().unwrap().read_to_string(&mut o).unwrap();
-            let mut e = String::new();
-            c.stderr.take().unwrap().read_to_string(&mut e).unwrap();
+/// Each rank's exit signal (if any), exit code and stdout, after every rank exited (the
+/// stderr of a rank that failed without a signal is echoed); kills them all and panics if that
+/// takes longer than `limit`.
+fn finish(children: Vec<Child>, limit: Duration) -> Vec<(Option<i32>, i32, String)> {
+    wait_all_within(children, limit)
+        .iter()
+        .map(|o| {
+            let s = o.status;
             if !s.success() && s.signal().is_none() {
-                eprintln!("rank stderr:\n{e}");
+                eprintln!("rank stderr:\n{}", stderr_text(o));
             }
-            (s.signal(), s.code().unwrap_or(-1), o)
+            (s.signal(), s.code().unwrap_or(-1), stdout_text(o))
         })
         .collect()
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::procs::{HandLaunch, example, launch_by_hand};
+use common::procs::{HandLaunch, Reaper, example, launch_by_hand, stderr_text, succeeded};
 use nexar::security::{Credentials, JobSecret, TRANSPORT_ALPN};
 use nexar::transport::quic::{codes, endpoint};
 use nexar::wire::{FrameHeader, FrameKind, HEADER_LEN, encode_header};
@@ -18,17 +18,15 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream, UdpSocket};
 use std::path::Path;
-use std::process::{Child, Output};
+use std::process::Output;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Longest a job may take once told to stop.
 const FINISH: Duration = Duration::from_secs(60);
 
-/// Kills every child when dropped (a failed assertion must not leave ranks running).
-struct Job {
-    children: Vec<Option<Child>>,
-}
+/// The job's ranks, killed when dropped (a failed assertion must not leave ranks running).
+struct Job(Reaper);
 
 impl Job {
     fn start(mode: &str, dir: &Path) -> (Self, String) {
@@ -40,47 +38,17 @@ impl Job {
                     .env("NEXAR_TRANSPORT", "quic")
                     .env("NEXAR_CONNECT_TIMEOUT_MS", "5000");
             });
-        let job = Self {
-            children: children.into_iter().map(Some).collect(),
-        };
-        (job, job_id)
+        (Self(Reaper(children)), job_id)
     }
 
     fn pid(&self, rank: usize) -> u32 {
-        self.children[rank].as_ref().expect("running").id()
+        self.0.0[rank].id()
     }
 
     /// Tells the job to stop and waits for every rank (killing all at the deadline).
-    fn finish(mut self, dir: &Path) -> Vec<Output> {
+    fn finish(self, dir: &Path) -> Vec<Output> {
         std::fs::write(dir.join("stop"), b"").unwrap();
-        let deadline = Instant::now() + FINISH;
-        loop {
-            let done = self
-                .children
-                .iter_mut()
-                .all(|c| c.as_mut().unwrap().try_wait().unwrap().is_some());
-            if done {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the job did not finish in {FINISH:?}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.children
-            .iter_mut()
-            .map(|c| c.take().unwrap().wait_with_output().unwrap())
-            .collect()
-    }
-}
-
-impl Drop for Job {
-    fn drop(&mut self) {
-        for c in self.children.iter_mut().flatten() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        self.0.wait(FINISH)
     }
 }
 
@@ -165,13 +133,7 @@ fn assert_rounds(outs: &[Output], ranks: &[usize]) -> Vec<u64> {
         .iter()
         .map(|&r| {
             let out = &outs[r];
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.success(),
-                "rank {r}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-                out.status
-            );
+            let stdout = succeeded(out, format_args!("rank {r}"));
             stdout
                 .lines()
                 .find_map(|l| {
@@ -183,7 +145,12 @@ fn assert_rounds(outs: &[Output], ranks: &[usize]) -> Vec<u64> {
                         .ok()
                 })
                 .filter(|&n: &u64| n > 0)
-                .unwrap_or_else(|| panic!("rank {r} verified no rounds\n{stdout}\n{stderr}"))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "rank {r} verified no rounds\n{stdout}\n{}",
+                        stderr_text(out)
+                    )
+                })
         })
         .collect()
 }

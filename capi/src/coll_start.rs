@@ -8,11 +8,12 @@ use crate::buffers::{
 };
 use crate::lifecycle::comm;
 use crate::request::{CRequest, store_request};
-use crate::types::{
-    datatype, nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t, op, rank_arg,
-};
-use nexar::{Comm, Datatype, Error, ErrorKind, PendingCollective, Result};
+use crate::types::{datatype, nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t, op};
+use args::{counts_and_displs, extent, input_not_aliased, input_or_in_place, own_block, root_arg};
+use nexar::{Comm, Error, ErrorKind, PendingCollective, Result};
 use std::ffi::c_void;
+
+mod args;
 
 /// Where a collective's result goes.
 enum Dest {
@@ -35,6 +36,24 @@ impl Started {
             comm,
             pending,
             dest: Dest::User(RawOut::new(recv)),
+        }
+    }
+
+    /// A scatter root's: into `recv`, or (in place: the root keeps its block) a scratch
+    /// buffer of `len` bytes that is dropped.
+    fn at_root(
+        comm: Comm,
+        pending: PendingCollective,
+        recv: Option<&mut [u8]>,
+        len: usize,
+    ) -> Self {
+        match recv {
+            Some(out) => Self::new(comm, pending, out),
+            None => Self {
+                comm,
+                pending,
+                dest: Dest::Scratch(vec![0; len]),
+            },
         }
     }
 
@@ -78,60 +97,6 @@ impl Started {
         });
         store_request(request, req)
     }
-}
-
-fn root_arg(root: i32) -> Result<u32> {
-    rank_arg(root, ErrorKind::InvalidRoot, "root")
-}
-
-/// Bytes spanned by blocks of `counts` at `displs` (packed when NULL).
-fn extent(c: &[usize], displs: Option<&[usize]>, dt: Datatype) -> Result<usize> {
-    let overflow = || Error::new(ErrorKind::InvalidCount, "counts or displacements overflow");
-    let elems = match displs {
-        None => c
-            .iter()
-            .try_fold(0usize, |a, &x| a.checked_add(x))
-            .ok_or_else(overflow)?,
-        Some(d) => c
-            .iter()
-            .zip(d)
-            .try_fold(0usize, |m, (&n, &at)| at.checked_add(n).map(|e| m.max(e)))
-            .ok_or_else(overflow)?,
-    };
-    byte_len(elems, dt)
-}
-
-/// The input of a reduction-like call: `recv` itself when `send` is `NEXAR_IN_PLACE`.
-///
-/// # Safety
-/// Buffers as documented on the entry points.
-unsafe fn input_or_in_place<'a>(
-    send: *const c_void,
-    recv: *mut c_void,
-    len: usize,
-) -> Result<&'a [u8]> {
-    if is_in_place(send) {
-        // SAFETY: `recv` holds `len` bytes per the C contract.
-        unsafe { input(recv, len, "recvbuf") }
-    } else {
-        // SAFETY: `send` holds `len` bytes per the C contract.
-        unsafe { input(send, len, "sendbuf") }
-    }
-}
-
-/// `input_or_in_place` for calls whose receive buffer has the input's size, refusing a send
-/// buffer that overlaps it (see `disjoint`).
-///
-/// # Safety
-/// Buffers as documented on the entry points.
-unsafe fn input_not_aliased<'a>(
-    send: *const c_void,
-    recv: *mut c_void,
-    len: usize,
-) -> Result<&'a [u8]> {
-    disjoint(send, len, recv, len)?;
-    // SAFETY: as the caller's.
-    unsafe { input_or_in_place(send, recv, len) }
 }
 
 /// Starts a barrier.
@@ -298,21 +263,12 @@ pub fn allgatherv(
     let c = comm(comm_h)?;
     let n = c.size() as usize;
     // SAFETY: arrays hold `size` entries per the C contract.
-    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
-    // SAFETY: as above.
-    let d = unsafe { counts(displs, n, "displs", true)? };
+    let (rc, d) = unsafe { counts_and_displs(recvcounts, displs, n, "recvcounts", "displs")? };
     let total = extent(rc, d, dt)?;
     // SAFETY: `recv` spans `total` bytes per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
-    let me = c.rank() as usize;
-    let mine = if is_in_place(send) {
-        let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
-        let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
-        nexar::device::to_host_vec(&out[start..start + len])?
-    } else {
-        // SAFETY: `send` holds `sendcount` elements per the C contract.
-        nexar::device::to_host_vec(unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? })?
-    };
+    // SAFETY: `send` holds `sendcount` elements per the C contract.
+    let mine = unsafe { own_block(send, sendcount, out, rc, d, c.rank() as usize, dt)? };
     let p = c.start_allgatherv(&mine, dt, rc, d, total)?;
     Ok(Started::new(c, p, out))
 }
@@ -373,21 +329,12 @@ pub fn gatherv(
         return Ok(Started::nothing(c, p));
     }
     // SAFETY: at the root the arrays hold `size` entries per the C contract.
-    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
-    // SAFETY: as above.
-    let d = unsafe { counts(displs, n, "displs", true)? };
+    let (rc, d) = unsafe { counts_and_displs(recvcounts, displs, n, "recvcounts", "displs")? };
     let total = extent(rc, d, dt)?;
     // SAFETY: `recv` spans `total` bytes per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
-    let me = root as usize;
-    let mine = if is_in_place(send) {
-        let at = d.map_or_else(|| rc[..me].iter().sum(), |d| d[me]);
-        let (start, len) = (byte_len(at, dt)?, byte_len(rc[me], dt)?);
-        nexar::device::to_host_vec(&out[start..start + len])?
-    } else {
-        // SAFETY: `send` holds `sendcount` elements per the C contract.
-        nexar::device::to_host_vec(unsafe { input(send, byte_len(sendcount, dt)?, "sendbuf")? })?
-    };
+    // SAFETY: `send` holds `sendcount` elements per the C contract.
+    let mine = unsafe { own_block(send, sendcount, out, rc, d, root as usize, dt)? };
     let p = c.start_gatherv(&mine, dt, rc, d, total, root)?;
     Ok(Started::new(c, p, out))
 }
@@ -423,14 +370,7 @@ pub fn scatter(
         Some(unsafe { output(recv, block, "recvbuf")? })
     };
     let p = c.start_scatter(data, dt, block, root)?;
-    Ok(match out {
-        Some(out) => Started::new(c, p, out),
-        None => Started {
-            comm: c,
-            pending: p,
-            dest: Dest::Scratch(vec![0; block]),
-        },
-    })
+    Ok(Started::at_root(c, p, out, block))
 }
 
 /// Starts a scatterv.
@@ -457,9 +397,7 @@ pub fn scatterv(
         return Ok(Started::new(c, p, out));
     }
     // SAFETY: at the root the arrays hold `size` entries per the C contract.
-    let sc = unsafe { counts(sendcounts, n, "sendcounts", false)? }.unwrap_or_default();
-    // SAFETY: as above.
-    let d = unsafe { counts(displs, n, "displs", true)? };
+    let (sc, d) = unsafe { counts_and_displs(sendcounts, displs, n, "sendcounts", "displs")? };
     // SAFETY: `send` spans the blocks per the C contract.
     let data = unsafe { input(send, extent(sc, d, dt)?, "sendbuf")? };
     let mine = byte_len(sc[root as usize], dt)?;
@@ -477,14 +415,7 @@ pub fn scatterv(
         Some(unsafe { output(recv, mine, "recvbuf")? })
     };
     let p = c.start_scatterv(data, dt, sc, d, mine, root)?;
-    Ok(match out {
-        Some(out) => Started::new(c, p, out),
-        None => Started {
-            comm: c,
-            pending: p,
-            dest: Dest::Scratch(vec![0; mine]),
-        },
-    })
+    Ok(Started::at_root(c, p, out, mine))
 }
 
 /// Starts an alltoall (`count` elements per block).
@@ -523,18 +454,15 @@ pub fn alltoallv(
     let c = comm(comm_h)?;
     let n = c.size() as usize;
     // SAFETY: the arrays hold `size` entries per the C contract.
-    let rc = unsafe { counts(recvcounts, n, "recvcounts", false)? }.unwrap_or_default();
-    // SAFETY: as above.
-    let rd = unsafe { counts(rdispls, n, "rdispls", true)? };
+    let (rc, rd) = unsafe { counts_and_displs(recvcounts, rdispls, n, "recvcounts", "rdispls")? };
     let total = extent(rc, rd, dt)?;
     let (sc, sd, data): (&[usize], Option<&[usize]>, &[u8]) = if is_in_place(send) {
         // SAFETY: `recv` spans `total` bytes per the C contract.
         (rc, rd, unsafe { input(recv, total, "recvbuf")? })
     } else {
         // SAFETY: as above, for the send arrays and buffer.
-        let sc = unsafe { counts(sendcounts, n, "sendcounts", false)? }.unwrap_or_default();
-        // SAFETY: as above.
-        let sd = unsafe { counts(sdispls, n, "sdispls", true)? };
+        let (sc, sd) =
+            unsafe { counts_and_displs(sendcounts, sdispls, n, "sendcounts", "sdispls")? };
         // SAFETY: as above.
         let data = unsafe { input(send, extent(sc, sd, dt)?, "sendbuf")? };
         (sc, sd, data)

@@ -6,13 +6,7 @@
 # Arguments (-D): PREFIX SOURCE_DIR BINARY_DIR GENERATOR C_COMPILER
 cmake_minimum_required(VERSION 3.20)
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    list(JOIN ARGN " " cmd)
-    message(FATAL_ERROR "failed (${rc}): ${cmd}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/run_command.cmake")
 
 file(REMOVE_RECURSE "${BINARY_DIR}")
 # MPI_HOME both ways FindMPI reads it: the variable and the environment.

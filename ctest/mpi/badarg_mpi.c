@@ -22,43 +22,12 @@
 #include <limits.h>
 #include <stdint.h>
 
-typedef int (*case_fn)(void);
+#include "../badarg_cases.h"
 
-struct badcase {
-    const char *name;
-    int ranks;
-    int cls;
-    const char *func;
-    const char *what;
-    case_fn fn;
-};
-
-#define MAX_CASES 120
-static struct badcase cases[MAX_CASES];
-static int ncases;
 static int case_finalized;
 static int size;
 static int sb[64] = { 1, 2, 3, 4 }, rb[64];
 static int ones[64];
-
-static void add_case(const char *name, int ranks, int cls, const char *func, const char *what,
-                     case_fn fn)
-{
-    if (ncases == MAX_CASES) {
-        fprintf(stderr, "badarg_mpi: raise MAX_CASES\n");
-        exit(2);
-    }
-    cases[ncases++] = (struct badcase){ name, ranks, cls, func, what, fn };
-}
-
-/* Defines case_<name> and registers it before main runs. */
-#define CASE(nm, ranks, cls, func, what)                                                    \
-    static int case_##nm(void);                                                             \
-    __attribute__((constructor)) static void register_##nm(void)                            \
-    {                                                                                       \
-        add_case(#nm, ranks, cls, func, what, case_##nm);                                   \
-    }                                                                                       \
-    static int case_##nm(void)
 
 #define W MPI_COMM_WORLD
 
@@ -510,36 +479,15 @@ CASE(send_after_finalize, 2, MPI_ERR_OTHER, "MPI_Send", "MPI_Finalize was called
     return MPI_Send(sb, 1, MPI_INT, 0, 0, W);
 }
 
-static const struct badcase *find(const char *name)
-{
-    for (int i = 0; i < ncases; i++) {
-        if (strcmp(cases[i].name, name) == 0) {
-            return &cases[i];
-        }
-    }
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: test_mpi_badarg_mpi [fatal-]<case> | --list | --count <n>\n");
         return 2;
     }
-    if (strcmp(argv[1], "--count") == 0 && argc == 3) {
-        /* CMake registered argv[2] cases: a CASE it could not read would be silently lost */
-        if (ncases != atoi(argv[2])) {
-            fprintf(stderr, "%s: %d cases compiled, %s registered as tests\n", argv[0], ncases,
-                    argv[2]);
-            return 1;
-        }
-        return 0;
-    }
-    if (strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < ncases; i++) {
-            printf("%s %d\n", cases[i].name, cases[i].ranks);
-        }
-        return 0;
+    int listed = badarg_list_or_count(argc, argv);
+    if (listed >= 0) {
+        return listed;
     }
     int fatal = strncmp(argv[1], "fatal-", 6) == 0;
     const struct badcase *c = find(argv[1] + (fatal ? 6 : 0));
@@ -578,10 +526,10 @@ int main(int argc, char **argv)
     MPI_Error_string(rc, msg, &len);
     fprintf(stderr, "[rank %d] %s: returned %d (class %d): \"%s\"\n", check_rank, c->name, rc,
             cls, msg);
-    if (cls != c->cls) {
+    if (cls != c->code) {
         check_failures++;
         fprintf(stderr, "[rank %d] %s: expected error class %d, got %d\n", check_rank, c->name,
-                c->cls, cls);
+                c->code, cls);
     }
     if (len <= 0 || (size_t)len != strlen(msg) || !strstr(msg, c->func) ||
         !strstr(msg, c->what)) {

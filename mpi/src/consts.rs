@@ -87,6 +87,22 @@ pub const MPI_THREAD_FUNNELED: c_int = 1024;
 pub const MPI_THREAD_SERIALIZED: c_int = 2048;
 pub const MPI_THREAD_MULTIPLE: c_int = 4096;
 
+/// The value of `name` in the spec table `mpi/spec/constants.txt` (decimal or `0x` hex), for
+/// the tests that check the shim's constants against it; panics if it is not there.
+#[cfg(test)]
+pub(crate) fn spec_value(name: &str) -> i64 {
+    static TABLE: &str = include_str!("../spec/constants.txt");
+    let v = TABLE
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or_else(|| panic!("{name} not in the spec"));
+    match v.strip_prefix("0x") {
+        Some(h) => i64::from_str_radix(h, 16).expect("hex"),
+        None => v.parse().expect("int"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,19 +110,7 @@ mod tests {
     /// The values above against the spec table they are copied from.
     #[test]
     fn values_match_the_spec_table() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/constants.txt");
-        let text = std::fs::read_to_string(path).expect("spec/constants.txt");
-        let value = |name: &str| -> i64 {
-            let line = text
-                .lines()
-                .find(|l| l.split_whitespace().next() == Some(name))
-                .unwrap_or_else(|| panic!("{name} not in the spec"));
-            let v = line.split_whitespace().nth(1).expect("value");
-            match v.strip_prefix("0x") {
-                Some(h) => i64::from_str_radix(h, 16).expect("hex"),
-                None => v.parse().expect("int"),
-            }
-        };
+        let value = spec_value;
         let checks: &[(&str, i64)] = &[
             ("MPI_COMM_NULL", MPI_COMM_NULL as i64),
             ("MPI_COMM_WORLD", MPI_COMM_WORLD as i64),

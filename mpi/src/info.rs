@@ -422,20 +422,7 @@ mod tests {
 
     #[test]
     fn constants_match_the_spec() {
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/constants.txt"))
-                .expect("spec/constants.txt");
-        let value = |name: &str| -> i64 {
-            let v = text
-                .lines()
-                .find(|l| l.split_whitespace().next() == Some(name))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .unwrap_or_else(|| panic!("{name} not in the spec"));
-            match v.strip_prefix("0x") {
-                Some(h) => i64::from_str_radix(h, 16).expect("hex"),
-                None => v.parse().expect("int"),
-            }
-        };
+        let value = crate::consts::spec_value;
         for (name, v) in [
             ("MPI_INFO_ENV", MPI_INFO_ENV as i64),
             ("MPI_MAX_INFO_KEY", MPI_MAX_INFO_KEY as i64),

@@ -31,14 +31,14 @@ use crate::comm::CommInner;
 use crate::driver::Fingerprint;
 use crate::engine::CollEvent;
 use crate::error::{Error, ErrorKind, Result};
-use crate::transport::shm::cma;
 use crate::wire::Frame;
 use bytes::Bytes;
-use nexar_proto::Order;
-use nexar_proto::partition::block_bytes;
-use nexar_proto::{Collective, Incoming, Outbox, Reducer, algo};
-use std::ops::Range;
+use fallback::Fallback;
+use nexar_proto::Reducer;
 use std::sync::{Arc, OnceLock};
+
+mod fallback;
+mod pieces;
 
 /// Default smallest vector (bytes) for the direct algorithm; below it the proto machines win.
 /// Measured with bench/mpibench on 2 cores: at 2 ranks the two tie at 512 KiB and the direct
@@ -158,10 +158,7 @@ impl DirectAllreduce {
     ) -> Result<Self> {
         let engine = &comm.engine;
         let world = comm.members.world().clone();
-        engine.check_alive(&world)?;
-        let seq = comm.next_collective_seq();
-        let rx = engine.open_collective(comm.context, seq)?;
-        engine.arm_collective_timeout(comm.context, seq);
+        let (seq, rx) = comm.open_collective()?;
         let me = comm.rank as usize;
         let transport = engine.transport();
         let pids: Vec<Option<i32>> = world
@@ -348,88 +345,6 @@ impl DirectAllreduce {
         self.direct(recv).await
     }
 
-    /// Block `b` of the vector, in bytes.
-    fn block(&self, b: usize) -> Range<usize> {
-        let e = self.red.elem_size();
-        block_bytes(self.data_len / e.max(1), self.n(), b, e)
-    }
-
-    /// An error for a failed read from comm rank `r` (its failure if the engine knows it).
-    fn read_error(&self, r: usize, e: std::io::Error) -> Error {
-        let w = self.world_of(r);
-        if let Some(known) = self.comm.engine.failure_of(w) {
-            return known;
-        }
-        if e.raw_os_error() == Some(libc::ESRCH) {
-            return Error::proc_failed(w, "its process is gone");
-        }
-        Error::new(
-            ErrorKind::Transport,
-            format!("allreduce: reading rank {w}'s buffer failed: {e}"),
-        )
-    }
-
-    /// An error for a failed write to comm rank `r`.
-    fn write_error(&self, r: usize, e: std::io::Error) -> Error {
-        self.read_error(r, e).context("writing the result")
-    }
-
-    /// Reduces block `me` into `out` (the same block of the receive buffer), in rank order,
-    /// piece by piece, and writes each finished piece into every peer's receive buffer. The
-    /// first peer's piece is read straight into `out` (rank 0 then folds its own piece in on
-    /// the left), the others through a cache-sized scratch buffer: no memory-to-memory copy
-    /// besides the cross-process ones.
-    ///
-    /// `in_place`: the input is the receive buffer itself, so `out` also holds this rank's
-    /// operand, which is saved piece by piece (in cache) before the piece is overwritten. No
-    /// reference to the input is made then, since it aliases `out`.
-    fn reduce_mine(&self, out: &mut [u8], in_place: bool) -> Result<()> {
-        let me = self.me();
-        let block = self.block(me);
-        let e = self.red.elem_size().max(1);
-        let piece = (PIECE / e).max(1) * e;
-        let mut scratch = vec![0u8; piece.min(block.len())];
-        let mut saved = vec![0u8; if in_place { scratch.len() } else { 0 }];
-        let first = if me == 0 { 1 } else { 0 };
-        let data = if in_place { &[][..] } else { self.data() };
-        let peer = |r: usize| self.described[r].expect("every peer described itself");
-        let mut at = 0;
-        while at < block.len() {
-            let end = (at + piece).min(block.len());
-            let dst = &mut out[at..end];
-            let src = block.start + at..block.start + end;
-            let own: &[u8] = if in_place {
-                saved[..end - at].copy_from_slice(dst);
-                &saved[..end - at]
-            } else {
-                &data[src.clone()]
-            };
-            let read = |r: usize, to: &mut [u8]| {
-                cma::read_into(self.pids[r], peer(r).data + src.start as u64, to)
-                    .map_err(|e| self.read_error(r, e))
-            };
-            read(first, dst)?;
-            if me == 0 {
-                self.red.reduce_into(dst, own, Order::IncFirst)?;
-            }
-            for r in first + 1..self.n() {
-                if r == me {
-                    self.red.reduce_into(dst, own, Order::AccFirst)?;
-                } else {
-                    let tmp = &mut scratch[..end - at];
-                    read(r, tmp)?;
-                    self.red.reduce_into(dst, tmp, Order::AccFirst)?;
-                }
-            }
-            for r in (0..self.n()).filter(|&r| r != me) {
-                cma::write_from(self.pids[r], peer(r).recv + src.start as u64, dst)
-                    .map_err(|e| self.write_error(r, e))?;
-            }
-            at = end;
-        }
-        Ok(())
-    }
-
     async fn direct(&mut self, recv: &mut [u8]) -> Result<()> {
         let me = self.me();
         let mine = self.block(me);
@@ -530,80 +445,6 @@ impl Drop for DirectAllreduce {
             let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
             self.exposed = false;
         }
-        self.comm.engine.close_collective(
-            self.comm.context,
-            self.seq,
-            &mut self.rx,
-            &self.fp,
-            self.comm.members.world(),
-        );
-    }
-}
-
-/// The proto machine run over the direct allreduce's collective when some rank cannot copy
-/// directly (`NEXAR_SHM_CMA=0`, QUIC forced, ptrace forbidden).
-struct Fallback;
-
-impl Fallback {
-    async fn run(d: &mut DirectAllreduce, recv: &mut [u8]) -> Result<()> {
-        let group = d.comm.group();
-        let data = if !d.owned.is_empty() {
-            std::mem::take(&mut d.owned)
-        } else if d.data_len > 0 && recv.as_ptr() as usize == d.data_addr {
-            // In place: the input is `recv`; no second reference to it is made.
-            recv.to_vec()
-        } else {
-            d.data().to_vec()
-        };
-        let mut m: Box<dyn Collective> =
-            algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
-        let mut out = Outbox::new();
-        m.start(&mut out)?;
-        Self::flush(d, &mut out)?;
-        let mut next = 0;
-        while !m.is_done() {
-            if next == d.machine_frames.len() {
-                d.machine_frames.clear();
-                next = 0;
-                d.pump().await?;
-                continue;
-            }
-            let f = d.machine_frames[next].clone();
-            next += 1;
-            let from = d
-                .comm
-                .members
-                .comm_rank_of(f.header.src)
-                .expect("checked in pump");
-            let msg = Incoming {
-                from,
-                step: f.header.step,
-                payload: f.payload,
-            };
-            m.deliver(msg, &mut out).map_err(|e| {
-                Error::from(e).context(format!("allreduce on rank {}", d.comm.rank))
-            })?;
-            Self::flush(d, &mut out)?;
-        }
-        let result = m.finish()?;
-        if result.len() != recv.len() {
-            return Err(Error::new(
-                ErrorKind::Internal,
-                format!(
-                    "allreduce produced {} bytes for a {}-byte buffer",
-                    result.len(),
-                    recv.len()
-                ),
-            ));
-        }
-        recv.copy_from_slice(&result);
-        Ok(())
-    }
-
-    fn flush(d: &DirectAllreduce, out: &mut Outbox) -> Result<()> {
-        for m in out.drain() {
-            d.send(m.to as usize, m.step, m.payload)?;
-        }
-        Ok(())
+        self.comm.close_collective(self.seq, &mut self.rx, &self.fp);
     }
 }

@@ -251,22 +251,8 @@ impl Comm {
         tag: impl Into<TagMatch>,
     ) -> Result<Status> {
         let spec = self.recv_spec(source.into(), tag.into())?;
-        let engine = &self.inner.engine;
-        loop {
-            let notified = engine.arrivals().notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            engine.check_open()?;
-            engine.check_revoked(spec.context)?;
-            if let Some((s, t, b)) = engine.probe(&spec) {
-                return Ok(self.status_of(s, t, b));
-            }
-            match spec.source {
-                Some(s) => engine.failure_of(s).map_or(Ok(()), Err)?,
-                None => engine.check_alive(&spec.members)?,
-            }
-            notified.await;
-        }
+        let (s, t, b) = wait_matching(&self.inner.engine, &spec, |e| e.probe(&spec)).await?;
+        Ok(self.status_of(s, t, b))
     }
 
     /// Sends `send` to `dest` and receives into `recv` from `source`, without deadlocking
@@ -380,4 +366,31 @@ pub fn truncation_error(st: &Status, capacity: usize) -> Error {
             st.source, st.tag, st.bytes, capacity
         ),
     )
+}
+
+/// Waits until `look` finds what it wants among the messages matching `spec` (it is asked
+/// again after every arrival): a probe's envelope, a matched probe's message. Fails when the
+/// engine shuts down, the communicator is revoked, or the awaited source (every member, for
+/// a wildcard) failed.
+pub(super) async fn wait_matching<T>(
+    engine: &Engine,
+    spec: &RecvSpec,
+    mut look: impl FnMut(&Engine) -> Option<T>,
+) -> Result<T> {
+    loop {
+        // Armed before looking, so an arrival between the look and the wait is not missed.
+        let notified = engine.arrivals().notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        engine.check_open()?;
+        engine.check_revoked(spec.context)?;
+        if let Some(found) = look(engine) {
+            return Ok(found);
+        }
+        match spec.source {
+            Some(s) => engine.failure_of(s).map_or(Ok(()), Err)?,
+            None => engine.check_alive(&spec.members)?,
+        }
+        notified.await;
+    }
 }

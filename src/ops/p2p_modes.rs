@@ -8,7 +8,7 @@
 //!   matching queue and owned by a [`Message`], so no other receive or probe can take it;
 //! * cancelling a posted receive ([`RecvCancel`]).
 
-use super::p2p::truncation_error;
+use super::p2p::{truncation_error, wait_matching};
 use super::{Source, Status, TagMatch, bytes_of, check_tag};
 use crate::comm::Comm;
 use crate::element::Element;
@@ -107,25 +107,11 @@ impl Comm {
         tag: impl Into<TagMatch>,
     ) -> Result<Message> {
         let spec = self.recv_spec(source.into(), tag.into())?;
-        let engine = &self.inner.engine;
-        loop {
-            let notified = engine.arrivals().notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            engine.check_open()?;
-            engine.check_revoked(spec.context)?;
-            if let Some(env) = engine.take_message(&spec) {
-                return Ok(Message {
-                    comm: self.clone(),
-                    env: Some(env),
-                });
-            }
-            match spec.source {
-                Some(s) => engine.failure_of(s).map_or(Ok(()), Err)?,
-                None => engine.check_alive(&spec.members)?,
-            }
-            notified.await;
-        }
+        let env = wait_matching(&self.inner.engine, &spec, |e| e.take_message(&spec)).await?;
+        Ok(Message {
+            comm: self.clone(),
+            env: Some(env),
+        })
     }
 
     /// Blocking [`Comm::mprobe`].

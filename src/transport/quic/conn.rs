@@ -10,7 +10,7 @@
 use super::reader::{self, ReadFail};
 use super::{Inner, codes};
 use crate::security::verify::verify_peer_name;
-use crate::wire::FrameKind;
+use crate::wire::{FrameHeader, FrameKind};
 use std::sync::Arc;
 use tokio::time::timeout;
 
@@ -84,6 +84,15 @@ async fn authenticate(
             return Err(format!("bad Hello: {m}"));
         }
     };
+    let peer = hello_peer(inner, &header)?;
+    verify_peer_name(conn, &inner.creds.rank_name(peer))
+        .map_err(|e| format!("Hello claims rank {peer}: {}", e.message()))?;
+    Ok((peer, recv))
+}
+
+/// The rank a lane's first frame claims (QUIC stream or TLS bulk lane), before its certificate
+/// is checked: the frame must be a `Hello` from another rank of this world.
+pub(super) fn hello_peer(inner: &Inner, header: &FrameHeader) -> Result<u32, String> {
     if header.frame_kind() != Some(FrameKind::Hello) {
         return Err(format!(
             "first frame has kind {} instead of Hello",
@@ -97,9 +106,7 @@ async fn authenticate(
             inner.size
         ));
     }
-    verify_peer_name(conn, &inner.creds.rank_name(peer))
-        .map_err(|e| format!("Hello claims rank {peer}: {}", e.message()))?;
-    Ok((peer, recv))
+    Ok(peer)
 }
 
 /// An authenticated connection to `peer`: an open one, or a new one dialed now.

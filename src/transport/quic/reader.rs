@@ -2,6 +2,7 @@
 //! hands the frame to the sink. Any violation closes the connection and reports the peer.
 
 use super::conn::truncate;
+use super::stats::LaneStats;
 use super::{Inner, codes};
 use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header};
 use bytes::{Bytes, BytesMut};
@@ -88,6 +89,34 @@ async fn read_payload(recv: &mut RecvStream, len: u64) -> Result<Bytes, ReadFail
     Ok(buf.freeze())
 }
 
+/// Acts on a whole, validated frame from `peer` after a lane's opening `Hello` (a QUIC stream
+/// or the TLS bulk lane): counts and delivers data and control frames, records a `Goodbye`.
+/// Another `Hello` (or an unknown kind) is a protocol violation, described in the error.
+pub(super) fn deliver(
+    inner: &Inner,
+    stats: &LaneStats,
+    peer: u32,
+    frame: Frame,
+) -> Result<(), &'static str> {
+    match frame.header.frame_kind() {
+        Some(
+            FrameKind::P2p
+            | FrameKind::Collective
+            | FrameKind::Ack
+            | FrameKind::Abort
+            | FrameKind::Revoke
+            | FrameKind::Agree
+            | FrameKind::Rpc,
+        ) => {
+            stats.received(&frame);
+            inner.sink.on_frame(frame);
+        }
+        Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, frame.header.seq),
+        Some(FrameKind::Hello) | None => return Err("unexpected Hello in the middle of a stream"),
+    }
+    Ok(())
+}
+
 /// Reads the frames of one stream from `peer` (already authenticated on `conn`). Unless
 /// `hello_seen`, the stream must start with a `Hello` naming `peer`.
 pub(super) async fn read_stream(
@@ -131,24 +160,8 @@ pub(super) async fn read_stream(
             Ok(p) => p,
             Err(f) => break f,
         };
-        match kind {
-            Some(
-                FrameKind::P2p
-                | FrameKind::Collective
-                | FrameKind::Ack
-                | FrameKind::Abort
-                | FrameKind::Revoke
-                | FrameKind::Agree
-                | FrameKind::Rpc,
-            ) => {
-                let frame = Frame { header, payload };
-                inner.quic_stats.received(&frame);
-                inner.sink.on_frame(frame);
-            }
-            Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
-            Some(FrameKind::Hello) | None => {
-                break ReadFail::Malformed("unexpected Hello in the middle of a stream".into());
-            }
+        if let Err(m) = deliver(&inner, &inner.quic_stats, peer, Frame { header, payload }) {
+            break ReadFail::Malformed(m.into());
         }
     };
     match fail {

@@ -11,11 +11,11 @@
 //! When the listener cannot bind, or dialing a peer fails, the reason is logged and the QUIC
 //! bulk stream carries the large frames instead.
 
+use super::conn::hello_peer;
 use super::{Inner, tls_stream};
 use crate::error::{Error, ErrorKind, Result};
 use crate::security::Credentials;
 use crate::security::verify::verify_cert_name;
-use crate::wire::FrameKind;
 use parking_lot::Mutex;
 use rustls::pki_types::{CertificateDer, ServerName};
 use socket2::{Domain, Protocol, Socket, Type};
@@ -148,19 +148,7 @@ async fn authenticate(inner: &Inner, tcp: TcpStream) -> Result<(u32, ServerStrea
         Ok(None) => return Err("stream ended before its Hello".into()),
         Err(m) => return Err(format!("bad Hello: {m}")),
     };
-    if header.frame_kind() != Some(FrameKind::Hello) {
-        return Err(format!(
-            "first frame has kind {} instead of Hello",
-            header.kind
-        ));
-    }
-    let peer = header.src;
-    if peer >= inner.size || peer == inner.rank {
-        return Err(format!(
-            "Hello claims rank {peer}, which is not a peer in a world of {}",
-            inner.size
-        ));
-    }
+    let peer = hello_peer(inner, &header)?;
     verify_cert_name(&cert, &inner.creds.rank_name(peer))
         .map_err(|e| format!("Hello claims rank {peer}: {}", e.message()))?;
     // A peer that already said goodbye may still open its lane (it counts in the goodbye);

@@ -8,6 +8,7 @@
 
 use super::Inner;
 use super::lanes::LaneError;
+use super::reader::deliver;
 use super::recv_pool::RecvPool;
 use super::tls_lane::{ClientStream, ServerStream};
 use crate::wire::{
@@ -131,27 +132,8 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
                 break (m, bad);
             }
         };
-        let frame = Frame { header, payload };
-        match header.frame_kind() {
-            Some(
-                FrameKind::P2p
-                | FrameKind::Collective
-                | FrameKind::Ack
-                | FrameKind::Abort
-                | FrameKind::Revoke
-                | FrameKind::Agree
-                | FrameKind::Rpc,
-            ) => {
-                inner.tls_stats.received(&frame);
-                inner.sink.on_frame(frame);
-            }
-            Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, header.seq),
-            Some(FrameKind::Hello) | None => {
-                break (
-                    "unexpected Hello in the middle of a stream".to_string(),
-                    true,
-                );
-            }
+        if let Err(m) = deliver(&inner, &inner.tls_stats, peer, Frame { header, payload }) {
+            break (m.to_string(), true);
         }
     };
     drop(stream);
