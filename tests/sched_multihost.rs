@@ -1,0 +1,138 @@
+//! Scheduler launches across two "hosts" made of network namespaces (see
+//! tests/multihost_support), WITHOUT `NEXAR_BIND_ADDR`: each rank must find on its own the
+//! address the other host reaches it on (src/bootstrap/bind.rs). Ranks are started as the
+//! scheduler would start them (simulated Slurm and torchrun variables), two per namespace,
+//! with `NEXAR_HOSTNAME` naming their host and `/etc/netns/NS/hosts` resolving `hostA` /
+//! `hostB` to the namespace addresses. Each runs examples/multihost_check.rs, which verifies
+//! its results and prints its transport counters; QUIC must have carried traffic between the
+//! hosts and shared memory within each. Needs root and `ip`; otherwise prints
+//! `SKIPPED: reason` and passes. Every wait has a deadline; processes are killed and the
+//! namespaces deleted on drop.
+
+mod common;
+mod multihost_support;
+
+use common::procs::example;
+use multihost_support::*;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Variables of the scheduler, for world rank `rank` of 4 (2 per host).
+type EnvFor = dyn Fn(u32) -> Vec<(String, String)>;
+
+/// Variables no rank may inherit from the test's own environment.
+const CLEARED: [&str; 12] = [
+    "NEXAR_BIND_ADDR",
+    "NEXAR_TRANSPORT",
+    "NEXAR_BULK_LANE",
+    "NEXAR_RANK",
+    "NEXAR_SIZE",
+    "NEXAR_RENDEZVOUS",
+    "NEXAR_SECRET_FD",
+    "PMI_FD",
+    "PMI_PORT",
+    "OMPI_COMM_WORLD_RANK",
+    "SLURM_PROCID",
+    "RANK",
+];
+
+/// Runs 4 ranks of multihost_check (0, 1 on hostA; 2, 3 on hostB) and checks their reports.
+fn run_two_hosts(what: &str, env_for: &EnvFor) {
+    let hosts = hosts_or_skip!();
+    let _names = NameFiles::new(
+        &[&hosts.a, &hosts.b],
+        &[("hostA", LEADER_IP), ("hostB", JOINER_IP)],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("job.secret");
+    nexar::security::JobSecret::generate()
+        .unwrap()
+        .write_file(&secret)
+        .unwrap();
+    let start = Instant::now();
+    let mut ranks: Vec<Proc> = (0..4u32)
+        .map(|r| {
+            let (ns, host) = if r < 2 {
+                (&hosts.a, "hostA")
+            } else {
+                (&hosts.b, "hostB")
+            };
+            let mut cmd = Command::new("ip");
+            cmd.args(["netns", "exec", ns])
+                .arg(example("multihost_check"))
+                .env("NEXAR_HOSTNAME", host)
+                .env("NEXAR_JOB_SECRET_FILE", &secret)
+                .env("NEXAR_CONNECT_TIMEOUT_MS", "20000");
+            for v in CLEARED {
+                cmd.env_remove(v);
+            }
+            cmd.envs(env_for(r));
+            Proc::spawn(cmd, dir.path(), &format!("rank{r}"))
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(45);
+    let statuses: Vec<_> = ranks.iter_mut().map(|p| p.wait_until(deadline)).collect();
+    let log = |p: &Proc, r: usize| format!("rank {r}:\n{}{}", p.stdout(), p.stderr());
+    let all: String = ranks.iter().enumerate().map(|(r, p)| log(p, r)).collect();
+    eprintln!(
+        "{what}: 4 ranks on 2 hosts done in {:?}\n{all}",
+        start.elapsed()
+    );
+    for (r, st) in statuses.iter().enumerate() {
+        assert!(
+            st.is_some_and(|s| s.success()),
+            "{what}: rank {r} ended with {st:?}\n{all}"
+        );
+    }
+    for (r, p) in ranks.iter().enumerate() {
+        let rs = reports(&p.stdout());
+        assert_eq!(rs.len(), 1, "{what}: rank {r} printed no report\n{all}");
+        let rep = &rs[0];
+        let host = if r < 2 { "hostA" } else { "hostB" };
+        assert_eq!(rep["rank"], r.to_string(), "{what}");
+        assert_eq!(rep["size"], "4", "{what}");
+        assert_eq!(rep["host"], host, "{what}: rank {r}");
+        assert_eq!(rep["transport"], "shm+quic", "{what}: rank {r}");
+        let n = |k: &str| rep[k].parse::<u64>().unwrap();
+        assert!(n("shm_bytes") > 0, "{what}: rank {r} used no shared memory");
+        assert!(
+            n("quic_bytes") > 0,
+            "{what}: rank {r} sent nothing over QUIC"
+        );
+    }
+}
+
+fn pairs(v: &[(&str, String)]) -> Vec<(String, String)> {
+    v.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+}
+
+#[test]
+fn slurm_across_two_hosts_binds_routable_addresses() {
+    // The rendezvous comes from the node list: hostA (resolved through the namespace's hosts
+    // file), port 20000 + (job * 31 + step) mod 10000.
+    let job = (std::process::id() % 100_000).to_string();
+    run_two_hosts("Slurm", &move |r| {
+        pairs(&[
+            ("SLURM_PROCID", r.to_string()),
+            ("SLURM_NTASKS", "4".into()),
+            ("SLURM_LOCALID", (r % 2).to_string()),
+            ("SLURM_STEP_NODELIST", "hostA,hostB".into()),
+            ("SLURM_JOB_ID", job.clone()),
+            ("SLURM_STEP_ID", "0".into()),
+        ])
+    });
+}
+
+#[test]
+fn torchrun_across_two_hosts_binds_routable_addresses() {
+    run_two_hosts("torchrun", &|r| {
+        pairs(&[
+            ("RANK", r.to_string()),
+            ("WORLD_SIZE", "4".into()),
+            ("LOCAL_RANK", (r % 2).to_string()),
+            ("LOCAL_WORLD_SIZE", "2".into()),
+            ("MASTER_ADDR", "hostA".into()),
+            ("MASTER_PORT", "29500".into()),
+        ])
+    });
+}
