@@ -5,7 +5,9 @@
 //! with `NEXAR_HOSTNAME` naming their host and `/etc/netns/NS/hosts` resolving `hostA` /
 //! `hostB` to the namespace addresses. Each runs examples/multihost_check.rs, which verifies
 //! its results and prints its transport counters; QUIC must have carried traffic between the
-//! hosts and shared memory within each. Needs root and `ip`; otherwise prints
+//! hosts and shared memory within each. The same job also runs under MPICH's real
+//! `mpiexec.hydra` across the two namespaces (PMI: rank 0 compares host names through the KVS).
+//! Needs root and `ip` (and `mpiexec.hydra` for the last test); otherwise prints
 //! `SKIPPED: reason` and passes. Every wait has a deadline; processes are killed and the
 //! namespaces deleted on drop.
 
@@ -35,6 +37,26 @@ const CLEARED: [&str; 12] = [
     "SLURM_PROCID",
     "RANK",
 ];
+
+/// Checks the `MULTIHOST` reports of 4 ranks (0, 1 on hostA; 2, 3 on hostB) in `out`.
+fn check_reports(what: &str, out: &str, log: &str) {
+    let mut rs = reports(out);
+    rs.sort_by(|x, y| x["rank"].cmp(&y["rank"]));
+    assert_eq!(rs.len(), 4, "{what}: expected 4 reports\n{log}");
+    for (r, rep) in rs.iter().enumerate() {
+        let host = if r < 2 { "hostA" } else { "hostB" };
+        assert_eq!(rep["rank"], r.to_string(), "{what}");
+        assert_eq!(rep["size"], "4", "{what}");
+        assert_eq!(rep["host"], host, "{what}: rank {r}");
+        assert_eq!(rep["transport"], "shm+quic", "{what}: rank {r}");
+        let n = |k: &str| rep[k].parse::<u64>().unwrap();
+        assert!(n("shm_bytes") > 0, "{what}: rank {r} used no shared memory");
+        assert!(
+            n("quic_bytes") > 0,
+            "{what}: rank {r} sent nothing over QUIC"
+        );
+    }
+}
 
 /// Runs 4 ranks of multihost_check (0, 1 on hostA; 2, 3 on hostB) and checks their reports.
 fn run_two_hosts(what: &str, env_for: &EnvFor) {
@@ -84,22 +106,8 @@ fn run_two_hosts(what: &str, env_for: &EnvFor) {
             "{what}: rank {r} ended with {st:?}\n{all}"
         );
     }
-    for (r, p) in ranks.iter().enumerate() {
-        let rs = reports(&p.stdout());
-        assert_eq!(rs.len(), 1, "{what}: rank {r} printed no report\n{all}");
-        let rep = &rs[0];
-        let host = if r < 2 { "hostA" } else { "hostB" };
-        assert_eq!(rep["rank"], r.to_string(), "{what}");
-        assert_eq!(rep["size"], "4", "{what}");
-        assert_eq!(rep["host"], host, "{what}: rank {r}");
-        assert_eq!(rep["transport"], "shm+quic", "{what}: rank {r}");
-        let n = |k: &str| rep[k].parse::<u64>().unwrap();
-        assert!(n("shm_bytes") > 0, "{what}: rank {r} used no shared memory");
-        assert!(
-            n("quic_bytes") > 0,
-            "{what}: rank {r} sent nothing over QUIC"
-        );
-    }
+    let out: String = ranks.iter().map(Proc::stdout).collect();
+    check_reports(what, &out, &all);
 }
 
 fn pairs(v: &[(&str, String)]) -> Vec<(String, String)> {
@@ -135,4 +143,78 @@ fn torchrun_across_two_hosts_binds_routable_addresses() {
             ("MASTER_PORT", "29500".into()),
         ])
     });
+}
+
+/// A stand-in for `ssh` that hydra calls as `SCRIPT [-x] HOST COMMAND...`: runs the command in
+/// that host's namespace, under its host name.
+fn ssh_script(dir: &std::path::Path, hosts: &Hosts) -> std::path::PathBuf {
+    let path = dir.join("netns-ssh.sh");
+    let text = format!(
+        r#"#!/bin/sh
+while [ "${{1#-}}" != "$1" ]; do shift; done
+host=$1; shift
+case $host in
+{LEADER_IP}|hostA) ns={a}; name=hostA;;
+{JOINER_IP}|hostB) ns={b}; name=hostB;;
+*) echo "netns-ssh: unknown host $host" >&2; exit 255;;
+esac
+exec ip netns exec $ns unshare --uts sh -c "hostname $name && exec sh -c \"\$0\"" "$*"
+"#,
+        a = hosts.a,
+        b = hosts.b
+    );
+    std::fs::write(&path, text).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn hydra_across_two_hosts_binds_routable_addresses() {
+    let hydra_ok = Command::new("mpiexec.hydra")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !hydra_ok {
+        eprintln!("SKIPPED: hydra netns test: mpiexec.hydra is not installed");
+        return;
+    }
+    let hosts = hosts_or_skip!();
+    let _names = NameFiles::new(
+        &[&hosts.a, &hosts.b],
+        &[("hostA", LEADER_IP), ("hostB", JOINER_IP)],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let script = ssh_script(dir.path(), &hosts);
+    // mpiexec runs on hostA; hydra starts hostA's proxy itself and hostB's through the script.
+    // `-iface eth0`: the proxies reach mpiexec on the namespace's address.
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", &hosts.a, "unshare", "--uts", "sh", "-c"])
+        .arg("hostname hostA && exec \"$0\" \"$@\"")
+        .arg("mpiexec.hydra")
+        .args(["-launcher", "ssh", "-launcher-exec"])
+        .arg(&script)
+        .args(["-iface", "eth0", "-hosts"])
+        .arg(format!("{LEADER_IP}:2,{JOINER_IP}:2"))
+        .args(["-n", "4"])
+        .arg(example("multihost_check"))
+        .env("NEXAR_CONNECT_TIMEOUT_MS", "20000")
+        .env_remove("NEXAR_JOB_SECRET_FILE");
+    for v in CLEARED {
+        cmd.env_remove(v);
+    }
+    let start = Instant::now();
+    let mut job = Proc::spawn_group(cmd, dir.path(), "mpiexec");
+    let st = job.wait_until(Instant::now() + Duration::from_secs(45));
+    let (out, err) = (job.stdout(), job.stderr());
+    let log = format!("stdout:\n{out}stderr:\n{err}");
+    eprintln!(
+        "hydra: 4 ranks on 2 hosts done in {:?}\n{log}",
+        start.elapsed()
+    );
+    assert!(
+        st.is_some_and(|s| s.success()),
+        "hydra ended with {st:?}\n{log}"
+    );
+    check_reports("hydra", &out, &log);
 }

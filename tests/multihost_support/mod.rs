@@ -329,9 +329,21 @@ pub struct Proc {
     err: PathBuf,
     /// Its exit status, once waited for.
     pub status: Option<ExitStatus>,
+    /// It leads its own process group, killed whole on drop.
+    group: bool,
 }
 
 impl Proc {
+    /// Starts `cmd` as the leader of a new process group (killed as a group on drop), with
+    /// output in `dir/<name>.out|.err`: for process managers whose children outlive them.
+    pub fn spawn_group(mut cmd: Command, dir: &Path, name: &str) -> Self {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        let mut p = Self::spawn(cmd, dir, name);
+        p.group = true;
+        p
+    }
+
     /// Starts `cmd` with output in `dir/<name>.out|.err`.
     pub fn spawn(mut cmd: Command, dir: &Path, name: &str) -> Self {
         let out = dir.join(format!("{name}.out"));
@@ -345,6 +357,7 @@ impl Proc {
             out,
             err,
             status: None,
+            group: false,
         }
     }
 
@@ -373,6 +386,10 @@ impl Proc {
 
 impl Drop for Proc {
     fn drop(&mut self) {
+        if self.group {
+            // SAFETY: kill has no memory effects; the group is the one this child leads.
+            unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        }
         if self.status.is_none() && !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();
             let _ = self.child.wait();
