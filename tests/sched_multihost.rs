@@ -1,14 +1,13 @@
-//! Scheduler launches across two "hosts" made of network namespaces (see
-//! tests/multihost_support), WITHOUT `NEXAR_BIND_ADDR`: each rank must find on its own the
-//! address the other host reaches it on (src/bootstrap/bind.rs). Ranks are started as the
-//! scheduler would start them (simulated Slurm and torchrun variables), two per namespace,
-//! with `NEXAR_HOSTNAME` naming their host and `/etc/netns/NS/hosts` resolving `hostA` /
-//! `hostB` to the namespace addresses. Each runs examples/multihost_check.rs, which verifies
-//! its results and prints its transport counters; QUIC must have carried traffic between the
-//! hosts and shared memory within each. The same job also runs under MPICH's real
-//! `mpiexec.hydra` across the two namespaces (PMI: rank 0 compares host names through the KVS).
-//! Needs root and `ip` (and `mpiexec.hydra` for the last test); otherwise prints
-//! `SKIPPED: reason` and passes. Every wait has a deadline; processes are killed and the
+//! Scheduler launches across two "hosts" made of network namespaces (see tests/multihost_support),
+//! WITHOUT `NEXAR_BIND_ADDR`: each rank must find on its own the address the other host reaches it
+//! on (src/bootstrap/bind.rs). Ranks are started as the scheduler would start them (simulated
+//! Slurm, torchrun and Open MPI variables), two per namespace, with `NEXAR_HOSTNAME` naming their
+//! host and `/etc/netns/NS/hosts` resolving `hostA` / `hostB` to the namespace addresses. Each runs
+//! examples/multihost_check.rs, which verifies its results and prints its transport counters; QUIC
+//! must have carried traffic between the hosts and shared memory within each. The same job also
+//! runs under MPICH's real `mpiexec.hydra` across the two namespaces (PMI: rank 0 compares host
+//! names through the KVS). Needs root and `ip` (and `mpiexec.hydra` for the last test); otherwise
+//! prints `SKIPPED: reason` and passes. Every wait has a deadline; processes are killed and the
 //! namespaces deleted on drop.
 
 mod common;
@@ -141,6 +140,20 @@ fn torchrun_across_two_hosts_binds_routable_addresses() {
             ("LOCAL_WORLD_SIZE", "2".into()),
             ("MASTER_ADDR", "hostA".into()),
             ("MASTER_PORT", "29500".into()),
+        ])
+    });
+}
+
+#[test]
+fn open_mpi_across_two_hosts_binds_routable_addresses() {
+    // Open MPI derives no rendezvous across hosts: NEXAR_RENDEZVOUS names rank 0's host.
+    run_two_hosts("Open MPI", &|r| {
+        pairs(&[
+            ("OMPI_COMM_WORLD_RANK", r.to_string()),
+            ("OMPI_COMM_WORLD_SIZE", "4".into()),
+            ("OMPI_COMM_WORLD_LOCAL_RANK", (r % 2).to_string()),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "2".into()),
+            ("NEXAR_RENDEZVOUS", "hostA:23456".into()),
         ])
     });
 }

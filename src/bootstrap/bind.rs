@@ -18,7 +18,9 @@
 //!    rendezvous address from the host names of every rank ([`rendezvous_ip`]): loopback when
 //!    they all match, which then yields loopback here too.
 //!
-//! The chosen address is logged at debug level.
+//! The chosen address is logged at debug level. [`endpoint_ip`] reads the process environment
+//! when a world is established (a [`crate::bootstrap::Launch`] does not record which scheduler
+//! started the process); the rules themselves are pure functions over a variable lookup.
 
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
