@@ -8,7 +8,8 @@
 //! | `NEXAR_CONNECT_TIMEOUT_MS` | limit for rendezvous and connection set-up | 60000 |
 //! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched p2p messages buffered per sending peer; past it that peer's p2p traffic is not read until receives drain it (back-pressure: its sends queue, nothing errors or is lost; see `transport::budget`) | 64 MiB |
-//! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds | 127.0.0.1 |
+//! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds; always wins, even `127.0.0.1` (without it, ranks started by a scheduler across hosts pick a routable address: `bootstrap::bind`) | 127.0.0.1 |
+//! | `NEXAR_HOSTNAME` | the host name that decides which ranks share memory (read by `bootstrap::hostname`): containers sharing one name, tests | the system's host name |
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |

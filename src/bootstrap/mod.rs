@@ -10,6 +10,7 @@
 //! | `NEXAR_RENDEZVOUS_HOST` | `1`: rank 0 hosts the rendezvous itself on that address (launches by hand or by other tools); ignored on other ranks |
 //! | `NEXAR_SECRET_FD` | an inherited pipe the 32-byte job secret can be read from (nexarrun); read, then closed |
 //! | `NEXAR_JOB_SECRET_FILE` | a file holding the job secret, 32 raw bytes or 64 hex digits (hand launches); must not be accessible by group or others |
+//! | `NEXAR_HOSTNAME` | the host name that decides which ranks share memory (default: the system's host name); for containers that share one name, or tests |
 //! | `NEXAR_EPOCH` | the epoch of a grown world this process joins (set for new processes by [`crate::Context::grow`]; default 0) |
 //!
 //! With none of these set the process is rank 0 of a world of 1, as in MPI. A world of more than
@@ -34,6 +35,12 @@
 //! scheduler's variables). A bad value (not a number, rank >= size) is a `Bootstrap` error
 //! naming the variable.
 //!
+//! Under a scheduler (PMI, Open MPI, Slurm, torchrun) without `NEXAR_BIND_ADDR`, a world the
+//! scheduler says spans one host binds loopback, and any other binds the address this host
+//! uses to reach the rendezvous; under PMI rank 0 first learns every rank's host name through
+//! the KVS and hosts the rendezvous on loopback (one host) or on its host's routable address
+//! ([`bind`]). `NEXAR_BIND_ADDR` always wins.
+//!
 //! A PMI launch needs a live connection to the process manager, so only [`crate::Context::init`]
 //! joins one (through [`pmi`]); [`Launch::from_env`] / [`Launch::from_vars`] refuse it with a
 //! `Bootstrap` error.
@@ -42,6 +49,7 @@
 //! every rank's `NEXAR_JOB_SECRET_FILE` at it, give every rank the same `NEXAR_RENDEZVOUS`, and
 //! set `NEXAR_RENDEZVOUS_HOST=1` for rank 0.
 
+pub mod bind;
 mod env;
 pub mod pmi;
 pub mod rendezvous;
@@ -222,6 +230,18 @@ async fn connect_world(
         )
     })?;
     let rdv_addr = resolve(rdv, cfg.bind_addr).await?;
+    // Under a scheduler with no address given, bind where the other hosts can reach us.
+    let ip = bind::endpoint_ip(cfg, &|n| std::env::var(n).ok(), launch.rank, rdv_addr)?;
+    let chosen;
+    let cfg = if ip == cfg.bind_addr {
+        cfg
+    } else {
+        chosen = Config {
+            bind_addr: ip,
+            ..cfg.clone()
+        };
+        &chosen
+    };
     let server = if started.is_some() {
         started
     } else if launch.host_rendezvous && launch.rank == 0 {
@@ -278,14 +298,8 @@ async fn connect_world(
     })
 }
 
-/// This machine's host name (empty if it cannot be read).
+/// This host's name for deciding which ranks share memory: `NEXAR_HOSTNAME` when set and not
+/// blank, else the system's host name (empty if it cannot be read).
 pub fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: the buffer is valid for its full length; gethostname NUL-terminates on success.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    if rc != 0 {
-        return String::new();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).into_owned()
+    bind::hostname_from(&|n| std::env::var(n).ok())
 }

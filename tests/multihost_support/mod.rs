@@ -287,3 +287,112 @@ macro_rules! hosts_or_skip {
         }
     };
 }
+
+/// Host-name files for namespaces: `ip netns exec NS` bind-mounts `/etc/netns/NS/hosts` over
+/// `/etc/hosts`, so names resolve inside the "hosts" as on a cluster. Removed on drop.
+pub struct NameFiles {
+    dirs: Vec<PathBuf>,
+}
+
+impl NameFiles {
+    /// Writes `names` (name, address) plus localhost as the hosts file of each namespace.
+    pub fn new(namespaces: &[&str], names: &[(&str, &str)]) -> Self {
+        let mut text = String::from("127.0.0.1 localhost\n::1 localhost\n");
+        for (name, ip) in names {
+            text.push_str(&format!("{ip} {name}\n"));
+        }
+        let dirs: Vec<PathBuf> = namespaces
+            .iter()
+            .map(|ns| PathBuf::from("/etc/netns").join(ns))
+            .collect();
+        for d in &dirs {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("hosts"), &text).unwrap();
+        }
+        NameFiles { dirs }
+    }
+}
+
+impl Drop for NameFiles {
+    fn drop(&mut self) {
+        for d in &self.dirs {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// A process with its output in files; killed on drop unless it exited.
+pub struct Proc {
+    /// The process.
+    pub child: Child,
+    out: PathBuf,
+    err: PathBuf,
+    /// Its exit status, once waited for.
+    pub status: Option<ExitStatus>,
+    /// It leads its own process group, killed whole on drop.
+    group: bool,
+}
+
+impl Proc {
+    /// Starts `cmd` as the leader of a new process group (killed as a group on drop), with
+    /// output in `dir/<name>.out|.err`: for process managers whose children outlive them.
+    pub fn spawn_group(mut cmd: Command, dir: &Path, name: &str) -> Self {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        let mut p = Self::spawn(cmd, dir, name);
+        p.group = true;
+        p
+    }
+
+    /// Starts `cmd` with output in `dir/<name>.out|.err`.
+    pub fn spawn(mut cmd: Command, dir: &Path, name: &str) -> Self {
+        let out = dir.join(format!("{name}.out"));
+        let err = dir.join(format!("{name}.err"));
+        cmd.stdin(Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap());
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("start {name}: {e}"));
+        Proc {
+            child,
+            out,
+            err,
+            status: None,
+            group: false,
+        }
+    }
+
+    /// Waits until `deadline`; `None` when it is still running then.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                self.status = Some(st);
+                return Some(st);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn stdout(&self) -> String {
+        std::fs::read_to_string(&self.out).unwrap_or_default()
+    }
+
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.err).unwrap_or_default()
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if self.group {
+            // SAFETY: kill has no memory effects; the group is the one this child leads.
+            unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        }
+        if self.status.is_none() && !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use super::client::{Conn, PmiClient, hex_decode, hex_encode};
 use super::{PmiAddr, PmiSession, TAKEN, boot, detect};
 use crate::bootstrap::rendezvous::RendezvousServer;
-use crate::bootstrap::{Launch, env, hostname};
+use crate::bootstrap::{Launch, bind, env, hostname};
 use crate::config::Config;
 use crate::error::Result;
 use crate::security::JobSecret;
@@ -21,6 +21,11 @@ pub const KEY_RENDEZVOUS: &str = "nexar-rdv";
 pub const KEY_SECRET: &str = "nexar-secret";
 /// Value of [`KEY_SECRET`] when rank 0 read the secret from `NEXAR_JOB_SECRET_FILE`.
 const SECRET_FROM_FILE: &str = "file";
+
+/// KVS key of rank `r`'s host name.
+fn host_key(r: u32) -> String {
+    format!("nexar-host-{r}")
+}
 
 /// A launch through PMI, ready for [`crate::Context`]: the launch, the rendezvous rank 0
 /// already started, and the connection to keep open.
@@ -161,8 +166,34 @@ pub(crate) fn run(
             session,
         });
     }
+    let host = bind::hostname_from(get);
+    // Without an explicit address rank 0 must know whether the ranks span several hosts before
+    // it picks the rendezvous address: unless the process manager says every rank is local
+    // (hydra's MPI_LOCALNRANKS), the host names go through the KVS and a first barrier.
+    let explicit = bind::explicit(cfg, get);
+    let decide_span = explicit.is_none() && env_u32(get, "MPI_LOCALNRANKS")? != Some(size);
+    if local_rank.is_none() || decide_span {
+        c.put(&kvs, &host_key(rank), &hex_encode(host.as_bytes()))?;
+    }
+    if decide_span {
+        c.barrier()?;
+    }
     let mut server = None;
     if rank == 0 {
+        let ip = if decide_span {
+            let mut one_host = true;
+            for r in 1..size {
+                let key = host_key(r);
+                if hex_text("get", &key, &c.get(&kvs, &key)?)? != host {
+                    one_host = false;
+                    break;
+                }
+            }
+            bind::rendezvous_ip(one_host, &host)?
+        } else {
+            cfg.bind_addr
+        };
+        tracing::debug!(%ip, host, "PMI rank 0 hosts the rendezvous");
         let (s, word) = match &secret {
             Some(s) => (s.clone(), SECRET_FROM_FILE.to_string()),
             None => {
@@ -173,20 +204,12 @@ pub(crate) fn run(
         };
         let srv = {
             let _guard = handle.enter();
-            RendezvousServer::start(&s, SocketAddr::new(cfg.bind_addr, 0), size, cfg)?
+            RendezvousServer::start(&s, SocketAddr::new(ip, 0), size, cfg)?
         };
         let rdv = published(srv.local_addr());
         c.put(&kvs, KEY_RENDEZVOUS, &hex_encode(rdv.as_bytes()))?;
         c.put(&kvs, KEY_SECRET, &word)?;
         server = Some((srv, rdv, s));
-    }
-    let host = hostname();
-    if local_rank.is_none() {
-        c.put(
-            &kvs,
-            &format!("nexar-host-{rank}"),
-            &hex_encode(host.as_bytes()),
-        )?;
     }
     c.barrier()?;
     let (server, rendezvous, secret) = match server {
@@ -223,7 +246,7 @@ pub(crate) fn run(
         None => {
             let mut n = 0;
             for r in 0..rank {
-                let key = format!("nexar-host-{r}");
+                let key = host_key(r);
                 if hex_text("get", &key, &c.get(&kvs, &key)?)? == host {
                     n += 1;
                 }

@@ -11,11 +11,12 @@
 //!
 //! | key | put by | value |
 //! |---|---|---|
-//! | `nexar-rdv` | rank 0 | `host:port` of the rendezvous rank 0 started on (`bind_addr`, any port); an unspecified bind address is published as this host's name |
+//! | `nexar-rdv` | rank 0 | `host:port` of the rendezvous rank 0 started on (any port): on `NEXAR_BIND_ADDR` when set (an unspecified address is published as this host's name); else on loopback when every rank is on rank 0's host, or on the first non-loopback address rank 0's host name resolves to (else of an interface that is up) when they are not ([`crate::bootstrap::bind`]) |
 //! | `nexar-secret` | rank 0 | the 32-byte job secret rank 0 generated, or the word `file` when rank 0 read `NEXAR_JOB_SECRET_FILE` (then every rank must read it) |
-//! | `nexar-host-R` | every rank R | its host name, only when the process manager does not say the local rank (`MPI_LOCALRANKID`, `PMI_LOCAL_RANK`, `SLURM_LOCALID`) |
+//! | `nexar-host-R` | every rank R | its host name (`NEXAR_HOSTNAME` overrides it), when the process manager does not say the local rank (`MPI_LOCALRANKID`, `PMI_LOCAL_RANK`, `SLURM_LOCALID`), or when rank 0 must learn whether the ranks span several hosts (no `NEXAR_BIND_ADDR`, and `MPI_LOCALNRANKS` is not the world size) |
 //!
-//! After one PMI barrier every rank reads these and the ordinary rendezvous runs (failure
+//! In the second case a first barrier makes the host names visible to rank 0 before it starts
+//! the rendezvous. After the (last) PMI barrier every rank reads these and the ordinary rendezvous runs (failure
 //! notices, shared memory within a host, QUIC between hosts). A world of one needs no
 //! rendezvous.
 //!

@@ -291,6 +291,18 @@ fn exchange(
     std::sync::Arc<FakePmi>,
     Vec<Result<super::exchange::PmiBoot>>,
 ) {
+    exchange_with(size, secret_of, |_| env.to_vec())
+}
+
+/// [`exchange`] with each rank's variables from `env_of(rank)`.
+fn exchange_with(
+    size: u32,
+    secret_of: impl Fn(u32) -> Option<JobSecret>,
+    env_of: impl Fn(u32) -> Vec<(&'static str, &'static str)>,
+) -> (
+    std::sync::Arc<FakePmi>,
+    Vec<Result<super::exchange::PmiBoot>>,
+) {
     let pm = FakePmi::new(size as usize);
     let addr = pm.listen();
     let rt = crate::context::build_runtime(1).unwrap();
@@ -305,7 +317,8 @@ fn exchange(
                 id: rank,
             };
             let (cfg, h, s) = (cfg.clone(), rt.handle().clone(), secret_of(rank));
-            std::thread::spawn(move || run(&a, &vars(env), s, &cfg, &h))
+            let env = env_of(rank);
+            std::thread::spawn(move || run(&a, &vars(&env), s, &cfg, &h))
         })
         .collect();
     let out = threads.into_iter().map(|t| t.join().unwrap()).collect();
@@ -350,12 +363,12 @@ fn exchange_publishes_rendezvous_and_secret_through_the_kvs() {
 fn exchange_with_secret_files_keeps_the_secret_out_of_the_kvs() {
     let s = JobSecret::generate().unwrap();
     let s2 = s.clone();
-    let env = &[("MPI_LOCALRANKID", "7")];
+    let env = &[("MPI_LOCALRANKID", "7"), ("MPI_LOCALNRANKS", "2")];
     let (pm, boots) = exchange(2, move |_| Some(s2.clone()), env);
     assert_eq!(pm.value(KEY_SECRET).as_deref(), Some("file"));
     assert!(
         pm.value("nexar-host-0").is_none(),
-        "local rank given: no host keys"
+        "local rank and local size given: no host keys"
     );
     for b in boots {
         let b = b.unwrap();
@@ -386,4 +399,51 @@ fn singleton_under_pmi_needs_no_rendezvous() {
     b.session.finalize().unwrap();
     b.session.finalize().unwrap();
     assert_eq!(pm.finalized.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+#[test]
+fn ranks_on_one_host_keep_loopback_even_without_local_sizes() {
+    // The host names go through the KVS (no MPI_LOCALNRANKS) and all match: loopback.
+    let env = &[("NEXAR_HOSTNAME", "same"), ("MPI_LOCALRANKID", "0")];
+    let (pm, boots) = exchange(3, |_| None, env);
+    assert!(pm.value("nexar-host-2").is_some(), "hosts were exchanged");
+    for b in boots {
+        let rdv = b.unwrap().launch.rendezvous.unwrap();
+        assert!(rdv.starts_with("127.0.0.1:"), "{rdv}");
+    }
+    // An explicit NEXAR_BIND_ADDR skips the exchange.
+    let env = &[("NEXAR_BIND_ADDR", "127.0.0.1"), ("MPI_LOCALRANKID", "0")];
+    let (pm, boots) = exchange(2, |_| None, env);
+    assert!(pm.value("nexar-host-0").is_none(), "no host exchange");
+    assert!(boots.into_iter().all(|b| b.is_ok()));
+}
+
+#[test]
+fn ranks_on_several_hosts_get_a_routable_rendezvous() {
+    // Two "hosts" by name; rank 0's name does not resolve, so it takes an interface address.
+    let names = ["nexar-test-host-a.invalid", "nexar-test-host-b.invalid"];
+    let (pm, boots) = exchange_with(
+        3,
+        |_| None,
+        |r| vec![("NEXAR_HOSTNAME", names[(r as usize).min(1)])],
+    );
+    let routable =
+        crate::bootstrap::bind::routable_ip(&[], &crate::bootstrap::bind::interface_ips());
+    let Some(ip) = routable else {
+        // A machine with loopback only: rank 0 says why it cannot host the rendezvous.
+        let b0 = boots.into_iter().next().unwrap().map(|_| ());
+        boot_err(b0, &["several hosts", "NEXAR_BIND_ADDR"]);
+        eprintln!("SKIPPED part: no non-loopback interface here");
+        return;
+    };
+    let rdv = hex_decode(&pm.value(KEY_RENDEZVOUS).unwrap()).unwrap();
+    let rdv = String::from_utf8(rdv).unwrap();
+    let addr: std::net::SocketAddr = rdv.parse().unwrap();
+    assert_eq!(addr.ip(), ip, "rendezvous {rdv}");
+    for (r, b) in boots.into_iter().enumerate() {
+        let l = b.unwrap().launch;
+        assert_eq!(l.rendezvous.as_deref(), Some(rdv.as_str()));
+        // Local ranks counted by host name: rank 2 is the second on host b.
+        assert_eq!(l.local_rank, [0, 0, 1][r], "rank {r}");
+    }
 }
