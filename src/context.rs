@@ -206,6 +206,11 @@ impl Context {
         &self.engine.cfg
     }
 
+    /// Host name of every world rank (index = rank).
+    pub(crate) fn world_hosts(&self) -> &[String] {
+        self.engine.hosts()
+    }
+
     /// The communicator containing only this rank.
     pub fn self_comm(&self) -> &Comm {
         &self.self_comm

@@ -224,6 +224,37 @@ impl Context {
         Ok(ctx)
     }
 
+    /// Where rank 0 hosts the new world's rendezvous (and its newcomers bind): the configured
+    /// address when the world lives on one host or the user chose one; otherwise (ranks on
+    /// several hosts, default loopback) the address this host uses toward the old rendezvous,
+    /// which every old rank already reached.
+    fn growth_bind_ip(&self, cfg: &crate::config::Config, launch: &Launch) -> Result<IpAddr> {
+        let hosts = self.world_hosts();
+        let one_host = hosts.iter().all(|h| Some(h) == hosts.first());
+        let explicit = crate::bootstrap::bind::explicit(cfg, &|n| std::env::var(n).ok());
+        if one_host || explicit.is_some() || !cfg.bind_addr.is_loopback() {
+            return Ok(explicit.unwrap_or(cfg.bind_addr));
+        }
+        let old = launch.rendezvous.as_deref().unwrap_or_default();
+        let target = std::net::ToSocketAddrs::to_socket_addrs(old)
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Bootstrap,
+                    format!(
+                        "grow: the old rendezvous {old:?} does not resolve; set NEXAR_BIND_ADDR"
+                    ),
+                )
+            })?;
+        crate::bootstrap::bind::local_ip_toward(target).map_err(|e| {
+            Error::new(
+                ErrorKind::Bootstrap,
+                format!("grow: no address of this host reaches {target}: {e}; set NEXAR_BIND_ADDR"),
+            )
+        })
+    }
+
     /// Rank 0: starts the new world's rendezvous (inside `runtime`), writes the secret file and
     /// runs the program's `start` callback.
     fn host_growth(
@@ -237,9 +268,9 @@ impl Context {
     ) -> Result<Hosted> {
         let cfg = self.config();
         let _in_runtime = runtime.enter();
-        let server =
-            RendezvousServer::start(secret, SocketAddr::new(cfg.bind_addr, 0), new_size, cfg)?;
-        let host = rendezvous_host(cfg.bind_addr, launch.rendezvous.as_deref());
+        let bind_ip = self.growth_bind_ip(cfg, launch)?;
+        let server = RendezvousServer::start(secret, SocketAddr::new(bind_ip, 0), new_size, cfg)?;
+        let host = rendezvous_host(bind_ip, launch.rendezvous.as_deref());
         let addr = format!("{host}:{}", server.local_addr().port());
         if addr.len() > MAX_ADDR {
             return Err(Error::new(
@@ -261,6 +292,8 @@ impl Context {
                     ("NEXAR_RENDEZVOUS".into(), addr.clone()),
                     ("NEXAR_JOB_SECRET_FILE".into(), file.display().to_string()),
                     ("NEXAR_EPOCH".into(), epoch.to_string()),
+                    // Reachable from every old rank's host, like the new rendezvous.
+                    ("NEXAR_BIND_ADDR".into(), bind_ip.to_string()),
                 ],
             })
             .collect();
