@@ -57,8 +57,8 @@ const RESERVE_LIMIT: usize = 64 << 20;
 
 /// Makes sure touching the inbox cannot fail later: a full `/dev/shm` (small in containers)
 /// would otherwise kill the process with SIGBUS on first touch. Small inboxes are allocated
-/// up front; for larger ones (worlds over ~127 ranks, where only local peers' rings are ever
-/// touched) the file system must at least have room for the whole inbox.
+/// up front (with rings sized by `slots_for`, every inbox up to ~1,000 local ranks); for larger
+/// ones the file system must at least have room for the whole inbox.
 fn reserve(file: &File, len: usize) -> io::Result<()> {
     if len <= RESERVE_LIMIT {
         // SAFETY: fallocate on an open descriptor within the file's length.
