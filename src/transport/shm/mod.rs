@@ -2,7 +2,8 @@
 //!
 //! * **Segments** ([`segment`]): each rank owns an inbox in `/dev/shm`, created before the
 //!   rendezvous and unlinked as soon as every local rank has mapped it, so nothing is left
-//!   behind even after `kill -9`. The inbox holds one ring per possible sender and a doorbell.
+//!   behind even after `kill -9`. The inbox holds one ring per local rank and a doorbell; rings
+//!   shrink as local ranks grow ([`slots_for`]) so a host's shared memory stays linear in them.
 //! * **Rings** ([`ring`]): lock-free single-producer/single-consumer rings of fixed-size slots.
 //!   Small frames travel inline in one slot; larger ones are split across slots and pipelined
 //!   (the producer continues as the consumer frees slots), so any size works.
@@ -62,10 +63,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Slots per ring.
-pub const SLOTS: u32 = 64;
+/// Slots per ring while the host's ranks fit the [`INBOX_BUDGET`] (up to 16 local ranks).
+pub const MAX_SLOTS: u32 = 64;
+/// Fewest slots per ring, however many local ranks: a frame of several slots still pipelines
+/// (the producer fills some while the consumer drains others). Frames of [`CMA_THRESHOLD`]
+/// or more usually skip the rings anyway.
+pub const MIN_SLOTS: u32 = 8;
 /// Bytes per slot (including its 8-byte header).
 pub const SLOT_BYTES: u32 = 8192;
+/// Ring memory one inbox aims to stay within (8 MiB = 1,024 slots); all of it is committed in
+/// `/dev/shm` up front, so a host of `n` ranks holds about `n x` this.
+pub const INBOX_BUDGET: usize = 8 << 20;
+
+/// Slots per ring on a host of `local_ranks` ranks: the largest power of two that keeps the
+/// inbox (one ring per local rank) within [`INBOX_BUDGET`], between [`MIN_SLOTS`] and
+/// [`MAX_SLOTS`]. 64 up to 16 ranks, 32 up to 32, 16 up to 64, then 8 (an inbox then grows past
+/// the budget: 16 MiB at 256 ranks). Every rank of the host derives the same value from the
+/// host table, and peers read it from the inbox's header anyway.
+pub fn slots_for(local_ranks: u32) -> u32 {
+    let fair = (INBOX_BUDGET / SLOT_BYTES as usize) as u32 / local_ranks.max(1);
+    let pow2 = if fair == 0 { 0 } else { 1 << fair.ilog2() };
+    pow2.clamp(MIN_SLOTS, MAX_SLOTS)
+}
 /// Payloads at least this large go by `process_vm_readv` when permitted. Below it the
 /// pipelined rings win (both copies run in parallel on two cores and stay in cache; measured
 /// at 1 MiB: rings 8.6-10.4 GB/s, one-copy 5.6-8.6 GB/s); above it one copy halves the memory
@@ -400,5 +419,44 @@ impl Drop for ShmTransport {
     fn drop(&mut self) {
         self.stop_thread();
         self.inner.me.unlink();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_shrink_past_sixteen_local_ranks_within_the_budget() {
+        // Unchanged (64 slots, 512 KiB rings) for small hosts.
+        for n in 1..=16 {
+            assert_eq!(slots_for(n), MAX_SLOTS, "{n} local ranks");
+        }
+        assert_eq!(slots_for(0), MAX_SLOTS);
+        let expect = [
+            (17, 32),
+            (32, 32),
+            (33, 16),
+            (64, 16),
+            (65, 8),
+            (127, 8),
+            (4096, 8),
+        ];
+        for (n, slots) in expect {
+            assert_eq!(slots_for(n), slots, "{n} local ranks");
+        }
+        for n in 1..=4096u32 {
+            let s = slots_for(n);
+            assert!(s.is_power_of_two() && (MIN_SLOTS..=MAX_SLOTS).contains(&s));
+            assert!(
+                s <= slots_for(n.saturating_sub(1).max(1)),
+                "never grows with n"
+            );
+            let inbox = n as usize * s as usize * SLOT_BYTES as usize;
+            assert!(
+                s == MIN_SLOTS || inbox <= INBOX_BUDGET,
+                "{n} ranks: {inbox} bytes"
+            );
+        }
     }
 }

@@ -1,8 +1,13 @@
-//! One rank's inbox: a file in `/dev/shm` holding a doorbell and one ring per possible sender.
+//! One rank's inbox: a file in `/dev/shm` holding a doorbell and one ring per local rank.
 //!
 //! Each rank creates its own inbox (`/dev/shm/nexar-<job id>-<rank>`, mode 0600, exclusive)
 //! *before* joining the rendezvous, so once the rendezvous completes every local peer's inbox
-//! exists. Every local peer then maps it and counts itself in `mapped`; whoever brings the count
+//! exists. At that point it holds only the header (magic `PENDING`): how many rings, and how
+//! large, depends on the number of ranks on this host, known only from the rendezvous's host
+//! table. The owner then lays out its rings ([`Segment::finish`]) and publishes the geometry in
+//! the header with the final magic; a peer opening the inbox waits for that (bounded by a
+//! deadline and by the owner's liveness lock) and takes the geometry from the header, so the
+//! two sides cannot disagree. Every local peer then maps it and counts itself in `mapped`; whoever brings the count
 //! to the number of local ranks unlinks the name. From then on only the mappings keep the memory
 //! alive and the kernel frees it when the last process exits, `kill -9` included. The owner also
 //! unlinks at shutdown (in case a peer never mapped it).
@@ -23,8 +28,11 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-const MAGIC: u64 = u64::from_le_bytes(*b"NXRSHM01");
+const MAGIC: u64 = u64::from_le_bytes(*b"NXRSHM02");
+/// The magic of an inbox whose owner has not laid out its rings yet.
+const PENDING: u64 = u64::from_le_bytes(*b"NXRSHM0P");
 /// Offset of the first ring.
 pub const DATA_OFFSET: usize = 4096;
 const OFF_PID: usize = 8;
@@ -49,8 +57,8 @@ const RESERVE_LIMIT: usize = 64 << 20;
 
 /// Makes sure touching the inbox cannot fail later: a full `/dev/shm` (small in containers)
 /// would otherwise kill the process with SIGBUS on first touch. Small inboxes are allocated
-/// up front; for larger ones (worlds over ~127 ranks, where only local peers' rings are ever
-/// touched) the file system must at least have room for the whole inbox.
+/// up front (with rings sized by `slots_for`, every inbox up to ~1,000 local ranks); for larger
+/// ones the file system must at least have room for the whole inbox.
 fn reserve(file: &File, len: usize) -> io::Result<()> {
     if len <= RESERVE_LIMIT {
         // SAFETY: fallocate on an open descriptor within the file's length.
@@ -120,10 +128,11 @@ fn map(file: &File, len: usize) -> io::Result<*mut u8> {
 }
 
 impl Segment {
-    /// Creates and maps this rank's inbox with `rings` rings of `slots` x `slot_bytes`, takes
-    /// the liveness lock and counts itself as mapped. A stale file of the same name (a crashed
-    /// earlier job with the same secret) is replaced.
-    pub fn create(path: &Path, rings: u32, slots: u32, slot_bytes: u32) -> io::Result<Self> {
+    /// Creates and maps this rank's inbox, header only: the rings are laid out by
+    /// [`Self::finish`] once the number of local ranks is known. Takes the liveness lock and
+    /// counts itself as mapped. A stale file of the same name (a crashed earlier job with the
+    /// same secret) is replaced.
+    pub fn create(path: &Path) -> io::Result<Self> {
         let open = || {
             OpenOptions::new()
                 .read(true)
@@ -140,7 +149,7 @@ impl Segment {
             }
             r => r?,
         };
-        let len = DATA_OFFSET + rings as usize * ring_bytes(slots, slot_bytes);
+        let len = DATA_OFFSET;
         if let Err(e) = file.set_len(len as u64).and_then(|()| reserve(&file, len)) {
             let _ = std::fs::remove_file(path);
             return Err(e);
@@ -157,21 +166,18 @@ impl Segment {
             base,
             len,
             path: path.to_path_buf(),
-            slots,
-            slot_bytes,
-            rings,
+            slots: 0,
+            slot_bytes: 0,
+            rings: 0,
         };
         // SAFETY: header offsets are inside the fresh mapping and aligned; nobody else has
         // the file open before the rendezvous completes.
         unsafe {
             (base.add(OFF_PID) as *mut u32).write(std::process::id());
-            (base.add(OFF_RINGS) as *mut u32).write(rings);
-            (base.add(OFF_SLOTS) as *mut u32).write(slots);
-            (base.add(OFF_SLOT_BYTES) as *mut u32).write(slot_bytes);
             (base.add(OFF_PROBE) as *mut u64).write(CMA_PROBE.as_ptr() as u64);
         }
         seg.mapped().store(1, Ordering::SeqCst);
-        seg.word64(0).store(MAGIC, Ordering::Release);
+        seg.word64(0).store(PENDING, Ordering::Release);
         // SAFETY: flock on an open descriptor.
         if unsafe { libc::flock(seg.file.as_raw_fd(), libc::LOCK_SH) } != 0 {
             let e = io::Error::last_os_error();
@@ -181,8 +187,49 @@ impl Segment {
         Ok(seg)
     }
 
-    /// Opens and maps a peer's inbox, checking owner, magic and geometry.
-    pub fn open(path: &Path) -> io::Result<Self> {
+    /// Lays out `rings` rings of `slots` x `slot_bytes` in this rank's own inbox (allocating
+    /// the memory, see [`reserve`]) and publishes the geometry: peers waiting in
+    /// [`Self::open`] map the inbox from then on. Called once, after [`Self::create`].
+    pub fn finish(&mut self, rings: u32, slots: u32, slot_bytes: u32) -> io::Result<()> {
+        if self.word64(0).load(Ordering::Acquire) != PENDING
+            || slots == 0
+            || slot_bytes < 64
+            || !slot_bytes.is_multiple_of(64)
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "inbox geometry {rings} x {slots} x {slot_bytes}: needs a pending inbox, \
+                     slots > 0 and slot bytes a multiple of 64"
+                ),
+            ));
+        }
+        let len = DATA_OFFSET + rings as usize * ring_bytes(slots, slot_bytes);
+        self.file.set_len(len as u64)?;
+        reserve(&self.file, len)?;
+        let base = map(&self.file, len)?;
+        // SAFETY: the old mapping is the header-only one made by `create`; no views of it
+        // exist (rings are handed out only after `finish`).
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+        self.base = base;
+        self.len = len;
+        self.rings = rings;
+        self.slots = slots;
+        self.slot_bytes = slot_bytes;
+        // SAFETY: header offsets inside the mapping; peers read them only after the magic.
+        unsafe {
+            (base.add(OFF_RINGS) as *mut u32).write(rings);
+            (base.add(OFF_SLOTS) as *mut u32).write(slots);
+            (base.add(OFF_SLOT_BYTES) as *mut u32).write(slot_bytes);
+        }
+        self.word64(0).store(MAGIC, Ordering::Release);
+        Ok(())
+    }
+
+    /// Opens and maps a peer's inbox, checking owner, magic and geometry. While the owner has
+    /// not laid out its rings yet ([`Self::finish`]) this waits, until `deadline` or until the
+    /// owner exits.
+    pub fn open(path: &Path, deadline: Instant) -> io::Result<Self> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -196,35 +243,30 @@ impl Segment {
                 format!("{} is not a private file of this user", path.display()),
             ));
         }
-        let len = meta.len() as usize;
-        if len < DATA_OFFSET {
+        if (meta.len() as usize) < DATA_OFFSET {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "inbox too small",
             ));
         }
-        let base = map(&file, len)?;
+        let base = map(&file, DATA_OFFSET)?;
         let mut seg = Self {
             file,
             base,
-            len,
+            len: DATA_OFFSET,
             path: path.to_path_buf(),
             slots: 0,
             slot_bytes: 0,
             rings: 0,
         };
-        if seg.word64(0).load(Ordering::Acquire) != MAGIC {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "bad inbox magic",
-            ));
-        }
-        // SAFETY: header fields inside the mapping, written before the magic (release above).
+        seg.wait_laid_out(deadline)?;
+        // SAFETY: header fields inside the mapping, written before the magic (release).
         unsafe {
             seg.rings = (base.add(OFF_RINGS) as *const u32).read();
             seg.slots = (base.add(OFF_SLOTS) as *const u32).read();
             seg.slot_bytes = (base.add(OFF_SLOT_BYTES) as *const u32).read();
         }
+        let len = seg.file.metadata()?.len() as usize;
         let need =
             DATA_OFFSET as u128 + seg.rings as u128 * ring_bytes(seg.slots, seg.slot_bytes) as u128;
         if seg.slots == 0
@@ -234,10 +276,60 @@ impl Segment {
         {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                "bad inbox geometry",
+                format!(
+                    "bad inbox geometry: {} rings x {} slots x {} bytes in a {len}-byte file",
+                    seg.rings, seg.slots, seg.slot_bytes
+                ),
             ));
         }
+        let full = map(&seg.file, len)?;
+        // SAFETY: unmaps the header-only mapping made above; nothing refers to it any more.
+        unsafe { libc::munmap(seg.base.cast(), seg.len) };
+        seg.base = full;
+        seg.len = len;
         Ok(seg)
+    }
+
+    /// Waits until the owner has published its geometry (the magic changes from pending).
+    fn wait_laid_out(&self, deadline: Instant) -> io::Result<()> {
+        let mut pause = Duration::from_micros(20);
+        loop {
+            match self.word64(0).load(Ordering::Acquire) {
+                MAGIC => return Ok(()),
+                PENDING if !self.owner_alive() => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotConnected,
+                        "the inbox's owner exited before laying out its rings",
+                    ));
+                }
+                PENDING if Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(1));
+                }
+                PENDING => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the inbox's owner did not lay out its rings in time",
+                    ));
+                }
+                _ => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "bad inbox magic",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Slots per ring of this inbox.
+    pub fn slots(&self) -> u32 {
+        self.slots
+    }
+
+    /// Bytes mapped (header and rings).
+    pub fn mapped_bytes(&self) -> usize {
+        self.len
     }
 
     fn word64(&self, off: usize) -> &AtomicU64 {
@@ -279,13 +371,15 @@ impl Segment {
         unsafe { (self.base.add(OFF_PROBE) as *const u64).read() }
     }
 
-    /// The ring carrying frames from world rank `sender` into this inbox.
+    /// The ring carrying frames into this inbox from the local rank with index `sender` (its
+    /// position among this host's ranks in world-rank order); `None` before the rings are
+    /// laid out or past the last ring.
     pub fn ring(&self, sender: u32) -> Option<Ring> {
         if sender >= self.rings {
             return None;
         }
         let off = DATA_OFFSET + sender as usize * ring_bytes(self.slots, self.slot_bytes);
-        // SAFETY: the ring lies inside the mapping (geometry checked at create/open), the
+        // SAFETY: the ring lies inside the mapping (geometry checked at finish/open), the
         // offset is 64-byte aligned, and the mapping lives as long as `self`.
         Some(unsafe { Ring::from_raw(self.base.add(off), self.slots, self.slot_bytes) })
     }
@@ -325,8 +419,15 @@ mod tests {
     fn create_open_unlink_and_liveness() {
         let job = format!("unit{}", std::process::id());
         let path = inbox_path(&job, 0);
-        let owner = Segment::create(&path, 3, 4, 128).unwrap();
-        let peer = Segment::open(&path).unwrap();
+        let mut owner = Segment::create(&path).unwrap();
+        assert!(owner.ring(0).is_none(), "no rings before they are laid out");
+        owner.finish(3, 4, 128).unwrap();
+        assert!(owner.finish(3, 4, 128).is_err(), "laid out once");
+        let peer = Segment::open(&path, Instant::now()).unwrap();
+        assert_eq!(
+            (peer.slots(), peer.mapped_bytes()),
+            (4, owner.mapped_bytes())
+        );
         assert_eq!(peer.pid(), std::process::id() as i32);
         assert_eq!(peer.probe_addr(), CMA_PROBE.as_ptr() as u64);
         assert!(peer.ring(2).is_some() && peer.ring(3).is_none());
@@ -347,7 +448,43 @@ mod tests {
         );
         // A bad file is refused.
         std::fs::write(&path, b"not an inbox").unwrap();
-        assert!(Segment::open(&path).is_err());
+        assert!(Segment::open(&path, Instant::now() + Duration::from_secs(5)).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn open_waits_for_the_layout_and_gives_up_on_a_dead_owner() {
+        let job = format!("unitwait{}", std::process::id());
+        let path = inbox_path(&job, 0);
+        let mut owner = Segment::create(&path).unwrap();
+        let opener = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                Segment::open(&path, Instant::now() + Duration::from_secs(20))
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        owner.finish(2, 8, 256).unwrap();
+        let peer = opener.join().unwrap().unwrap();
+        assert_eq!(peer.slots(), 8);
+        assert!(owner.ring(1).unwrap().try_push(3, &[b"x"]));
+        assert_eq!(peer.ring(1).unwrap().pop(|k, _| k), Some(3));
+        drop((owner, peer));
+        std::fs::remove_file(&path).unwrap();
+
+        // Pending past the deadline: a timeout. Pending with the owner gone: at once.
+        let path = inbox_path(&job, 1);
+        let owner = Segment::create(&path).unwrap();
+        let t = Instant::now();
+        let e = Segment::open(&path, t + Duration::from_millis(30))
+            .err()
+            .unwrap();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        drop(owner);
+        let e = Segment::open(&path, Instant::now() + Duration::from_secs(20))
+            .err()
+            .unwrap();
+        assert_eq!(e.kind(), io::ErrorKind::NotConnected, "{e}");
         std::fs::remove_file(&path).unwrap();
     }
 }

@@ -3,15 +3,20 @@
 
 use super::segment::{CMA_PROBE, Segment, inbox_path};
 use super::{
-    Counters, Inner, LIVE, Peer, SLOT_BYTES, SLOTS, ShmTransport, cma, heartbeat, malloc, progress,
+    Counters, Inner, LIVE, Peer, SLOT_BYTES, ShmTransport, cma, heartbeat, malloc, progress,
+    slots_for,
 };
 use crate::transport::FrameSink;
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 
-/// Worlds larger than this do not use shared memory (each inbox has a ring per world rank).
+/// Worlds larger than this do not use shared memory.
 pub const MAX_WORLD: u32 = 4096;
+
+/// Longest a rank waits for a local peer to lay out its inbox after the rendezvous (the peer
+/// does it first thing once it has the host table; a peer that exits is noticed at once).
+const LAYOUT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// This rank's inbox, created before the rendezvous.
 pub struct ShmInbox {
@@ -20,13 +25,14 @@ pub struct ShmInbox {
     rank: u32,
 }
 
-/// Creates this rank's inbox for job `job_id`. `None` (logged) when shared memory is not
-/// available; the job then runs over the network transport only.
+/// Creates this rank's inbox for job `job_id` (its header only; [`connect`] lays out the rings).
+/// `None` (logged) when shared memory is not available; the job then runs over the network
+/// transport only.
 pub fn prepare(job_id: &str, rank: u32, size: u32) -> Option<ShmInbox> {
     if !(2..=MAX_WORLD).contains(&size) {
         return None;
     }
-    match Segment::create(&inbox_path(job_id, rank), size, SLOTS, SLOT_BYTES) {
+    match Segment::create(&inbox_path(job_id, rank)) {
         Ok(seg) => Some(ShmInbox {
             seg,
             job_id: job_id.to_string(),
@@ -58,18 +64,45 @@ pub fn connect(
     peer_timeout: std::time::Duration,
 ) -> Option<ShmTransport> {
     let rank = inbox.rank;
-    let me = inbox.seg;
+    let mut me = inbox.seg;
     let Some(my_host) = hosts.get(rank as usize) else {
         me.unlink();
         return None;
     };
+    // Rings are indexed by position among the host's ranks (world-rank order), which every
+    // local rank computes alike from the same host table.
     let local: Vec<u32> = (0..hosts.len() as u32)
         .filter(|&r| &hosts[r as usize] == my_host)
         .collect();
     let n_local = local.len() as u32;
+    if n_local <= 1 {
+        me.unlink();
+        return None;
+    }
+    let my_index = local.iter().position(|&r| r == rank)? as u32;
+    let slots = slots_for(n_local);
+    let started = std::time::Instant::now();
+    if let Err(e) = me.finish(n_local, slots, SLOT_BYTES) {
+        // Dropping `me` releases its liveness lock: peers waiting for the layout give up at once.
+        tracing::info!(
+            rank,
+            "cannot lay out the shared-memory inbox ({e}); using the network only"
+        );
+        me.unlink();
+        return None;
+    }
+    tracing::debug!(
+        rank,
+        local_ranks = n_local,
+        slots,
+        bytes = me.mapped_bytes(),
+        "shm inbox laid out in {:?}",
+        started.elapsed()
+    );
+    let deadline = std::time::Instant::now() + LAYOUT_WAIT;
     let mut peers: Vec<Option<Arc<Peer>>> = vec![None; hosts.len()];
-    for &r in local.iter().filter(|&&r| r != rank) {
-        let seg = match Segment::open(&inbox_path(&inbox.job_id, r)) {
+    for (index, &r) in local.iter().enumerate().filter(|&(_, &r)| r != rank) {
+        let seg = match Segment::open(&inbox_path(&inbox.job_id, r), deadline) {
             Ok(s) => s,
             Err(e) => {
                 tracing::info!(rank, peer = r, "cannot map the peer's inbox ({e})");
@@ -77,7 +110,7 @@ pub fn connect(
             }
         };
         seg.mark_mapped(n_local);
-        let (Some(tx), Some(rx)) = (seg.ring(rank), me.ring(r)) else {
+        let (Some(tx), Some(rx)) = (seg.ring(my_index), me.ring(index as u32)) else {
             continue;
         };
         // The producer (peer r) announces payloads only once we have shown we can read them.
