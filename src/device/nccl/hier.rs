@@ -24,7 +24,7 @@ pub struct NcclHier {
 /// The NCCL side, present when every host passed [`select::select_host`].
 struct Nccl {
     /// This host's NCCL communicator (local rank order = rank order in `comm`).
-    raw: ns::ncclComm_t,
+    raw: RawComm,
     /// `(host index, local rank)` of every rank of the communicator.
     places: Vec<(u32, u32)>,
     /// The host leaders (local rank 0), ordered by host index; `None` on other ranks.
@@ -32,14 +32,17 @@ struct Nccl {
     hosts: u32,
 }
 
-// SAFETY: the NCCL communicator is only used through `&mut`/owned calls of one thread at a
-// time (documented on `NcclHier`); NCCL allows a communicator to move between threads.
-unsafe impl Send for Nccl {}
+/// An NCCL communicator, destroyed on drop.
+struct RawComm(ns::ncclComm_t);
 
-impl Drop for Nccl {
+// SAFETY: used by one thread at a time (documented on `NcclHier`); NCCL allows a
+// communicator to move between threads.
+unsafe impl Send for RawComm {}
+
+impl Drop for RawComm {
     fn drop(&mut self) {
         // SAFETY: created by `comm_init_rank`, destroyed once.
-        unsafe { _ = nr::comm_destroy(self.raw) };
+        unsafe { _ = nr::comm_destroy(self.0) };
     }
 }
 
@@ -85,7 +88,21 @@ impl NcclHier {
                 nccl: None,
             });
         }
-        let raw = init_host_comm(&host, gpu_or).await?;
+        // A failed set-up on one host must not leave the others waiting: agree on it too.
+        let raw = init_host_comm(&host, gpu_or).await;
+        let verdict = raw
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| Fallback::NcclInit(e.to_string()));
+        if let Some(why) = agree(comm, verdict).await? {
+            super::log_fallback(&why);
+            return Ok(Self {
+                comm: comm.clone(),
+                gpu: gpu_or,
+                nccl: None,
+            });
+        }
+        let raw = raw?;
         let local = host.rank();
         let leaders = comm
             .split((local == 0).then_some(0), comm.rank() as i32)
@@ -294,7 +311,7 @@ impl NcclHier {
     ) -> Result<()> {
         let n = self.nccl.as_ref().expect("routed to NCCL");
         with_context(self.gpu, || {
-            f(n.raw).map_err(|e| nccl_err("collective", e))?;
+            f(n.raw.0).map_err(|e| nccl_err("collective", e))?;
             // SAFETY: plain synchronisation of the current context.
             checked(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")
         })
@@ -327,7 +344,7 @@ async fn agree(
 
 /// Makes the host's NCCL communicator: local rank 0 makes the unique id, a nexar bcast on the
 /// host communicator hands it out.
-async fn init_host_comm(host: &Comm, gpu: i32) -> Result<ns::ncclComm_t> {
+async fn init_host_comm(host: &Comm, gpu: i32) -> Result<RawComm> {
     // Byte 0: 1 if the id is valid (local rank 0 may fail to make one).
     let mut msg = [0u8; 129];
     if let Some(id) = (host.rank() == 0)
@@ -357,7 +374,7 @@ async fn init_host_comm(host: &Comm, gpu: i32) -> Result<ns::ncclComm_t> {
             .map_err(|e| nccl_err("ncclCommInitRank", e))
             .map(drop)
     })?;
-    Ok(raw)
+    Ok(RawComm(raw))
 }
 
 /// NCCL's type and operator for a routed call (checked by [`select::select_call`]).

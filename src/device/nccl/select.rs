@@ -36,6 +36,8 @@ pub enum Fallback {
     Datatype(Datatype),
     /// NCCL has no such reduction (the logical and bitwise ones).
     Op(ReduceOp),
+    /// Making the host's NCCL communicator failed (the message says how).
+    NcclInit(String),
     /// Another rank fell back (its reason is logged there).
     Elsewhere,
 }
@@ -53,6 +55,7 @@ impl Fallback {
             Self::Datatype(_) => 7,
             Self::Op(_) => 8,
             Self::Elsewhere => 9,
+            Self::NcclInit(_) => 10,
         }
     }
 }
@@ -76,6 +79,7 @@ impl std::fmt::Display for Fallback {
             }
             Self::Datatype(d) => write!(f, "NCCL has no {d:?} element type"),
             Self::Op(o) => write!(f, "NCCL has no {o:?} reduction"),
+            Self::NcclInit(e) => write!(f, "setting up NCCL failed: {e}"),
             Self::Elsewhere => write!(f, "another rank fell back"),
         }
     }
@@ -252,6 +256,7 @@ mod tests {
             Fallback::WrongGpu { buffer: 0, rank: 1 },
             Fallback::Datatype(Datatype::I16),
             Fallback::Op(ReduceOp::Lxor),
+            Fallback::NcclInit("ncclCommInitRank failed".into()),
             Fallback::Elsewhere,
         ];
         let mut codes: Vec<u8> = all.iter().map(Fallback::code).collect();
