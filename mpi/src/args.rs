@@ -10,6 +10,7 @@ use crate::consts::*;
 use crate::datatype::layout::{Red, Type};
 use crate::datatype::pack::{pack, packed_len, unpack};
 use crate::datatype::registry;
+use crate::device_buf;
 use crate::error::{MpiError, Result};
 use nexar::{Datatype, ReduceOp};
 use std::borrow::Cow;
@@ -116,22 +117,32 @@ impl Buf {
         self.len == 0 || self.ty.dense(self.count)
     }
 
-    /// The packed data to send: the user's memory when dense, else a packed copy.
+    /// The packed data to send: the user's memory when dense, else a packed copy (always a
+    /// host copy for CUDA device memory, which the host must not read).
     ///
     /// # Safety
     /// The caller's buffer must be readable over its typemap (the MPI contract) for `'a`.
-    pub unsafe fn send_bytes<'a>(&self) -> Cow<'a, [u8]> {
+    pub unsafe fn send_bytes<'a>(&self) -> nexar::Result<Cow<'a, [u8]>> {
         if self.len == 0 {
-            return Cow::Borrowed(&[]);
+            return Ok(Cow::Borrowed(&[]));
+        }
+        if let Some(ordinal) = device_buf::device_of(self.ptr as usize, &self.ty, self.count) {
+            // SAFETY: device memory covering the typemap per the contract.
+            let v = unsafe {
+                device_buf::pack_from_device(ordinal, self.ptr as usize, self.count, &self.ty)
+            };
+            return v.map(Cow::Owned);
         }
         if self.is_dense() {
             // SAFETY: dense: `len` readable bytes at `ptr` per the contract.
-            return Cow::Borrowed(unsafe { std::slice::from_raw_parts(self.ptr, self.len) });
+            return Ok(Cow::Borrowed(unsafe {
+                std::slice::from_raw_parts(self.ptr, self.len)
+            }));
         }
         let mut v = Vec::with_capacity(self.len);
         // SAFETY: readable per the contract.
         unsafe { pack(self.ptr as usize, self.count, &self.ty, &mut v) };
-        Cow::Owned(v)
+        Ok(Cow::Owned(v))
     }
 
     /// Where a receive into this buffer writes.
@@ -177,6 +188,9 @@ pub struct RecvTarget {
     len: usize,
     /// `(first instance, instances, packed offset)` of each block to unpack.
     blocks: Vec<(isize, usize, usize)>,
+    /// CUDA device memory: `(ordinal, instances of the whole buffer, layout is direct)`. Such
+    /// a target always receives into `temp`, and [`RecvTarget::finish`] copies it over.
+    device: Option<(i32, usize, bool)>,
 }
 
 impl RecvTarget {
@@ -188,12 +202,14 @@ impl RecvTarget {
         let direct = b.ty.dense(usize::MAX)
             || (blocks.len() == 1 && blocks[0].0 == 0 && blocks[0].2 == 0 && b.is_dense());
         let direct = direct && blocks.iter().all(|&(f, _, off)| f * ext == off as isize);
+        let device = device_buf::device_of(b.ptr as usize, &b.ty, b.count);
         Self {
             base: b.ptr as usize,
             ty: b.ty.clone(),
-            temp: (!direct).then(|| vec![0; len]),
+            temp: (!direct || device.is_some()).then(|| vec![0; len]),
             len,
             blocks,
+            device: device.map(|d| (d, b.count, direct)),
         }
     }
 
@@ -221,22 +237,55 @@ impl RecvTarget {
         }
     }
 
-    /// Unpacks the first `received` bytes into the user's buffer (a no-op for direct targets).
+    /// Unpacks the first `received` bytes into the user's buffer (a no-op for direct targets
+    /// in host memory; device memory is written through the driver).
     ///
     /// # Safety
     /// The user's buffer must be writable over its typemap (the MPI contract).
-    pub unsafe fn finish(self, received: usize) {
-        let Some(t) = self.temp else { return };
-        let ext = self.ty.extent();
+    pub unsafe fn finish(self, received: usize) -> nexar::Result<()> {
+        let Some(t) = &self.temp else { return Ok(()) };
         let received = received.min(t.len());
-        for (first, n, off) in self.blocks {
+        match self.device {
+            // SAFETY: writable per the contract.
+            None => unsafe { self.unpack_blocks(t, self.base, received) },
+            // Direct layout: each block's packed bytes sit at the same offsets on the device.
+            Some((ordinal, _, true)) => {
+                for &(_, n, off) in &self.blocks {
+                    let end = (off + n * self.ty.size).min(received);
+                    if off < end {
+                        // SAFETY: the block lies in the user's device buffer per the contract.
+                        unsafe { device_buf::upload(ordinal, &t[off..end], self.base + off)? };
+                    }
+                }
+            }
+            // Derived layout: unpack into a host copy of the buffer's span, then copy it back.
+            Some((ordinal, count, false)) => {
+                // SAFETY: writable device memory over the typemap per the contract; the host
+                // base stands for `base` over the whole span, which holds every block.
+                unsafe {
+                    device_buf::edit_on_host(ordinal, self.base, count, &self.ty, |h| {
+                        self.unpack_blocks(t, h, received)
+                    })?
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Unpacks each block's part of `t[..received]` into the layout at host address `base`.
+    ///
+    /// # Safety
+    /// The layout at `base` must be writable over the blocks.
+    unsafe fn unpack_blocks(&self, t: &[u8], base: usize, received: usize) {
+        let ext = self.ty.extent();
+        for &(first, n, off) in &self.blocks {
             if off >= received {
                 continue;
             }
             let end = (off + n * self.ty.size).min(received);
-            let base = self.base.wrapping_add_signed(first.wrapping_mul(ext));
+            let at = base.wrapping_add_signed(first.wrapping_mul(ext));
             // SAFETY: writable per the contract.
-            unsafe { unpack(&t[off..end], base, n, &self.ty) };
+            unsafe { unpack(&t[off..end], at, n, &self.ty) };
         }
     }
 }
@@ -321,7 +370,7 @@ mod tests {
         let b = Buf::new(src.as_ptr().cast(), 2, h, "send").unwrap();
         assert_eq!((b.len, b.dtype, b.is_dense()), (24, Datatype::I32, false));
         // SAFETY: `src` covers two instances (extent 20 bytes, data up to byte 40).
-        let packed = unsafe { b.send_bytes() };
+        let packed = unsafe { b.send_bytes() }.unwrap();
         let ints: Vec<i32> = packed
             .chunks(4)
             .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
@@ -335,7 +384,7 @@ mod tests {
         unsafe { t.slice() }.copy_from_slice(&packed);
         // Only 4 elements arrived: the rest of `dst` stays untouched.
         // SAFETY: `dst` covers the typemap.
-        unsafe { t.finish(16) };
+        unsafe { t.finish(16) }.unwrap();
         assert_eq!(dst, [0, -1, 2, -1, 4, 5, -1, -1, -1, -1, -1]);
         assert_eq!(b.sub(1, 1).ptr, src[5..].as_ptr().cast());
         registry::free(h).unwrap();

@@ -96,7 +96,7 @@ async fn finish_into(pending: PendingCollective, dest: Dest) -> nexar::Result<()
             // until the operation completes.
             pending.finish_into(unsafe { t.slice() }).await?;
             // SAFETY: as above.
-            unsafe { t.finish(n) };
+            unsafe { t.finish(n)? };
         }
         Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
     }
@@ -116,10 +116,10 @@ fn times(n: MPI_Count, size: u32) -> Result<MPI_Count> {
 }
 
 /// Block `i` of `b` split into `n` equal blocks, packed.
-fn block(b: &Buf, i: u32, n: u32) -> Vec<u8> {
+fn block(b: &Buf, i: u32, n: u32) -> Result<Vec<u8>> {
     let per = b.count / n as usize;
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    unsafe { b.sub(i as usize * per, per).send_bytes() }.into_owned()
+    Ok(unsafe { b.sub(i as usize * per, per).send_bytes()? }.into_owned())
 }
 
 pub(crate) fn same_len(send: usize, recv: usize) -> Result<()> {
@@ -144,7 +144,7 @@ pub fn bcast(
     let b = Buf::new(buf, n, dt, "broadcast")?;
     let p = if root == c.rank() || b.is_dense() {
         // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
-        c.start_bcast(&unsafe { b.send_bytes() }, root)?
+        c.start_bcast(&unsafe { b.send_bytes()? }, root)?
     } else {
         // Only the length matters off the root: skip packing a derived layout.
         c.start_bcast(&vec![0; b.len], root)?
@@ -164,7 +164,7 @@ pub(crate) fn reduce_input(
 ) -> Result<(Vec<u8>, nexar::Reducer, usize)> {
     let (b, reducer, per) = reduce_source(sbuf, rb, n, dt, op)?;
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    Ok((unsafe { b.send_bytes() }.into_owned(), reducer, per))
+    Ok((unsafe { b.send_bytes()? }.into_owned(), reducer, per))
 }
 
 /// The unpacked form of [`reduce_input`]: the input buffer itself.
@@ -217,14 +217,14 @@ pub fn reduce(
     }
     let p = match root {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        Some(r) => c.start_reduce_with(&unsafe { b.send_bytes() }, reducer, r)?,
+        Some(r) => c.start_reduce_with(&unsafe { b.send_bytes()? }, reducer, r)?,
         // A dense input is read where it is (the MPI contract leaves a send buffer untouched
         // until the call completes; an `MPI_IN_PLACE` receive buffer is the input and the
         // output, which the engine handles).
         // SAFETY: dense: `b.len` readable bytes at `b.ptr` until completion.
         None if b.is_dense() => unsafe { c.start_allreduce_borrowed(b.ptr, b.len, reducer)? },
         // SAFETY: as above; a packed copy is ours to hand over.
-        None => c.start_allreduce_owned(unsafe { b.send_bytes() }.into_owned(), reducer)?,
+        None => c.start_allreduce_owned(unsafe { b.send_bytes()? }.into_owned(), reducer)?,
     };
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }
@@ -251,11 +251,11 @@ pub fn gather(
     // Data moves as packed bytes: send and receive types need only matching signatures.
     let dtype = Datatype::U8;
     let send = match &rb {
-        Some(rb) if in_place(sbuf) => block(rb, c.rank(), c.size()),
+        Some(rb) if in_place(sbuf) => block(rb, c.rank(), c.size())?,
         _ => {
             let sb = Buf::new(sbuf, sn, st, "send")?;
             // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-            unsafe { sb.send_bytes() }.into_owned()
+            unsafe { sb.send_bytes()? }.into_owned()
         }
     };
     if let Some(rb) = &rb {
@@ -300,8 +300,11 @@ pub fn scatter(
     if let Some(sb) = &sb {
         same_len(sb.len / c.size() as usize, len)?;
     }
-    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let send = sb.map_or(Default::default(), |sb| unsafe { sb.send_bytes() });
+    let send = match &sb {
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        Some(sb) => unsafe { sb.send_bytes()? },
+        None => Default::default(),
+    };
     let p = c.start_scatter(&send, Datatype::U8, len, root)?;
     Ok(Started {
         comm: c.clone(),
@@ -324,11 +327,11 @@ pub fn alltoall(
     let rb = Buf::new(rbuf, times(rn, c.size())?, rt, "receive")?;
     let send = if in_place(sbuf) {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        unsafe { rb.send_bytes() }.into_owned()
+        unsafe { rb.send_bytes()? }.into_owned()
     } else {
         let sb = Buf::new(sbuf, times(sn, c.size())?, st, "send")?;
         // SAFETY: as above.
-        unsafe { sb.send_bytes() }.into_owned()
+        unsafe { sb.send_bytes()? }.into_owned()
     };
     same_len(send.len(), rb.len)?;
     let p = c.start_alltoall(&send, Datatype::U8)?;

@@ -106,19 +106,19 @@ fn blocks(counts: &[usize], displs: &[usize], size: usize) -> Vec<(isize, usize,
 
 /// The packed form of `b` where block `i` (`counts[i]` instances at `displs[i]`) sits at
 /// `displs[i] * size` (gaps zeroed; dense layouts are taken as they are).
-fn pack_blocks(b: &Buf, counts: &[usize], displs: &[usize]) -> Vec<u8> {
+fn pack_blocks(b: &Buf, counts: &[usize], displs: &[usize]) -> Result<Vec<u8>> {
     if b.is_dense() {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        return unsafe { b.send_bytes() }.into_owned();
+        return Ok(unsafe { b.send_bytes()? }.into_owned());
     }
     let size = b.ty.size;
     let mut out = vec![0; b.len];
     for (&c, &d) in counts.iter().zip(displs) {
         // SAFETY: as above.
-        let part = unsafe { b.sub(d, c).send_bytes() };
+        let part = unsafe { b.sub(d, c).send_bytes()? };
         out[d * size..d * size + part.len()].copy_from_slice(&part);
     }
-    out
+    Ok(out)
 }
 
 /// This rank's contribution to a gather: its block of `rb` in place, or the send buffer.
@@ -135,7 +135,7 @@ fn contribution(
         Buf::new(sbuf, sn, st, "send")?
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    Ok(unsafe { b.send_bytes() }.into_owned())
+    Ok(unsafe { b.send_bytes()? }.into_owned())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -156,7 +156,7 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
     if let Some(r) = root.filter(|&r| r != c.rank()) {
         let sb = Buf::new(sbuf, sn, st, "send")?;
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        let p = c.start_gatherv(&unsafe { sb.send_bytes() }, U8, &[], None, 0, r)?;
+        let p = c.start_gatherv(&unsafe { sb.send_bytes()? }, U8, &[], None, 0, r)?;
         return Ok(Started::scratch(c, p, Vec::new()));
     }
     let rc = array(rcounts, n, "recvcounts", false)?;
@@ -205,7 +205,7 @@ fn scatterv<T: ArrayInt, D: ArrayInt>(
         same_len(mine, rb.len)?;
         Some(rb)
     };
-    let data = pack_blocks(&sb, &sc, &d);
+    let data = pack_blocks(&sb, &sc, &d)?;
     let (bc, bd) = (scaled(&sc, size)?, scaled(&d, size)?);
     let p = c.start_scatterv(&data, U8, &bc, Some(&bd), mine, root)?;
     Ok(match rb {
@@ -235,7 +235,7 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
         (
             scaled(&rc, rsize)?,
             scaled(&rd, rsize)?,
-            pack_blocks(&rb, &rc, &rd),
+            pack_blocks(&rb, &rc, &rd)?,
         )
     } else {
         let sc = array(scounts, n, "sendcounts", false)?;
@@ -245,7 +245,7 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
         (
             scaled(&sc, ssize)?,
             scaled(&sd, ssize)?,
-            pack_blocks(&sb, &sc, &sd),
+            pack_blocks(&sb, &sc, &sd)?,
         )
     };
     let (brc, brd) = (scaled(&rc, rsize)?, scaled(&rd, rsize)?);

@@ -89,13 +89,13 @@ impl Side {
     }
 
     /// The blocks packed one after another.
-    fn pack(&self, total: usize) -> Vec<u8> {
+    fn pack(&self, total: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(total);
         for b in &self.bufs {
             // SAFETY: `Buf::new` checked the block; readable per the MPI contract.
-            out.extend_from_slice(&unsafe { b.send_bytes() });
+            out.extend_from_slice(&unsafe { b.send_bytes()? });
         }
-        out
+        Ok(out)
     }
 }
 
@@ -152,7 +152,7 @@ async fn complete(
         // valid and untouched until the operation completes.
         unsafe {
             t.slice().copy_from_slice(&temp[off..off + n]);
-            t.finish(n);
+            t.finish(n)?;
         }
     }
     Ok(())
@@ -178,10 +178,10 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
     let (sc, sd, data) = match &ss {
         Some(s) => {
             let (sc, sd, total) = s.layout()?;
-            (sc, sd, s.pack(total))
+            (sc, sd, s.pack(total)?)
         }
         // In place: the receive blocks are sent, packed before the exchange overwrites them.
-        None => (rc.clone(), rd.clone(), rs.pack(rtotal)),
+        None => (rc.clone(), rd.clone(), rs.pack(rtotal)?),
     };
     same_len(sc[me], rc[me])?;
     let p = c.start_alltoallv(&data, &sc, Some(&sd), U8, &rc, Some(&rd), rtotal)?;

@@ -77,6 +77,7 @@ pub mod coll_w;
 pub mod comm;
 pub mod consts;
 pub mod datatype;
+pub mod device_buf;
 pub mod errcodes;
 pub mod error;
 pub mod fortran_support;

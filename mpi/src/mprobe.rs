@@ -157,7 +157,7 @@ fn receive(
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
     let o = held.msg.recv_into(unsafe { target.slice() });
     // SAFETY: as above; a derived layout is unpacked here.
-    unsafe { target.finish(o.status.bytes) };
+    unsafe { target.finish(o.status.bytes)? };
     let err = if o.truncated {
         MPI_ERR_TRUNCATE
     } else {

@@ -300,18 +300,18 @@ fn reduce_local(
         OpSpec::User(_) => spec.user_reducer(inout.ty.clone(), dt),
     };
     // SAFETY: `Buf::new` checked the pointers; readable/writable per the MPI contract.
-    let i = unsafe { input.send_bytes() };
+    let i = unsafe { input.send_bytes()? };
     let mut target = inout.recv_target();
     // SAFETY: as above; for a dense layout the target is the user's memory itself.
     let io = unsafe { target.slice() };
     if !inout.is_dense() {
         // SAFETY: readable per the contract.
-        io.copy_from_slice(&unsafe { inout.send_bytes() });
+        io.copy_from_slice(&unsafe { inout.send_bytes()? });
     }
     nexar::reduce_local_with(&reducer, &i, io)?;
     let len = target.len();
     // SAFETY: writable per the contract.
-    unsafe { target.finish(len) };
+    unsafe { target.finish(len)? };
     Ok(())
 }
 

@@ -19,7 +19,7 @@ fn send(c: &Comm, buf: Buf, dest: c_int, tag: c_int) -> Result<()> {
         return Ok(());
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    match unsafe { buf.send_bytes() } {
+    match unsafe { buf.send_bytes()? } {
         // A dense buffer is lent for the call: large messages to shared-memory peers are read
         // straight out of it.
         Cow::Borrowed(data) => Ok(c.send_bytes_blocking(data, dest, tag)?),
@@ -46,7 +46,7 @@ fn finish(p: Option<nexar::PendingRecv>, buf: Buf, status: *mut MPI_Status) -> R
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
     let out = p.finish_into_blocking(unsafe { target.slice() })?;
     // SAFETY: as above.
-    unsafe { target.finish(out.status.bytes) };
+    unsafe { target.finish(out.status.bytes)? };
     let st = status_of(out);
     store(status, st);
     if out.truncated {

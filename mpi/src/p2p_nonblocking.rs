@@ -29,7 +29,7 @@ fn isend(
         return store_request(request, comm_h, nexar::Request::ready(Ok(None)));
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let mut req = match unsafe { b.send_bytes() } {
+    let mut req = match unsafe { b.send_bytes()? } {
         // A dense buffer is lent until the request completes (MPI forbids touching it before):
         // large messages to shared-memory peers are read straight out of it. Others are copied
         // and queued at once, and the request is complete from the start.
@@ -87,7 +87,7 @@ pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> R
             r => r?,
         };
         // SAFETY: as above; a derived layout is unpacked now, before the request completes.
-        unsafe { target.finish(o.status.bytes) };
+        unsafe { target.finish(o.status.bytes)? };
         let err = if o.truncated {
             MPI_ERR_TRUNCATE
         } else {
@@ -137,7 +137,7 @@ fn isendrecv(
     send_tag(stag)?;
     dest_rank(dest, c.size(), "destination")?;
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(&unsafe { sb.send_bytes() });
+    let data = Bytes::copy_from_slice(&unsafe { sb.send_bytes()? });
     // The receive is posted before the send, so a matching call on the peer cannot deadlock.
     let req = post_recv(&c, rb, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
@@ -163,7 +163,7 @@ fn isendrecv_replace(
     dest_rank(dest, c.size(), "destination")?;
     // The outgoing data is copied before the receive can write into the buffer.
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
+    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes()? });
     let req = post_recv(&c, b, source, rtag)?;
     send_copy(&c, data, dest, stag)?;
     store_started(request, comm_h, req, None)

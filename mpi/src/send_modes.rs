@@ -45,7 +45,7 @@ pub(crate) fn start_send(
         return Ok(nexar::Request::ready(Ok(None)));
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes() });
+    let data = Bytes::copy_from_slice(&unsafe { b.send_bytes()? });
     match mode {
         Mode::Standard | Mode::Ready => c.send_bytes(data, dest, tag)?,
         Mode::Buffered => crate::bsend::send(c, comm_h, data, dest, tag)?,
@@ -125,7 +125,7 @@ fn sendrecv_replace(
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
     let o = p.finish_into_blocking(unsafe { target.slice() })?;
     // SAFETY: as above; a derived layout is unpacked here.
-    unsafe { target.finish(o.status.bytes) };
+    unsafe { target.finish(o.status.bytes)? };
     let err = if o.truncated {
         MPI_ERR_TRUNCATE
     } else {

@@ -18,6 +18,7 @@
 //! before the call, as with any CUDA-aware MPI. A received device buffer is complete when the
 //! call returns.
 
+pub mod nccl;
 pub mod pipeline;
 
 #[cfg(feature = "cuda")]

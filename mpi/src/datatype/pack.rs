@@ -97,11 +97,21 @@ fn pack_impl(
         return Ok(());
     }
     non_null(outbuf, "outbuf")?;
-    let mut v = Vec::with_capacity(len);
-    // SAFETY: the input is readable per the MPI contract.
-    unsafe { pack(inbuf as usize, incount as usize, &ty, &mut v) };
-    // SAFETY: the output holds `outsize` bytes and `at + len <= outsize`.
-    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), (outbuf as *mut u8).add(at), len) };
+    let (base, n) = (inbuf as usize, incount as usize);
+    let v = match crate::device_buf::device_of(base, &ty, n) {
+        // SAFETY: CUDA device memory covering the typemap per the MPI contract.
+        Some(ordinal) => unsafe { crate::device_buf::pack_from_device(ordinal, base, n, &ty)? },
+        None => {
+            let mut v = Vec::with_capacity(len);
+            // SAFETY: the input is readable per the MPI contract.
+            unsafe { pack(base, n, &ty, &mut v) };
+            v
+        }
+    };
+    // SAFETY: the output holds `outsize` bytes and `at + len <= outsize`; `copy_into` writes
+    // device memory through the driver.
+    let out = unsafe { std::slice::from_raw_parts_mut((outbuf as *mut u8).add(at), len) };
+    nexar::device::copy_into(out, &v)?;
     *pos += len as MPI_Count;
     Ok(())
 }
@@ -131,8 +141,19 @@ fn unpack_impl(
     non_null(inbuf, "inbuf")?;
     // SAFETY: the input holds `insize` bytes and `at + len <= insize`.
     let data = unsafe { std::slice::from_raw_parts((inbuf as *const u8).add(at), len) };
-    // SAFETY: the output is writable per the MPI contract.
-    unsafe { unpack(data, outbuf as usize, outcount as usize, &ty) };
+    // A device input is read through a host copy.
+    let data = nexar::device::host_view(data)?;
+    let (base, n) = (outbuf as usize, outcount as usize);
+    match crate::device_buf::device_of(base, &ty, n) {
+        // SAFETY: CUDA device memory covering the typemap per the MPI contract.
+        Some(ordinal) => unsafe {
+            crate::device_buf::edit_on_host(ordinal, base, n, &ty, |h| {
+                unpack(&data, h, n, &ty);
+            })?
+        },
+        // SAFETY: the output is writable per the MPI contract.
+        None => _ = unsafe { unpack(&data, base, n, &ty) },
+    }
     *pos += len as MPI_Count;
     Ok(())
 }
