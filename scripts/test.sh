@@ -60,8 +60,9 @@ echo "== cargo-fuzz targets, 20 s each over their corpora (scripts/fuzz.sh)"
 bash scripts/fuzz.sh
 echo "== mpi4py 4.1.2 built with the shim's mpicc, its own test suite at 1, 2 and 3 ranks"
 bash scripts/mpi4py.sh
-echo "== feature cuda (cudarc, loaded at run time: builds and runs without a GPU; GPU-only cases report SKIPPED)"
-cargo clippy -p nexar --all-targets --locked --features cuda -- -D warnings
-cargo check -p nexar-capi -p nexar-mpi --features cuda --locked
-cargo build -p nexar --features cuda --locked --bins --examples
-cargo test -p nexar --features cuda --locked --lib --test cuda_buffers --test inprocess_collectives --test inprocess_userops --test p2p_modes
+echo "== features cuda and nccl (cudarc; libcuda and libnccl loaded at run time: builds and runs without a GPU;"
+echo "   GPU-only cases report SKIPPED). nccl implies cuda, so one feature set covers both and compiles once."
+cargo clippy -p nexar -p nexar-capi -p nexar-mpi --all-targets --locked --features nccl -- -D warnings
+cargo build -p nexar --features nccl --locked --bins --examples
+cargo test -p nexar --features nccl --locked --lib --test cuda_buffers --test nccl_hier --test inprocess_collectives --test inprocess_userops --test p2p_modes
+cargo test -p nexar-mpi --features nccl --locked
