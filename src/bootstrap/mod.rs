@@ -276,17 +276,32 @@ async fn connect_world(
     transport.set_peer_addrs(addrs)?;
     tracing::debug!(rank = launch.rank, size = launch.size, "world established");
     let net: Arc<dyn Transport> = Arc::new(transport);
-    let transport = match inbox.and_then(|i| {
-        shm::connect(
-            i,
-            &hosts,
-            sink,
-            cfg.max_message,
-            cfg.shm_cma,
-            cfg.shm_caller_progress,
-            cfg.peer_timeout,
-        )
-    }) {
+    let local = match inbox {
+        Some(i) => {
+            // Connecting waits until the local peers have laid out their inboxes: do it off the
+            // runtime's workers, which must go on serving QUIC and the rendezvous this rank may
+            // host (a blocked worker there kept a peer from ever getting the table: deadlock).
+            let peers = hosts.clone();
+            let (max, cma, progress, timeout) = (
+                cfg.max_message,
+                cfg.shm_cma,
+                cfg.shm_caller_progress,
+                cfg.peer_timeout,
+            );
+            tokio::task::spawn_blocking(move || {
+                shm::connect(i, &peers, sink, max, cma, progress, timeout)
+            })
+            .await
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Internal,
+                    format!("rank {}: shared-memory setup failed: {e}", launch.rank),
+                )
+            })?
+        }
+        None => None,
+    };
+    let transport = match local {
         Some(local) => Arc::new(Routed::new(local, net, launch.rank, launch.size)),
         None => net,
     };
