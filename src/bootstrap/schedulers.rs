@@ -52,6 +52,20 @@ fn required<T: std::str::FromStr>(get: Get<'_>, name: &str, source: &str) -> Res
     num(get, name)?.ok_or_else(|| boot(format!("{source} launch: {name} is not set")))
 }
 
+/// Rank, size and local rank from a scheduler's rank, size and local-rank variables: the first
+/// two required and checked, the local rank defaulting to the rank.
+fn place(
+    get: Get<'_>,
+    src: &str,
+    [rank_var, size_var, local_var]: [&str; 3],
+) -> Result<(u32, u32, u32)> {
+    let rank: u32 = required(get, rank_var, src)?;
+    let size: u32 = required(get, size_var, src)?;
+    check_place(rank, size, rank_var, size_var)?;
+    let local_rank = num(get, local_var)?.unwrap_or(rank);
+    Ok((rank, size, local_rank))
+}
+
 /// Checks `rank < size` and `size > 0`, naming the variables on failure.
 fn check_place(rank: u32, size: u32, rank_var: &str, size_var: &str) -> Result<()> {
     if size == 0 {
@@ -203,10 +217,15 @@ pub fn first_host(list: &str) -> Result<String> {
 
 fn open_mpi(get: Get<'_>, overridden: bool) -> Result<Detected> {
     let src = "Open MPI";
-    let rank: u32 = required(get, "OMPI_COMM_WORLD_RANK", src)?;
-    let size: u32 = required(get, "OMPI_COMM_WORLD_SIZE", src)?;
-    check_place(rank, size, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")?;
-    let local_rank = num(get, "OMPI_COMM_WORLD_LOCAL_RANK")?.unwrap_or(rank);
+    let (rank, size, local_rank) = place(
+        get,
+        src,
+        [
+            "OMPI_COMM_WORLD_RANK",
+            "OMPI_COMM_WORLD_SIZE",
+            "OMPI_COMM_WORLD_LOCAL_RANK",
+        ],
+    )?;
     let local_size: u32 = num(get, "OMPI_COMM_WORLD_LOCAL_SIZE")?.unwrap_or(size);
     let rendezvous = if overridden || size == 1 {
         None
@@ -236,10 +255,8 @@ fn open_mpi(get: Get<'_>, overridden: bool) -> Result<Detected> {
 
 fn slurm(get: Get<'_>, overridden: bool) -> Result<Detected> {
     let src = "Slurm";
-    let rank: u32 = required(get, "SLURM_PROCID", src)?;
-    let size: u32 = required(get, "SLURM_NTASKS", src)?;
-    check_place(rank, size, "SLURM_PROCID", "SLURM_NTASKS")?;
-    let local_rank = num(get, "SLURM_LOCALID")?.unwrap_or(rank);
+    let (rank, size, local_rank) =
+        place(get, src, ["SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"])?;
     let rendezvous = if overridden || size == 1 {
         None
     } else {
@@ -272,10 +289,7 @@ fn slurm(get: Get<'_>, overridden: bool) -> Result<Detected> {
 
 fn torchrun(get: Get<'_>, overridden: bool) -> Result<Detected> {
     let src = "torchrun";
-    let rank: u32 = required(get, "RANK", src)?;
-    let size: u32 = required(get, "WORLD_SIZE", src)?;
-    check_place(rank, size, "RANK", "WORLD_SIZE")?;
-    let local_rank = num(get, "LOCAL_RANK")?.unwrap_or(rank);
+    let (rank, size, local_rank) = place(get, src, ["RANK", "WORLD_SIZE", "LOCAL_RANK"])?;
     let rendezvous = if overridden || size == 1 {
         None
     } else {
