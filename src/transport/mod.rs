@@ -14,6 +14,7 @@ pub mod budget;
 pub mod caller;
 pub mod mem;
 pub mod quic;
+pub mod rdma;
 pub mod routed;
 pub mod shm;
 
