@@ -9,9 +9,14 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The `nexarrun` launcher of this build.
+/// The `nexarrun` launcher of this build, or `NEXAR_TEST_NEXARRUN` when set (test binaries
+/// carried to another machine, where the build's absolute path does not exist:
+/// `scripts/gpu_check.sh`).
 pub fn nexarrun_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_nexarrun"))
+    match std::env::var_os("NEXAR_TEST_NEXARRUN") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_BIN_EXE_nexarrun")),
+    }
 }
 
 /// An example binary built by `cargo test` next to this test's profile directory.
