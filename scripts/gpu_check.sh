@@ -16,6 +16,16 @@ TESTS=(cuda_buffers nccl_hier nccl_auto)
 EXAMPLES=(cuda_allreduce cuda_bandwidth)
 G=.gpu/release
 
+# Prints the test executables `cargo test --no-run` builds for the given selection.
+test_executables() {
+  cargo test --release --features nccl --locked --no-run --message-format=json "$@" |
+    python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])'
+}
+
 build() {
   set -e
   export CARGO_INCREMENTAL=0
@@ -24,13 +34,8 @@ build() {
   for t in "${TESTS[@]}"; do
     if [ -f "tests/$t.rs" ]; then args+=(--test "$t"); fi
   done
-  cargo test -p nexar --release --features nccl --locked --no-run --message-format=json \
-    --lib "${args[@]}" |
-    python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
-        print(m["executable"])' >.gpu/executables
+  test_executables -p nexar --lib "${args[@]}" >.gpu/executables
+  test_executables -p nexar-mpi --test cuda_aware >>.gpu/executables
   local ex=()
   for e in "${EXAMPLES[@]}"; do ex+=(--example "$e"); done
   cargo build -p nexar --release --features nccl --locked --bin nexarrun "${ex[@]}"

@@ -1,7 +1,8 @@
 //! `MPI_Pack_external`, `MPI_Unpack_external`, `MPI_Pack_external_size` (and `_c` forms) for
 //! the `external32` representation: the packed form with every element converted by
 //! [`super::ext32`] (big-endian; `long` in 4 bytes, pair types without padding, `long double`
-//! as an IEEE quad).
+//! as an IEEE quad). CUDA device buffers (feature `cuda`) are read and written through host
+//! copies, as `MPI_Pack` does.
 
 use super::ext32::{ext_size, from_ext, to_ext};
 use super::layout::Type;
@@ -49,18 +50,26 @@ fn pack_ext(
             format!("packing {len} bytes at position {at} overflows the buffer of {outsize} bytes"),
         ));
     }
-    let mut v = Vec::with_capacity(native);
-    // SAFETY: the input is readable per the MPI contract.
-    unsafe { pack(inbuf as usize, n as usize, &ty, &mut v) };
+    let (base, count) = (inbuf as usize, n as usize);
+    let v = match crate::device_buf::device_of(base, &ty, count) {
+        // SAFETY: CUDA device memory covering the typemap per the MPI contract.
+        Some(ordinal) => unsafe { crate::device_buf::pack_from_device(ordinal, base, count, &ty)? },
+        None => {
+            let mut v = Vec::with_capacity(native);
+            // SAFETY: the input is readable per the MPI contract.
+            unsafe { pack(base, count, &ty, &mut v) };
+            v
+        }
+    };
     let mut e = Vec::with_capacity(len);
     to_ext(&v, &ty, &mut e)?;
-    let v = e;
     if len > 0 {
         non_null(outbuf, "outbuf")?;
-        // SAFETY: `at + len <= outsize` bytes of the output.
-        unsafe {
-            std::ptr::copy_nonoverlapping(v.as_ptr(), (outbuf as *mut u8).add(at as usize), len)
-        };
+        // SAFETY: `at + len <= outsize` bytes of the output; `copy_into` writes device memory
+        // through the driver.
+        let out =
+            unsafe { std::slice::from_raw_parts_mut((outbuf as *mut u8).add(at as usize), len) };
+        nexar::device::copy_into(out, &e)?;
     }
     // SAFETY: checked for NULL.
     unsafe { pos.write(at + len as MPI_Count) };
@@ -95,10 +104,21 @@ fn unpack_ext(
         non_null(inbuf, "inbuf")?;
         // SAFETY: `at + len <= insize` bytes of the input.
         let src = unsafe { std::slice::from_raw_parts((inbuf as *const u8).add(at as usize), len) };
+        // A device input is read through a host copy.
+        let src = nexar::device::host_view(src)?;
         let mut v = vec![0u8; native];
-        from_ext(src, &ty, &mut v)?;
-        // SAFETY: the output is writable per the MPI contract.
-        unsafe { unpack(&v, outbuf as usize, n as usize, &ty) };
+        from_ext(&src, &ty, &mut v)?;
+        let (base, count) = (outbuf as usize, n as usize);
+        match crate::device_buf::device_of(base, &ty, count) {
+            // SAFETY: CUDA device memory covering the typemap per the MPI contract.
+            Some(ordinal) => unsafe {
+                crate::device_buf::edit_on_host(ordinal, base, count, &ty, |h| {
+                    unpack(&v, h, count, &ty);
+                })?
+            },
+            // SAFETY: the output is writable per the MPI contract.
+            None => _ = unsafe { unpack(&v, base, count, &ty) },
+        }
     }
     // SAFETY: checked for NULL.
     unsafe { pos.write(at + len as MPI_Count) };
