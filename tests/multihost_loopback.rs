@@ -222,3 +222,42 @@ fn a_joiner_asking_for_too_many_ranks_is_refused() {
         2
     );
 }
+
+/// Loopback only: `mpiexec` with another host takes the `-H` path, whose usage errors exit 2
+/// before anything starts: no secret file, then a host that does not resolve.
+#[test]
+fn mpiexec_with_other_hosts_needs_a_secret_and_known_hosts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mpiexec = mpiexec_in(dir.path());
+    let secret = dir.path().join("job.secret");
+    let run = |secret_file: Option<&std::path::Path>| {
+        let mut c = Command::new(&mpiexec);
+        c.args(["-H", "localhost:1,node-b.invalid:1", "true"])
+            .env_remove("NEXAR_JOB_SECRET_FILE")
+            .env("NEXAR_RSH", "false")
+            .stdin(Stdio::null());
+        if let Some(f) = secret_file {
+            c.env("NEXAR_JOB_SECRET_FILE", f);
+        }
+        c.output().unwrap()
+    };
+    let out = run(None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs a secret file"), "{err}");
+    let out = run(Some(&secret));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot resolve host 'node-b.invalid'"),
+        "{err}"
+    );
+    // A local-only list runs here as before, secret or not.
+    let out = Command::new(&mpiexec)
+        .args(["-H", "localhost:2", "sh", "-c", "echo $NEXAR_SIZE"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n2\n");
+}
