@@ -26,10 +26,7 @@ fn two_hosts_use_shared_memory_within_and_quic_between() {
         &leader_args(&secret, 7001, &[]),
     );
     // The leader creates the secret file; the joiner then reads it (as if copied over).
-    let made = Instant::now();
-    while !secret.exists() && made.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&secret).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the leader's secret file has mode {mode:o}");
@@ -146,9 +143,7 @@ fn a_rank_dying_on_the_other_host_ends_the_job_everywhere() {
         Some((&hosts.a, "hostA")),
         &leader_args(&secret, 7003, &["die", "3"]),
     );
-    while !secret.exists() && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     let mut joiner = Run::start(
         dir.path(),
         "joiner",
@@ -187,6 +182,20 @@ fn ranks_and_hosts(out: &str) -> Vec<(String, String)> {
     seen
 }
 
+/// Waits (at most 60 s) for the leader of a `what` job started at `t0`, prints its output,
+/// checks that it succeeded and returns its standard output.
+fn succeeds(leader: &mut Run, what: &str, t0: Instant) -> String {
+    let st = leader.wait(Duration::from_secs(60), what);
+    let out = leader.stdout();
+    eprintln!(
+        "{what} job done in {:?}:\n{out}{}",
+        t0.elapsed(),
+        leader.stderr()
+    );
+    assert!(st.success(), "{what}: {st}: {}", leader.stderr());
+    out
+}
+
 /// Ranks 0-1 on host A, 2-3 on host B.
 fn two_and_two() -> Vec<(String, String)> {
     [
@@ -222,14 +231,7 @@ fn the_leader_starts_joiners_through_a_remote_shell() {
         ]),
         &[("NEXAR_RSH", rsh.to_str().unwrap())],
     );
-    let ls = leader.wait(Duration::from_secs(60), "the leader");
-    let out = leader.stdout();
-    eprintln!(
-        "-H job done in {:?}:\n{out}{}",
-        t0.elapsed(),
-        leader.stderr()
-    );
-    assert!(ls.success(), "{ls}: {}", leader.stderr());
+    let out = succeeds(&mut leader, "-H", t0);
     // The joiner's output comes back through the remote shell.
     assert_eq!(ranks_and_hosts(&out), two_and_two());
 }
@@ -272,14 +274,7 @@ fn mpiexec_starts_joiners_through_a_remote_shell() {
             ("NEXAR_JOB_SECRET_FILE", secret.to_str().unwrap()),
         ],
     );
-    let ls = leader.wait(Duration::from_secs(60), "mpiexec");
-    let out = leader.stdout();
-    eprintln!(
-        "mpiexec -H job done in {:?}:\n{out}{}",
-        t0.elapsed(),
-        leader.stderr()
-    );
-    assert!(ls.success(), "{ls}: {}", leader.stderr());
+    let out = succeeds(&mut leader, "mpiexec -H", t0);
     assert_eq!(ranks_and_hosts(&out), two_and_two());
     for r in 0..4 {
         let want = format!("ENV rank={r} mark=two words pwd={}", work.display());

@@ -272,6 +272,14 @@ pub fn mpiexec_in(dir: &Path) -> PathBuf {
     dir.join("mpiexec")
 }
 
+/// Waits (at most 10 s) until the leader has created the secret file at `path`.
+pub fn wait_for_file(path: &Path) {
+    let t0 = Instant::now();
+    while !path.exists() && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Owned strings.
 pub fn s(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| x.to_string()).collect()

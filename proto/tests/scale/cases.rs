@@ -279,6 +279,19 @@ fn rooted(flow: Flow, rounds: u32, n: u32, root: usize, other: usize, total: usi
     }
 }
 
+/// A linear gather or scatter: the root exchanges one block with every other rank at once.
+fn linear(flow: Flow, n: u32, m: usize) -> Costs {
+    let all = (n as usize - 1) * m;
+    rooted(flow, u32::from(n > 1), n, all, if_many(n, m), all)
+}
+
+/// A binomial gather or scatter: relative rank `v` forwards its subtree's blocks.
+fn binomial(flow: Flow, n: u32, m: usize) -> Costs {
+    let (total, biggest) = binomial_blocks(n);
+    let root = (n as usize - 1) * m;
+    rooted(flow, floor_log2(n), n, root, biggest * m, total * m)
+}
+
 /// `m` when any message moves at all (`n > 1`), else 0.
 fn if_many(n: u32, m: usize) -> usize {
     m * usize::from(n > 1)
@@ -522,46 +535,25 @@ pub fn cases() -> Vec<Case> {
             "gather/linear",
             "1 round, n-1 msgs, root receives (n-1)*m",
             |n, m| gather_run(n, m, GatherAlgo::Linear),
-            |n, m| {
-                let all = (n as usize - 1) * m;
-                rooted(Flow::ToRoot, u32::from(n > 1), n, all, if_many(n, m), all)
-            },
+            |n, m| linear(Flow::ToRoot, n, m),
         ),
         Case::new(
             "gather/binomial",
             "floor(log2 n) rounds, n-1 msgs, root receives (n-1)*m",
             |n, m| gather_run(n, m, GatherAlgo::Binomial),
-            |n, m| {
-                let (total, biggest) = binomial_blocks(n);
-                let root = (n as usize - 1) * m;
-                rooted(Flow::ToRoot, floor_log2(n), n, root, biggest * m, total * m)
-            },
+            |n, m| binomial(Flow::ToRoot, n, m),
         ),
         Case::new(
             "scatter/linear",
             "1 round, n-1 msgs, root sends (n-1)*m",
             |n, m| scatter_run(n, m, ScatterAlgo::Linear),
-            |n, m| {
-                let all = (n as usize - 1) * m;
-                rooted(Flow::FromRoot, u32::from(n > 1), n, all, if_many(n, m), all)
-            },
+            |n, m| linear(Flow::FromRoot, n, m),
         ),
         Case::new(
             "scatter/binomial",
             "floor(log2 n) rounds, n-1 msgs, root sends (n-1)*m",
             |n, m| scatter_run(n, m, ScatterAlgo::Binomial),
-            |n, m| {
-                let (total, biggest) = binomial_blocks(n);
-                let root = (n as usize - 1) * m;
-                rooted(
-                    Flow::FromRoot,
-                    floor_log2(n),
-                    n,
-                    root,
-                    biggest * m,
-                    total * m,
-                )
-            },
+            |n, m| binomial(Flow::FromRoot, n, m),
         ),
         Case::new(
             "scan/doubling",

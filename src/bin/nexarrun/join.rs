@@ -8,7 +8,7 @@
 //! exit 0; 1 when it cannot join (no leader, a wrong secret, refused); 130 / 143 when
 //! interrupted / terminated.
 
-use crate::launch::{Event, KILL_GRACE, Plan, Rank, recv_signal, terminate};
+use crate::launch::{Event, KILL_GRACE, Plan, Rank, kill_groups, recv_signal, terminate};
 use crate::spawn::{Reach, Starter, start_failure_code};
 use nexar::Config;
 use nexar::bootstrap::rendezvous::launcher_proto::LauncherMsg;
@@ -204,15 +204,7 @@ async fn watch(
     }
     reader.abort();
     // What the terminated ranks started dies with them.
-    let groups: Vec<Rank> = ranks
-        .iter()
-        .filter(|r| doomed[(r.rank - base) as usize])
-        .map(|r| Rank {
-            alive: true,
-            ..r.copy()
-        })
-        .collect();
-    terminate(&groups, libc::SIGKILL);
+    kill_groups(&ranks, |r| doomed[(r.rank - base) as usize]);
     result.unwrap_or(0)
 }
 

@@ -416,15 +416,7 @@ async fn supervise(
     }
     // Whatever the terminated ranks started dies with them (every rank's, when the whole job
     // was terminated).
-    let groups: Vec<Rank> = ranks
-        .iter()
-        .filter(|r| terminating || term.doomed[r.rank as usize])
-        .map(|r| Rank {
-            alive: true,
-            ..r.copy()
-        })
-        .collect();
-    terminate(&groups, libc::SIGKILL);
+    kill_groups(&ranks, |r| terminating || term.doomed[r.rank as usize]);
     result.unwrap_or(0)
 }
 
@@ -486,7 +478,17 @@ pub fn describe(st: ExitStatus) -> (i32, String) {
 
 /// Sends `sig` to the process group of every live rank.
 pub fn terminate(ranks: &[Rank], sig: libc::c_int) {
-    for r in ranks.iter().filter(|r| r.alive && r.pid > 0) {
+    signal_groups(ranks.iter().filter(|r| r.alive), sig);
+}
+
+/// Kills (SIGKILL) the process group of every rank `doomed` picks, exited or not: what a
+/// terminated rank started dies with it.
+pub fn kill_groups(ranks: &[Rank], doomed: impl Fn(&Rank) -> bool) {
+    signal_groups(ranks.iter().filter(|r| doomed(r)), libc::SIGKILL);
+}
+
+fn signal_groups<'a>(ranks: impl Iterator<Item = &'a Rank>, sig: libc::c_int) {
+    for r in ranks.filter(|r| r.pid > 0) {
         // SAFETY: kill has no memory effects; a negative pid names the rank's process group.
         unsafe { libc::kill(-r.pid, sig) };
     }
