@@ -11,8 +11,7 @@
 //! - accepted and ignored: `--oversubscribe`, `--bind-to X`, `--map-by X`, `--rank-by X`,
 //!   `--allow-run-as-root`, `--mca K V`, `--gmca K V`, `--report-bindings`, `--display-map`,
 //!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`, `-binding X`;
-//! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts.
-//!
+//! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts;
 //! - nexar's own: `--secret-file PATH` (jobs across hosts; default `NEXAR_JOB_SECRET_FILE`).
 //!
 //! When every host is this machine (see [`crate::hosts`]), without `-n` a context runs `-ppn`
