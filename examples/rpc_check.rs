@@ -13,33 +13,19 @@
 //! Any unexpected result prints `BAD rank=R ...` and exits with status 1.
 
 use bytes::Bytes;
-use nexar::{Context, ErrorKind, Rpc};
+use nexar::{Context, ErrorKind};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-const T: Option<Duration> = Some(Duration::from_secs(20));
-const ECHO: u32 = 1;
-const SUM: u32 = 2;
-const FAIL: u32 = 3;
-const PANIC: u32 = 4;
-const SLOW: u32 = 5;
-const WHO: u32 = 6;
-const RELAY: u32 = 7;
+#[path = "../tests/rpc_support/mod.rs"]
+mod rpc_support;
+
+use rpc_support::*;
 
 fn say(line: String) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
-}
-
-fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect()
-}
-
-fn bytes_of(v: &[u64]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// Fails the run with a `BAD` line unless `ok`.
@@ -50,38 +36,10 @@ fn check(rank: u32, ok: bool, what: impl std::fmt::Display) {
     }
 }
 
-fn serve(rpc: &Rpc, me: u32) {
-    rpc.register(ECHO, |p: &[u8], _| Ok(p.to_vec()));
-    rpc.register(SUM, |p: &[u8], _| {
-        Ok(u64s(p).iter().sum::<u64>().to_le_bytes().to_vec())
-    });
-    rpc.register(FAIL, move |_: &[u8], from| {
-        Err(nexar::Error::invalid(format!(
-            "rank {me} refuses rank {from}"
-        )))
-    });
-    rpc.register(PANIC, |_: &[u8], _| panic!("handler blew up on purpose"));
-    rpc.register(SLOW, |p: &[u8], _| {
-        std::thread::sleep(Duration::from_millis(u64s(p)[0]));
-        Ok(b"late".to_vec())
-    });
-    rpc.register(WHO, move |_: &[u8], from| {
-        Ok(bytes_of(&[me as u64, from as u64]))
-    });
-    let inner = rpc.clone();
-    rpc.register(RELAY, move |_: &[u8], _| {
-        let mut s = 0;
-        for to in 0..inner.size() {
-            s += u64s(&inner.call(to, WHO, Bytes::new(), T)?)[0];
-        }
-        Ok(s.to_le_bytes().to_vec())
-    });
-}
-
 fn all(ctx: &Context) -> nexar::Result<()> {
     let (me, n) = (ctx.rank(), ctx.size());
     let rpc = ctx.rpc();
-    serve(&rpc, me);
+    serve_all(&rpc, me);
     ctx.world().barrier_blocking()?;
     // Echo, sums and the caller's rank, to every rank (this one included).
     for to in 0..n {
@@ -197,7 +155,7 @@ fn median_us(mut t: Vec<f64>) -> f64 {
 
 fn latency(ctx: &Context) -> nexar::Result<()> {
     let rpc = ctx.rpc();
-    serve(&rpc, ctx.rank());
+    serve_all(&rpc, ctx.rank());
     let w = ctx.world();
     w.barrier_blocking()?;
     if ctx.rank() == 0 && ctx.size() > 1 {
@@ -243,7 +201,7 @@ fn latency(ctx: &Context) -> nexar::Result<()> {
 fn kill(ctx: &Context) -> nexar::Result<()> {
     let (me, n) = (ctx.rank(), ctx.size());
     let rpc = ctx.rpc();
-    serve(&rpc, me);
+    serve_all(&rpc, me);
     let victim = n - 1;
     ctx.world().barrier_blocking()?;
     if me == victim {

@@ -7,8 +7,26 @@ mod multihost_support;
 
 use common::procs::{example, nexarrun_path};
 use multihost_support::*;
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// Runs `nexarrun ARGS --secret-file SECRET multihost_check` (no secret file from the
+/// environment) with `envs`; its output and how long it took.
+fn nexarrun(args: &[&str], secret: &Path, envs: &[(&str, &str)]) -> (Output, Duration) {
+    let t0 = Instant::now();
+    let out = Command::new(nexarrun_path())
+        .args(args)
+        .arg("--secret-file")
+        .arg(secret)
+        .arg(example("multihost_check"))
+        .envs(envs.iter().copied())
+        .env_remove("NEXAR_JOB_SECRET_FILE")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out, t0.elapsed())
+}
 
 /// Loopback only (no namespaces): a leader whose joiner never comes fails after the connect
 /// timeout with a message naming the ranks without a host.
@@ -17,25 +35,9 @@ fn a_missing_joiner_fails_the_leader_in_bounded_time() {
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("job.secret");
     let port = common::procs::free_udp_port();
-    let t0 = Instant::now();
-    let out = Command::new(nexarrun_path())
-        .args([
-            "-n",
-            "3",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--local",
-            "1",
-        ])
-        .arg("--secret-file")
-        .arg(&secret)
-        .arg(example("multihost_check"))
-        .env("NEXAR_CONNECT_TIMEOUT_MS", "1500")
-        .env_remove("NEXAR_JOB_SECRET_FILE")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let took = t0.elapsed();
+    let listen = format!("127.0.0.1:{port}");
+    let args = ["-n", "3", "--listen", &listen, "--local", "1"];
+    let (out, took) = nexarrun(&args, &secret, &[("NEXAR_CONNECT_TIMEOUT_MS", "1500")]);
     let err = String::from_utf8_lossy(&out.stderr);
     eprintln!("leader without joiner gave up after {took:?}: {err}");
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -73,10 +75,7 @@ fn a_joiner_that_loses_its_leader_terminates_its_ranks() {
         ]),
         &quick,
     );
-    let t0 = Instant::now();
-    while !secret.exists() && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     let mut joiner = {
         let mut args = s(&[
             "--join",
@@ -132,17 +131,8 @@ fn a_joiner_that_loses_its_leader_terminates_its_ranks() {
 fn a_failing_remote_shell_ends_the_job_promptly() {
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("job.secret");
-    let t0 = Instant::now();
-    let out = Command::new(nexarrun_path())
-        .args(["-H", "localhost:1,127.0.0.1:1", "--secret-file"])
-        .arg(&secret)
-        .arg(example("multihost_check"))
-        .env("NEXAR_RSH", "false")
-        .env_remove("NEXAR_JOB_SECRET_FILE")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let took = t0.elapsed();
+    let args = ["-H", "localhost:1,127.0.0.1:1"];
+    let (out, took) = nexarrun(&args, &secret, &[("NEXAR_RSH", "false")]);
     let err = String::from_utf8_lossy(&out.stderr);
     eprintln!("failing remote shell: job over after {took:?}: {err}");
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -178,10 +168,7 @@ fn a_joiner_asking_for_too_many_ranks_is_refused() {
             &prog,
         ]),
     );
-    let t0 = Instant::now();
-    while !secret.exists() && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     let join = |name: &str, k: &str| {
         Run::start(
             dir.path(),
@@ -221,4 +208,43 @@ fn a_joiner_asking_for_too_many_ranks_is_refused() {
         reports(&leader.stdout()).len() + reports(&fitting.stdout()).len(),
         2
     );
+}
+
+/// Loopback only: `mpiexec` with another host takes the `-H` path, whose usage errors exit 2
+/// before anything starts: no secret file, then a host that does not resolve.
+#[test]
+fn mpiexec_with_other_hosts_needs_a_secret_and_known_hosts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mpiexec = mpiexec_in(dir.path());
+    let secret = dir.path().join("job.secret");
+    let run = |secret_file: Option<&Path>| {
+        let mut c = Command::new(&mpiexec);
+        c.args(["-H", "localhost:1,node-b.invalid:1", "true"])
+            .env_remove("NEXAR_JOB_SECRET_FILE")
+            .env("NEXAR_RSH", "false")
+            .stdin(Stdio::null());
+        if let Some(f) = secret_file {
+            c.env("NEXAR_JOB_SECRET_FILE", f);
+        }
+        c.output().unwrap()
+    };
+    let out = run(None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs a secret file"), "{err}");
+    let out = run(Some(&secret));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot resolve host 'node-b.invalid'"),
+        "{err}"
+    );
+    // A local-only list runs here as before, secret or not.
+    let out = Command::new(&mpiexec)
+        .args(["-H", "localhost:2", "sh", "-c", "echo $NEXAR_SIZE"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n2\n");
 }

@@ -26,10 +26,7 @@ fn two_hosts_use_shared_memory_within_and_quic_between() {
         &leader_args(&secret, 7001, &[]),
     );
     // The leader creates the secret file; the joiner then reads it (as if copied over).
-    let made = Instant::now();
-    while !secret.exists() && made.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&secret).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the leader's secret file has mode {mode:o}");
@@ -146,9 +143,7 @@ fn a_rank_dying_on_the_other_host_ends_the_job_everywhere() {
         Some((&hosts.a, "hostA")),
         &leader_args(&secret, 7003, &["die", "3"]),
     );
-    while !secret.exists() && t0.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_file(&secret);
     let mut joiner = Run::start(
         dir.path(),
         "joiner",
@@ -177,24 +172,50 @@ fn a_rank_dying_on_the_other_host_ends_the_job_everywhere() {
     assert!(took < Duration::from_secs(40));
 }
 
+/// Rank and host of every `MULTIHOST` report, sorted.
+fn ranks_and_hosts(out: &str) -> Vec<(String, String)> {
+    let mut seen: Vec<(String, String)> = reports(out)
+        .into_iter()
+        .map(|r| (r["rank"].clone(), r["host"].clone()))
+        .collect();
+    seen.sort();
+    seen
+}
+
+/// Waits (at most 60 s) for the leader of a `what` job started at `t0`, prints its output,
+/// checks that it succeeded and returns its standard output.
+fn succeeds(leader: &mut Run, what: &str, t0: Instant) -> String {
+    let st = leader.wait(Duration::from_secs(60), what);
+    let out = leader.stdout();
+    eprintln!(
+        "{what} job done in {:?}:\n{out}{}",
+        t0.elapsed(),
+        leader.stderr()
+    );
+    assert!(st.success(), "{what}: {st}: {}", leader.stderr());
+    out
+}
+
+/// Ranks 0-1 on host A, 2-3 on host B.
+fn two_and_two() -> Vec<(String, String)> {
+    [
+        ("0", "hostA"),
+        ("1", "hostA"),
+        ("2", "hostB"),
+        ("3", "hostB"),
+    ]
+    .iter()
+    .map(|(r, h)| (r.to_string(), h.to_string()))
+    .collect()
+}
+
 /// `-H`: the leader starts the joiner itself through `NEXAR_RSH` (here a script standing in
 /// for ssh that runs the command line in host B's namespace).
 #[test]
 fn the_leader_starts_joiners_through_a_remote_shell() {
     let hosts = hosts_or_skip!();
     let dir = tempfile::tempdir().unwrap();
-    let rsh = dir.path().join("fake_rsh");
-    std::fs::write(
-        &rsh,
-        format!(
-            "#!/bin/sh\n[ \"$1\" = {JOINER_IP} ] || {{ echo \"fake rsh: unknown host $1\" >&2; exit 255; }}\n\
-             exec ip netns exec {} unshare --uts sh -c 'hostname hostB && exec sh -c \"$0\"' \"$2\"\n",
-            hosts.b
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&rsh, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let rsh = fake_rsh(dir.path(), JOINER_IP, &hosts.b, "hostB");
     let secret = dir.path().join("job.secret");
     let t0 = Instant::now();
     let mut leader = Run::start_with(
@@ -210,28 +231,53 @@ fn the_leader_starts_joiners_through_a_remote_shell() {
         ]),
         &[("NEXAR_RSH", rsh.to_str().unwrap())],
     );
-    let ls = leader.wait(Duration::from_secs(60), "the leader");
-    let out = leader.stdout();
-    eprintln!(
-        "-H job done in {:?}:\n{out}{}",
-        t0.elapsed(),
-        leader.stderr()
-    );
-    assert!(ls.success(), "{ls}: {}", leader.stderr());
+    let out = succeeds(&mut leader, "-H", t0);
     // The joiner's output comes back through the remote shell.
-    let mut seen: Vec<(String, String)> = reports(&out)
-        .into_iter()
-        .map(|r| (r["rank"].clone(), r["host"].clone()))
-        .collect();
-    seen.sort();
-    let want: Vec<(String, String)> = [
-        ("0", "hostA"),
-        ("1", "hostA"),
-        ("2", "hostB"),
-        ("3", "hostB"),
-    ]
-    .iter()
-    .map(|(r, h)| (r.to_string(), h.to_string()))
-    .collect();
-    assert_eq!(seen, want);
+    assert_eq!(ranks_and_hosts(&out), two_and_two());
+}
+
+/// The `mpiexec` twin of the test above: `mpiexec -H hostA:2,B:2` (a link named `mpiexec` to
+/// nexarrun) starts host B's joiner through the same stand-in remote shell, with the secret
+/// file from `NEXAR_JOB_SECRET_FILE`; `-genv` and `-wdir` reach the ranks on both hosts.
+#[test]
+fn mpiexec_starts_joiners_through_a_remote_shell() {
+    let hosts = hosts_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let rsh = fake_rsh(dir.path(), JOINER_IP, &hosts.b, "hostB");
+    let mpiexec = mpiexec_in(dir.path());
+    let work = dir.path().join("work dir");
+    std::fs::create_dir(&work).unwrap();
+    let secret = dir.path().join("job.secret");
+    // Each rank says where it runs and what it got, then runs the check.
+    let script = "echo \"ENV rank=$NEXAR_RANK mark=$MARK pwd=$(pwd)\"; exec \"$0\"";
+    let t0 = Instant::now();
+    let mut leader = Run::start_prog(
+        dir.path(),
+        "mpiexec",
+        Some((&hosts.a, "hostA")),
+        &mpiexec,
+        &s(&[
+            "-H",
+            &format!("hostA:2,{JOINER_IP}:2"),
+            "-genv",
+            "MARK",
+            "two words",
+            "-wdir",
+            work.to_str().unwrap(),
+            "sh",
+            "-c",
+            script,
+            &example("multihost_check").display().to_string(),
+        ]),
+        &[
+            ("NEXAR_RSH", rsh.to_str().unwrap()),
+            ("NEXAR_JOB_SECRET_FILE", secret.to_str().unwrap()),
+        ],
+    );
+    let out = succeeds(&mut leader, "mpiexec -H", t0);
+    assert_eq!(ranks_and_hosts(&out), two_and_two());
+    for r in 0..4 {
+        let want = format!("ENV rank={r} mark=two words pwd={}", work.display());
+        assert!(out.lines().any(|l| l == want), "{want}:\n{out}");
+    }
 }

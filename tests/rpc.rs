@@ -2,50 +2,13 @@
 //! processes under nexarrun (`examples/rpc_check.rs`).
 
 mod common;
+mod rpc_support;
 
 use bytes::Bytes;
 use common::run_ranks;
-use nexar::{Context, ErrorKind, Rpc, Source, TagMatch};
+use nexar::{Context, ErrorKind, Source, TagMatch};
+use rpc_support::*;
 use std::time::{Duration, Instant};
-
-const T: Option<Duration> = Some(Duration::from_secs(20));
-const ECHO: u32 = 1;
-const SUM: u32 = 2;
-const FAIL: u32 = 3;
-const PANIC: u32 = 4;
-const SLOW: u32 = 5;
-const WHO: u32 = 6;
-
-fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn bytes_of(v: &[u64]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// Registers the test functions on `rpc` (rank `me`).
-fn serve_all(rpc: &Rpc, me: u32) {
-    rpc.register(ECHO, |p: &[u8], _| Ok(p.to_vec()));
-    rpc.register(SUM, |p: &[u8], _| {
-        Ok(u64s(p).iter().sum::<u64>().to_le_bytes().to_vec())
-    });
-    rpc.register(FAIL, move |_: &[u8], from| {
-        Err(nexar::Error::invalid(format!(
-            "rank {me} refuses rank {from}"
-        )))
-    });
-    rpc.register(PANIC, |_: &[u8], _| panic!("handler blew up on purpose"));
-    rpc.register(SLOW, |p: &[u8], _| {
-        std::thread::sleep(Duration::from_millis(u64s(p)[0]));
-        Ok(b"late".to_vec())
-    });
-    rpc.register(WHO, move |_: &[u8], from| {
-        Ok(bytes_of(&[me as u64, from as u64]))
-    });
-}
 
 #[test]
 fn echo_sum_caller_rank_and_self_calls() {
@@ -185,19 +148,10 @@ fn large_payloads_and_a_slow_handler_does_not_stall_messages() {
 
 #[test]
 fn handlers_make_nested_calls_including_back_to_their_caller() {
-    const RELAY: u32 = 10;
     run_ranks(3, |ctx| {
         let rpc = ctx.rpc();
-        serve_all(&rpc, ctx.rank());
-        let inner = rpc.clone();
         // RELAY asks every rank (its caller included) who it is, and sums the answers.
-        rpc.register(RELAY, move |_: &[u8], _| {
-            let mut s = 0;
-            for to in 0..3 {
-                s += u64s(&inner.call(to, WHO, Bytes::new(), T)?)[0];
-            }
-            Ok(s.to_le_bytes().to_vec())
-        });
+        serve_all(&rpc, ctx.rank());
         ctx.world().barrier_blocking().unwrap();
         let to = (ctx.rank() + 1) % 3;
         let r = rpc.call(to, RELAY, Bytes::new(), T).unwrap();

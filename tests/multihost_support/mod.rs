@@ -150,6 +150,18 @@ impl Run {
         args: &[String],
         envs: &[(&str, &str)],
     ) -> Self {
+        Self::start_prog(dir, name, ns, &nexarrun_path(), args, envs)
+    }
+
+    /// [`Self::start_with`] of launcher `prog` (nexarrun under another name: `mpiexec`).
+    pub fn start_prog(
+        dir: &Path,
+        name: &str,
+        ns: Option<(&str, &str)>,
+        prog: &Path,
+        args: &[String],
+        envs: &[(&str, &str)],
+    ) -> Self {
         let out = dir.join(format!("{name}.out"));
         let err = dir.join(format!("{name}.err"));
         let mut cmd = match ns {
@@ -157,23 +169,24 @@ impl Run {
                 let mut c = Command::new("ip");
                 c.args(["netns", "exec", ns, "unshare", "--uts", "sh", "-c"])
                     .arg(format!("hostname {host} && exec \"$0\" \"$@\""))
-                    .arg(nexarrun_path())
+                    .arg(prog)
                     .args(args);
                 c
             }
             None => {
-                let mut c = Command::new(nexarrun_path());
+                let mut c = Command::new(prog);
                 c.args(args);
                 c
             }
         };
-        cmd.envs(envs.iter().copied())
-            .env_remove("NEXAR_JOB_SECRET_FILE")
+        cmd.env_remove("NEXAR_JOB_SECRET_FILE")
             // These tests check the automatic transport choice (CI also runs with
             // NEXAR_TRANSPORT=quic) and the launchers' own bind addresses.
             .env_remove("NEXAR_TRANSPORT")
             .env_remove("NEXAR_BIND_ADDR")
             .env_remove("NEXAR_BULK_LANE")
+            // The test's own settings win (after the removals).
+            .envs(envs.iter().copied())
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(&err).unwrap());
@@ -231,6 +244,39 @@ impl Drop for Run {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A script standing in for ssh: it runs its command line (`$2`) in namespace `ns` under host
+/// name `host`, for host `ip` only (any other host: exit 255, as ssh does).
+pub fn fake_rsh(dir: &Path, ip: &str, ns: &str, host: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let rsh = dir.join("fake_rsh");
+    std::fs::write(
+        &rsh,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = {ip} ] || {{ echo \"fake rsh: unknown host $1\" >&2; exit 255; }}\n\
+             exec ip netns exec {ns} unshare --uts sh -c 'hostname {host} && exec sh -c \"$0\"' \"$2\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&rsh, std::fs::Permissions::from_mode(0o700)).unwrap();
+    rsh
+}
+
+/// `mpiexec` and `mpirun` in `dir`: links to nexarrun.
+pub fn mpiexec_in(dir: &Path) -> PathBuf {
+    for name in ["mpiexec", "mpirun"] {
+        std::os::unix::fs::symlink(nexarrun_path(), dir.join(name)).unwrap();
+    }
+    dir.join("mpiexec")
+}
+
+/// Waits (at most 10 s) until the leader has created the secret file at `path`.
+pub fn wait_for_file(path: &Path) {
+    let t0 = Instant::now();
+    while !path.exists() && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

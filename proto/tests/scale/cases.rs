@@ -241,56 +241,153 @@ fn even(rounds: u32, messages: usize, n: u32, per_rank: usize) -> Costs {
     }
 }
 
-/// Every case, in table order.
-pub fn cases() -> Vec<Case> {
-    vec![
-        Case {
-            name: "barrier/dissemination",
-            textbook: "ceil(log2 n) rounds, n*ceil(log2 n) empty msgs",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: |n, _| 256 * n as usize,
-            run: |n, _| sync(n, |r| Ok(Box::new(Barrier::new(g(r, n)?)))),
-            expect: |n, _| {
-                let c = ceil_log2(n);
-                even(c, n as usize * c as usize, n, 0)
-            },
-        },
-        Case {
-            name: "bcast/binomial",
-            textbook: "ceil(log2 n) rounds, n-1 msgs, root sends ceil(log2 n)*m",
+/// Every rank sends its `m` bytes to (or on behalf of) every other one, one message per
+/// ordered pair, in `rounds`.
+fn all_pairs(rounds: u32, n: u32, m: usize) -> Costs {
+    let nn = n as usize;
+    even(rounds, nn * (nn - 1), n, (nn - 1) * m)
+}
+
+/// `steps` exchanges in which every rank sends one message, `(n-1)*m` bytes per rank in all.
+fn log_steps(steps: u32, n: u32, m: usize) -> Costs {
+    let nn = n as usize;
+    even(steps, nn * steps as usize, n, (nn - 1) * m)
+}
+
+/// Which way a rooted collective's `n-1` messages flow.
+#[derive(Clone, Copy)]
+enum Flow {
+    /// Towards the root (gather, reduce): the root receives the most.
+    ToRoot,
+    /// Away from the root (scatter, bcast): the root sends the most.
+    FromRoot,
+}
+
+/// A rooted collective of `n-1` messages: the root moves `root` bytes, the busiest other rank
+/// `other` (in the opposite direction), `total` bytes in all.
+fn rooted(flow: Flow, rounds: u32, n: u32, root: usize, other: usize, total: usize) -> Costs {
+    let (max_sent, max_recv) = match flow {
+        Flow::ToRoot => (other, root),
+        Flow::FromRoot => (root, other),
+    };
+    Costs {
+        rounds,
+        messages: n as usize - 1,
+        max_sent,
+        max_recv,
+        total_bytes: total,
+    }
+}
+
+/// A linear gather or scatter: the root exchanges one block with every other rank at once.
+fn linear(flow: Flow, n: u32, m: usize) -> Costs {
+    let all = (n as usize - 1) * m;
+    rooted(flow, u32::from(n > 1), n, all, if_many(n, m), all)
+}
+
+/// A binomial gather or scatter: relative rank `v` forwards its subtree's blocks.
+fn binomial(flow: Flow, n: u32, m: usize) -> Costs {
+    let (total, biggest) = binomial_blocks(n);
+    let root = (n as usize - 1) * m;
+    rooted(flow, floor_log2(n), n, root, biggest * m, total * m)
+}
+
+/// `m` when any message moves at all (`n > 1`), else 0.
+fn if_many(n: u32, m: usize) -> usize {
+    m * usize::from(n > 1)
+}
+
+impl Case {
+    /// A case for every `n` whose byte formulas are exact for every `m`, with `O(n log n)`
+    /// messages and a vector per rank of simulator state; the modifiers below change that.
+    fn new(
+        name: &'static str,
+        textbook: &'static str,
+        run: fn(u32, usize) -> Result<SimReport, SimError>,
+        expect: fn(u32, usize) -> Costs,
+    ) -> Self {
+        Self {
+            name,
+            textbook,
             quadratic: false,
             applies: always,
             exact_bytes: any_m,
             memory: mem_vec,
-            run: |n, m| {
+            run,
+            expect,
+        }
+    }
+
+    /// `n(n-1)` messages or more.
+    fn quadratic(self) -> Self {
+        Self {
+            quadratic: true,
+            ..self
+        }
+    }
+
+    /// Runs only on the `n` that `applies` accepts.
+    fn only(self, applies: fn(u32) -> bool) -> Self {
+        Self { applies, ..self }
+    }
+
+    /// Byte formulas exact only where `exact_bytes` says so.
+    fn exact_when(self, exact_bytes: fn(u32, usize) -> bool) -> Self {
+        Self {
+            exact_bytes,
+            ..self
+        }
+    }
+
+    /// Simulator state of `memory` bytes.
+    fn memory(self, memory: fn(u32, usize) -> usize) -> Self {
+        Self { memory, ..self }
+    }
+}
+
+/// Every case, in table order.
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case::new(
+            "barrier/dissemination",
+            "ceil(log2 n) rounds, n*ceil(log2 n) empty msgs",
+            |n, _| sync(n, |r| Ok(Box::new(Barrier::new(g(r, n)?)))),
+            |n, _| {
+                let c = ceil_log2(n);
+                even(c, n as usize * c as usize, n, 0)
+            },
+        )
+        .memory(|n, _| 256 * n as usize),
+        Case::new(
+            "bcast/binomial",
+            "ceil(log2 n) rounds, n-1 msgs, root sends ceil(log2 n)*m",
+            |n, m| {
                 sync(n, |r| {
                     bcast::machine_with(g(r, n)?, 0, vec![9u8; m], BcastAlgo::Binomial)
                 })
             },
-            expect: |n, m| Costs {
-                rounds: binomial_depth(n),
-                messages: n as usize - 1,
-                max_sent: ceil_log2(n) as usize * m,
-                max_recv: m * usize::from(n > 1),
-                total_bytes: (n as usize - 1) * m,
+            |n, m| {
+                let root = ceil_log2(n) as usize * m;
+                rooted(
+                    Flow::FromRoot,
+                    binomial_depth(n),
+                    n,
+                    root,
+                    if_many(n, m),
+                    (n as usize - 1) * m,
+                )
             },
-        },
-        Case {
-            name: "bcast/scatter-allgather",
-            textbook: "log2 n + n-1 rounds, n(n-1) msgs, root sends 2(n-1)/n*m",
-            quadratic: true,
-            applies: always,
-            exact_bytes: m_split_n,
-            memory: mem_vec,
-            run: |n, m| {
+        ),
+        Case::new(
+            "bcast/scatter-allgather",
+            "log2 n + n-1 rounds, n(n-1) msgs, root sends 2(n-1)/n*m",
+            |n, m| {
                 sync(n, |r| {
                     let algo = BcastAlgo::ScatterAllgather;
                     bcast::machine_with(g(r, n)?, 0, vec![9u8; m], algo)
                 })
             },
-            expect: |n, m| {
+            |n, m| {
                 let (nn, b) = (n as usize, m / n as usize);
                 let (scattered, biggest) = binomial_blocks(n);
                 Costs {
@@ -301,16 +398,14 @@ pub fn cases() -> Vec<Case> {
                     total_bytes: (scattered + (nn - 1) * (nn - 1)) * b,
                 }
             },
-        },
-        Case {
-            name: "allreduce/recursive-doubling",
-            textbook: "log2 n rounds, n*log2 n msgs, log2 n * m per rank",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| allreduce_run(n, m, AllreduceAlgo::RecursiveDoubling),
-            expect: |n, m| {
+        )
+        .quadratic()
+        .exact_when(m_split_n),
+        Case::new(
+            "allreduce/recursive-doubling",
+            "log2 n rounds, n*log2 n msgs, log2 n * m per rank",
+            |n, m| allreduce_run(n, m, AllreduceAlgo::RecursiveDoubling),
+            |n, m| {
                 let (p2, rem, l) = fold(n);
                 let folded = u32::from(rem > 0);
                 let most = (l as usize + rem.min(1)) * m;
@@ -322,29 +417,23 @@ pub fn cases() -> Vec<Case> {
                     total_bytes: (p2 * l as usize + 2 * rem) * m,
                 }
             },
-        },
-        Case {
-            name: "allreduce/ring",
-            textbook: "2(n-1) rounds, 2n(n-1) msgs, 2(n-1)/n*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: m_split_n,
-            memory: mem_vec,
-            run: |n, m| allreduce_run(n, m, AllreduceAlgo::Ring),
-            expect: |n, m| {
+        ),
+        Case::new(
+            "allreduce/ring",
+            "2(n-1) rounds, 2n(n-1) msgs, 2(n-1)/n*m per rank",
+            |n, m| allreduce_run(n, m, AllreduceAlgo::Ring),
+            |n, m| {
                 let nn = n as usize;
                 even(2 * (n - 1), 2 * nn * (nn - 1), n, 2 * (nn - 1) * (m / nn))
             },
-        },
-        Case {
-            name: "allreduce/rabenseifner",
-            textbook: "2 log2 n rounds, 2n log2 n msgs, 2(n-1)/n*m per rank",
-            quadratic: false,
-            applies: always,
-            exact_bytes: m_split_p2,
-            memory: mem_vec,
-            run: |n, m| allreduce_run(n, m, AllreduceAlgo::Rabenseifner),
-            expect: |n, m| {
+        )
+        .quadratic()
+        .exact_when(m_split_n),
+        Case::new(
+            "allreduce/rabenseifner",
+            "2 log2 n rounds, 2n log2 n msgs, 2(n-1)/n*m per rank",
+            |n, m| allreduce_run(n, m, AllreduceAlgo::Rabenseifner),
+            |n, m| {
                 let (p2, rem, l) = fold(n);
                 let most = 2 * (p2 - 1) * (m / p2) + rem.min(1) * m;
                 Costs {
@@ -355,218 +444,128 @@ pub fn cases() -> Vec<Case> {
                     total_bytes: 2 * (p2 - 1) * m + 2 * rem * m,
                 }
             },
-        },
-        Case {
-            name: "reduce/binomial",
-            textbook: "ceil(log2 n) rounds, n-1 msgs, m per sender",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| {
+        )
+        .exact_when(m_split_p2),
+        Case::new(
+            "reduce/binomial",
+            "ceil(log2 n) rounds, n-1 msgs, m per sender",
+            |n, m| {
                 sync(n, |r| {
                     let data = reduction_input(r, m);
                     let (dt, op) = (Datatype::U8, ReduceOp::Bor);
                     reduce::machine_with(g(r, n)?, 0, dt, op, data, ReduceAlgo::Binomial)
                 })
             },
-            expect: |n, m| Costs {
-                rounds: tree_height(0, n, 0),
-                messages: n as usize - 1,
-                max_sent: m * usize::from(n > 1),
-                max_recv: ceil_log2(n) as usize * m,
-                total_bytes: (n as usize - 1) * m,
+            |n, m| {
+                let root = ceil_log2(n) as usize * m;
+                rooted(
+                    Flow::ToRoot,
+                    tree_height(0, n, 0),
+                    n,
+                    root,
+                    if_many(n, m),
+                    (n as usize - 1) * m,
+                )
             },
-        },
-        Case {
-            name: "allgather/ring",
-            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| allgather_run(n, m, AgAlgo::Ring),
-            expect: |n, m| {
-                let nn = n as usize;
-                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "allgather/recursive-doubling",
-            textbook: "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
-            quadratic: false,
-            applies: pow2,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| allgather_run(n, m, AgAlgo::RecursiveDoubling),
-            expect: |n, m| {
-                let (nn, l) = (n as usize, n.trailing_zeros());
-                even(l, nn * l as usize, n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "allgather/bruck",
-            textbook: "ceil(log2 n) rounds, n ceil(log2 n) msgs, (n-1)*m per rank",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| allgather_run(n, m, AgAlgo::Bruck),
-            expect: |n, m| {
-                let (nn, c) = (n as usize, ceil_log2(n));
-                even(c, nn * c as usize, n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "reduce_scatter/halving",
-            textbook: "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
-            quadratic: false,
-            applies: pow2,
-            exact_bytes: any_m,
-            memory: |n, m| mem_vec(n, m * n as usize),
-            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Halving),
-            expect: |n, m| {
-                let (nn, l) = (n as usize, n.trailing_zeros());
-                even(l, nn * l as usize, n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "reduce_scatter/pairwise",
-            textbook: "1 round, n(n-1) msgs, (n-1)*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Pairwise),
-            expect: |n, m| {
-                let nn = n as usize;
-                even(u32::from(n > 1), nn * (nn - 1), n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "reduce_scatter/ring",
-            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: any_m,
-            memory: |n, m| mem_vec(n, m * n as usize),
-            run: |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Ring),
-            expect: |n, m| {
-                let nn = n as usize;
-                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "alltoall/pairwise",
-            textbook: "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| alltoall_run(n, m, A2aAlgo::Pairwise),
-            expect: |n, m| {
-                let nn = n as usize;
-                even(n - 1, nn * (nn - 1), n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "alltoall/scattered",
-            textbook: "1 round, n(n-1) msgs, (n-1)*m per rank",
-            quadratic: true,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_all,
-            run: |n, m| alltoall_run(n, m, A2aAlgo::Scattered),
-            expect: |n, m| {
-                let nn = n as usize;
-                even(u32::from(n > 1), nn * (nn - 1), n, (nn - 1) * m)
-            },
-        },
-        Case {
-            name: "gather/linear",
-            textbook: "1 round, n-1 msgs, root receives (n-1)*m",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| gather_run(n, m, GatherAlgo::Linear),
-            expect: |n, m| Costs {
-                rounds: u32::from(n > 1),
-                messages: n as usize - 1,
-                max_sent: m * usize::from(n > 1),
-                max_recv: (n as usize - 1) * m,
-                total_bytes: (n as usize - 1) * m,
-            },
-        },
-        Case {
-            name: "gather/binomial",
-            textbook: "floor(log2 n) rounds, n-1 msgs, root receives (n-1)*m",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| gather_run(n, m, GatherAlgo::Binomial),
-            expect: |n, m| {
-                let (total, biggest) = binomial_blocks(n);
-                Costs {
-                    rounds: floor_log2(n),
-                    messages: n as usize - 1,
-                    max_sent: biggest * m,
-                    max_recv: (n as usize - 1) * m,
-                    total_bytes: total * m,
-                }
-            },
-        },
-        Case {
-            name: "scatter/linear",
-            textbook: "1 round, n-1 msgs, root sends (n-1)*m",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| scatter_run(n, m, ScatterAlgo::Linear),
-            expect: |n, m| Costs {
-                rounds: u32::from(n > 1),
-                messages: n as usize - 1,
-                max_sent: (n as usize - 1) * m,
-                max_recv: m * usize::from(n > 1),
-                total_bytes: (n as usize - 1) * m,
-            },
-        },
-        Case {
-            name: "scatter/binomial",
-            textbook: "floor(log2 n) rounds, n-1 msgs, root sends (n-1)*m",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| scatter_run(n, m, ScatterAlgo::Binomial),
-            expect: |n, m| {
-                let (total, biggest) = binomial_blocks(n);
-                Costs {
-                    rounds: floor_log2(n),
-                    messages: n as usize - 1,
-                    max_sent: (n as usize - 1) * m,
-                    max_recv: biggest * m,
-                    total_bytes: total * m,
-                }
-            },
-        },
-        Case {
-            name: "scan/doubling",
-            textbook: "ceil(log2 n) steps, sum_k (n-2^k) msgs, rank 0 sends ceil(log2 n)*m",
-            quadratic: false,
-            applies: always,
-            exact_bytes: any_m,
-            memory: mem_vec,
-            run: |n, m| {
+        ),
+        Case::new(
+            "allgather/ring",
+            "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            |n, m| allgather_run(n, m, AgAlgo::Ring),
+            |n, m| all_pairs(n - 1, n, m),
+        )
+        .quadratic()
+        .memory(mem_all),
+        Case::new(
+            "allgather/recursive-doubling",
+            "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
+            |n, m| allgather_run(n, m, AgAlgo::RecursiveDoubling),
+            |n, m| log_steps(n.trailing_zeros(), n, m),
+        )
+        .only(pow2)
+        .memory(mem_all),
+        Case::new(
+            "allgather/bruck",
+            "ceil(log2 n) rounds, n ceil(log2 n) msgs, (n-1)*m per rank",
+            |n, m| allgather_run(n, m, AgAlgo::Bruck),
+            |n, m| log_steps(ceil_log2(n), n, m),
+        )
+        .memory(mem_all),
+        Case::new(
+            "reduce_scatter/halving",
+            "log2 n rounds, n log2 n msgs, (n-1)*m per rank (n = 2^k)",
+            |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Halving),
+            |n, m| log_steps(n.trailing_zeros(), n, m),
+        )
+        .only(pow2)
+        .memory(|n, m| mem_vec(n, m * n as usize)),
+        Case::new(
+            "reduce_scatter/pairwise",
+            "1 round, n(n-1) msgs, (n-1)*m per rank",
+            |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Pairwise),
+            |n, m| all_pairs(u32::from(n > 1), n, m),
+        )
+        .quadratic()
+        .memory(mem_all),
+        Case::new(
+            "reduce_scatter/ring",
+            "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            |n, m| reduce_scatter_run(n, m, ReduceScatterAlgo::Ring),
+            |n, m| all_pairs(n - 1, n, m),
+        )
+        .quadratic()
+        .memory(|n, m| mem_vec(n, m * n as usize)),
+        Case::new(
+            "alltoall/pairwise",
+            "n-1 rounds, n(n-1) msgs, (n-1)*m per rank",
+            |n, m| alltoall_run(n, m, A2aAlgo::Pairwise),
+            |n, m| all_pairs(n - 1, n, m),
+        )
+        .quadratic()
+        .memory(mem_all),
+        Case::new(
+            "alltoall/scattered",
+            "1 round, n(n-1) msgs, (n-1)*m per rank",
+            |n, m| alltoall_run(n, m, A2aAlgo::Scattered),
+            |n, m| all_pairs(u32::from(n > 1), n, m),
+        )
+        .quadratic()
+        .memory(mem_all),
+        Case::new(
+            "gather/linear",
+            "1 round, n-1 msgs, root receives (n-1)*m",
+            |n, m| gather_run(n, m, GatherAlgo::Linear),
+            |n, m| linear(Flow::ToRoot, n, m),
+        ),
+        Case::new(
+            "gather/binomial",
+            "floor(log2 n) rounds, n-1 msgs, root receives (n-1)*m",
+            |n, m| gather_run(n, m, GatherAlgo::Binomial),
+            |n, m| binomial(Flow::ToRoot, n, m),
+        ),
+        Case::new(
+            "scatter/linear",
+            "1 round, n-1 msgs, root sends (n-1)*m",
+            |n, m| scatter_run(n, m, ScatterAlgo::Linear),
+            |n, m| linear(Flow::FromRoot, n, m),
+        ),
+        Case::new(
+            "scatter/binomial",
+            "floor(log2 n) rounds, n-1 msgs, root sends (n-1)*m",
+            |n, m| scatter_run(n, m, ScatterAlgo::Binomial),
+            |n, m| binomial(Flow::FromRoot, n, m),
+        ),
+        Case::new(
+            "scan/doubling",
+            "ceil(log2 n) steps, sum_k (n-2^k) msgs, rank 0 sends ceil(log2 n)*m",
+            |n, m| {
                 sync(n, |r| {
                     let data = reduction_input(r, m);
                     let (dt, op) = (Datatype::U8, ReduceOp::Bor);
                     scan::with_algo(ScanAlgo::Doubling, g(r, n)?, dt, op, data, false)
                 })
             },
-            expect: |n, m| {
+            |n, m| {
                 let msgs: usize = (0..ceil_log2(n)).map(|k| (n - (1 << k)) as usize).sum();
                 Costs {
                     rounds: floor_log2(n),
@@ -576,6 +575,6 @@ pub fn cases() -> Vec<Case> {
                     total_bytes: msgs * m,
                 }
             },
-        },
+        ),
     ]
 }

@@ -1,7 +1,8 @@
 //! Host lists (`-H a,b:2`) and hostfiles (`host slots=N` / `host:N` lines) for `mpiexec`.
 //!
-//! This launcher starts ranks on this host only: a host that is not this machine (by name,
-//! `localhost`, or a loopback address) is refused with an error saying so.
+//! Hosts that are this machine (by name, `localhost`, a loopback address, or one of its own
+//! addresses) run their ranks here; the others make a job across hosts
+//! (see [`crate::mpiexec_hosts`]).
 
 use std::net::IpAddr;
 
@@ -114,19 +115,6 @@ pub fn is_local(host: &str, me: &str) -> bool {
     h == me || (short(&h) == short(&me) && (!h.contains('.') || !me.contains('.')))
 }
 
-/// Fails on the first host that is not this machine.
-pub fn check_local(hosts: &[HostSlots], me: &str) -> Result<(), String> {
-    match hosts.iter().find(|h| !is_local(&h.host, me)) {
-        Some(h) => Err(format!(
-            "host '{}' is not this machine: multi-host launches come later; \
-             this launcher starts ranks on this host only (localhost, 127.0.0.1, {})",
-            h.host,
-            if me.is_empty() { "its host name" } else { me }
-        )),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +176,5 @@ mod tests {
             assert!(!is_local(h, "box.example.org"), "{h}");
         }
         assert!(!is_local("box", ""));
-        let e = check_local(&parse_host_list("localhost,node7").unwrap(), "box").unwrap_err();
-        assert!(e.contains("'node7'") && e.contains("multi-host"), "{e}");
     }
 }

@@ -8,8 +8,8 @@
 //! exit 0; 1 when it cannot join (no leader, a wrong secret, refused); 130 / 143 when
 //! interrupted / terminated.
 
-use crate::launch::{Event, KILL_GRACE, Plan, Rank, describe, recv_signal, terminate};
-use crate::spawn::{RankId, Reach, forward, spawn_rank};
+use crate::launch::{Event, KILL_GRACE, Plan, Rank, kill_groups, recv_signal, terminate};
+use crate::spawn::{Reach, Starter, start_failure_code};
 use nexar::Config;
 use nexar::bootstrap::rendezvous::launcher_proto::LauncherMsg;
 use nexar::bootstrap::rendezvous::launchers::{LauncherLink, join_leader};
@@ -68,59 +68,24 @@ pub async fn run_joiner(me: &str, plan: &Plan, joining: Joining) -> i32 {
         })
     };
     let (done_tx, done_rx) = mpsc::unbounded_channel::<Event>();
-    let rank_ctx = plan.rank_contexts();
+    let mut starter = Starter::new(plan, welcome.size, base, reach, &joining.secret, &done_tx);
     let mut ranks = Vec::with_capacity(k as usize);
-    let mut forwarders = Vec::new();
     let mut failed_start = None;
     for i in 0..k {
         let rank = base + i;
-        let appnum = rank_ctx[i as usize];
-        let ctx = &plan.contexts[appnum as usize];
-        let who = RankId {
-            rank,
-            size: welcome.size,
-            local_rank: i,
-            appnum,
-        };
         let started = if failed_start.is_some() {
             Err(std::io::Error::other(
                 "an earlier rank could not be started",
             ))
         } else {
-            spawn_rank(ctx, who, plan.tag_output, reach, &joining.secret)
+            starter.start(i)
         };
         match started {
-            Ok(mut child) => {
-                if plan.tag_output {
-                    forwarders.extend(forward(child.stdout.take(), rank, false));
-                    forwarders.extend(forward(child.stderr.take(), rank, true));
-                }
-                let pid = child.id().map_or(-1, |p| p as i32);
-                let tx = done_tx.clone();
-                tokio::spawn(async move {
-                    let (code, how) = match child.wait().await {
-                        Ok(st) => describe(st),
-                        Err(e) => (1, format!("could not be waited for: {e}")),
-                    };
-                    let _ = tx.send(Event::Exit { rank, code, how });
-                });
-                ranks.push(Rank {
-                    rank,
-                    pid,
-                    alive: true,
-                });
-            }
+            Ok(r) => ranks.push(r),
             Err(e) => {
-                let code = if e.kind() == std::io::ErrorKind::PermissionDenied {
-                    126
-                } else {
-                    127
-                };
+                let code = start_failure_code(&e);
                 if failed_start.is_none() {
-                    eprintln!(
-                        "{me}: cannot start '{}': {e}",
-                        ctx.program.to_string_lossy()
-                    );
+                    eprintln!("{me}: cannot start '{}': {e}", starter.program(i));
                     failed_start = Some(code);
                 }
                 let _ = done_tx.send(Event::Exit {
@@ -136,6 +101,8 @@ pub async fn run_joiner(me: &str, plan: &Plan, joining: Joining) -> i32 {
             }
         }
     }
+    let forwarders = std::mem::take(&mut starter.forwarders);
+    drop(starter);
     drop(done_tx);
     let job_id = joining.secret.job_id();
     drop(joining);
@@ -237,15 +204,7 @@ async fn watch(
     }
     reader.abort();
     // What the terminated ranks started dies with them.
-    let groups: Vec<Rank> = ranks
-        .iter()
-        .filter(|r| doomed[(r.rank - base) as usize])
-        .map(|r| Rank {
-            alive: true,
-            ..r.copy()
-        })
-        .collect();
-    terminate(&groups, libc::SIGKILL);
+    kill_groups(&ranks, |r| doomed[(r.rank - base) as usize]);
     result.unwrap_or(0)
 }
 

@@ -23,7 +23,7 @@
 //! (run); 130 / 143 when the launcher itself was interrupted / terminated; 2 for a bad plan
 //! (a working directory that does not exist).
 
-use crate::spawn::{RankId, Reach, forward, spawn_rank};
+use crate::spawn::{Reach, Starter, start_failure_code};
 use nexar::Config;
 use nexar::bootstrap::rendezvous::{ControlHub, RendezvousServer};
 use nexar::security::JobSecret;
@@ -179,7 +179,6 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
         eprintln!("{me}: --local {k} is more than the {n} ranks of the job");
         return 2;
     }
-    let rank_ctx = plan.rank_contexts();
     let mut cfg = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
@@ -250,40 +249,12 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
         None => None,
     };
     let mut ranks: Vec<Rank> = Vec::with_capacity(n as usize);
-    let mut forwarders = Vec::new();
+    let mut starter = Starter::new(plan, n, 0, reach, &secret, &done_tx);
     for rank in 0..k {
-        let appnum = rank_ctx[rank as usize];
-        let ctx = &plan.contexts[appnum as usize];
-        let who = RankId {
-            rank,
-            size: n,
-            local_rank: rank,
-            appnum,
-        };
-        match spawn_rank(ctx, who, plan.tag_output, reach, &secret) {
-            Ok(mut child) => {
-                let pid = child.id().map_or(-1, |p| p as i32);
-                if plan.tag_output {
-                    forwarders.extend(forward(child.stdout.take(), rank, false));
-                    forwarders.extend(forward(child.stderr.take(), rank, true));
-                }
-                let tx = done_tx.clone();
-                tokio::spawn(async move {
-                    let (code, how) = match child.wait().await {
-                        Ok(st) => describe(st),
-                        Err(e) => (1, format!("could not be waited for: {e}")),
-                    };
-                    let _ = tx.send(Event::Exit { rank, code, how });
-                });
-                ranks.push(Rank {
-                    rank,
-                    pid,
-                    alive: true,
-                });
-            }
+        match starter.start(rank) {
+            Ok(r) => ranks.push(r),
             Err(e) => {
-                let prog = ctx.program.to_string_lossy();
-                eprintln!("{me}: cannot start '{prog}': {e}");
+                eprintln!("{me}: cannot start '{}': {e}", starter.program(rank));
                 terminate(&ranks, libc::SIGKILL);
                 while ranks.iter().any(|r| r.alive) {
                     match done_rx.recv().await {
@@ -294,14 +265,12 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
                         None => break,
                     }
                 }
-                return if e.kind() == std::io::ErrorKind::PermissionDenied {
-                    126
-                } else {
-                    127
-                };
+                return start_failure_code(&e);
             }
         }
     }
+    let forwarders = std::mem::take(&mut starter.forwarders);
+    drop(starter);
     // Ranks the joiners run: no pid here; the joiners report their exits.
     ranks.extend((k..n).map(|rank| Rank {
         rank,
@@ -447,15 +416,7 @@ async fn supervise(
     }
     // Whatever the terminated ranks started dies with them (every rank's, when the whole job
     // was terminated).
-    let groups: Vec<Rank> = ranks
-        .iter()
-        .filter(|r| terminating || term.doomed[r.rank as usize])
-        .map(|r| Rank {
-            alive: true,
-            ..r.copy()
-        })
-        .collect();
-    terminate(&groups, libc::SIGKILL);
+    kill_groups(&ranks, |r| terminating || term.doomed[r.rank as usize]);
     result.unwrap_or(0)
 }
 
@@ -517,7 +478,17 @@ pub fn describe(st: ExitStatus) -> (i32, String) {
 
 /// Sends `sig` to the process group of every live rank.
 pub fn terminate(ranks: &[Rank], sig: libc::c_int) {
-    for r in ranks.iter().filter(|r| r.alive && r.pid > 0) {
+    signal_groups(ranks.iter().filter(|r| r.alive), sig);
+}
+
+/// Kills (SIGKILL) the process group of every rank `doomed` picks, exited or not: what a
+/// terminated rank started dies with it.
+pub fn kill_groups(ranks: &[Rank], doomed: impl Fn(&Rank) -> bool) {
+    signal_groups(ranks.iter().filter(|r| doomed(r)), libc::SIGKILL);
+}
+
+fn signal_groups<'a>(ranks: impl Iterator<Item = &'a Rank>, sig: libc::c_int) {
+    for r in ranks.filter(|r| r.pid > 0) {
         // SAFETY: kill has no memory effects; a negative pid names the rank's process group.
         unsafe { libc::kill(-r.pid, sig) };
     }

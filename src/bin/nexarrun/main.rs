@@ -6,12 +6,14 @@
 //! --secret-file PATH prog` (see [`multihost`], [`join`] and docs/MULTIHOST.md).
 //!
 //! Installed (or linked) under the name `mpiexec` or `mpirun`, the same binary takes MPI-style
-//! arguments instead (Hydra and Open MPI spellings, MPMD `:`; see [`mpiexec_args`]).
+//! arguments instead (Hydra and Open MPI spellings, MPMD `:`; see [`mpiexec_args`]); its host
+//! lists with other hosts lead a job across hosts like `-H` (see [`mpiexec_hosts`]).
 
 mod hosts;
 mod join;
 mod launch;
 mod mpiexec_args;
+mod mpiexec_hosts;
 mod multihost;
 mod rsh;
 mod secret_file;
@@ -97,24 +99,13 @@ impl Args {
     fn into_role(mut self) -> Result<(Plan, Role), String> {
         if let Some(list) = self.hosts.take() {
             let job = rsh::plan_hosts(&list, self.n, self.listen)?;
-            let path = secret_file::resolve(self.secret_file.as_deref())?;
-            let secret = secret_file::for_leader(Some(&path))?;
-            // Absolute, for the remote command lines.
-            let path =
-                std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let plan = self.plan(job.local);
-            let rsh = rsh::RshPlan {
-                hosts: job.remote,
-                secret_file: path,
+            let run = rsh::RemoteRun {
                 command: self.command,
                 tag_output: self.tag_output,
+                ..Default::default()
             };
-            let lead = launch::Leading {
-                listen: job.listen,
-                size: job.size,
-                secret,
-                rsh: Some(rsh),
-            };
+            let lead = rsh::leading(job, self.secret_file.as_deref(), run)?;
             return Ok((plan, Role::Leader(lead)));
         }
         let local = match (self.listen.is_some() || self.join.is_some(), self.local) {
@@ -193,6 +184,17 @@ fn main() {
         let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
         match mpiexec_args::parse(&argv, |k| std::env::var_os(k)) {
             Ok(mpiexec_args::Command::Run(plan)) => (name, plan, Role::Alone),
+            Ok(mpiexec_args::Command::RunAcross {
+                plan,
+                spread,
+                secret_file,
+            }) => match mpiexec_hosts::leading(&plan, spread, secret_file) {
+                Ok(lead) => (name, plan, Role::Leader(lead)),
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    std::process::exit(2);
+                }
+            },
             Ok(mpiexec_args::Command::Version) => {
                 println!("{name} (nexar) {}", env!("CARGO_PKG_VERSION"));
                 return;

@@ -11,13 +11,16 @@
 //! - accepted and ignored: `--oversubscribe`, `--bind-to X`, `--map-by X`, `--rank-by X`,
 //!   `--allow-run-as-root`, `--mca K V`, `--gmca K V`, `--report-bindings`, `--display-map`,
 //!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`, `-binding X`;
-//! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts.
+//! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts;
+//! - nexar's own: `--secret-file PATH` (jobs across hosts; default `NEXAR_JOB_SECRET_FILE`).
 //!
-//! Hosts must all be this machine (see [`crate::hosts`]). Without `-n`, a context runs
-//! `-ppn` ranks, else the total slots of the hosts given, else 1 (like MPICH).
+//! When every host is this machine (see [`crate::hosts`]), without `-n` a context runs `-ppn`
+//! ranks, else the total slots of the hosts given, else 1 (like MPICH). Hosts other than this
+//! one make a job across hosts, started like `nexarrun -H` (see [`crate::mpiexec_hosts`]).
 
 use crate::hosts::{self, HostSlots};
 use crate::launch::{AppContext, Plan};
+use crate::mpiexec_hosts::{self, Spread};
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
@@ -26,6 +29,15 @@ use std::path::PathBuf;
 pub enum Command {
     /// Launch this plan.
     Run(Plan),
+    /// Lead a job across hosts: `plan` holds this host's ranks, `spread` every host's share.
+    RunAcross {
+        /// This host's ranks (one application context).
+        plan: Plan,
+        /// The ranks of every host.
+        spread: Spread,
+        /// `--secret-file`, if given.
+        secret_file: Option<PathBuf>,
+    },
     /// Print the version.
     Version,
     /// Print the usage.
@@ -84,6 +96,7 @@ struct Global {
     ppn: Option<u32>,
     tag_output: bool,
     timeout: Option<f64>,
+    secret_file: Option<PathBuf>,
 }
 
 /// Reads `argv` (without argv\[0\]); `getenv` answers `-x VAR` and `MPIEXEC_TIMEOUT`.
@@ -91,14 +104,14 @@ pub fn parse(
     argv: &[OsString],
     getenv: impl Fn(&str) -> Option<OsString>,
 ) -> Result<Command, String> {
-    parse_with_host(argv, getenv, &hosts::this_hostname())
+    parse_with_host(argv, getenv, crate::rsh::is_this_host)
 }
 
-/// [`parse`] with this machine's host name given (for tests).
+/// [`parse`] with `here` saying which hosts are this machine (for tests).
 pub fn parse_with_host(
     argv: &[OsString],
     getenv: impl Fn(&str) -> Option<OsString>,
-    me: &str,
+    here: impl Fn(&str) -> bool,
 ) -> Result<Command, String> {
     let mut g = Global::default();
     let mut contexts: Vec<Partial> = Vec::new();
@@ -177,6 +190,7 @@ pub fn parse_with_host(
             "ppn" | "N" | "npernode" => g.ppn = Some(parse_count(text, &take(1)?[0])?),
             "wdir" | "wd" => cur.wdir = Some(PathBuf::from(take(1)?.remove(0))),
             "gwdir" => g.wdir = Some(PathBuf::from(take(1)?.remove(0))),
+            "secret-file" => g.secret_file = Some(PathBuf::from(take(1)?.remove(0))),
             "x" => {
                 let spec = take(1)?.remove(0);
                 export(&mut g.env, &spec, &getenv);
@@ -221,7 +235,6 @@ pub fn parse_with_host(
     if cur.n.is_some() || cur.wdir.is_some() || !cur.env.is_empty() {
         return Err("options after the last ':' but no program".to_string());
     }
-    hosts::check_local(&g.hosts, me)?;
     if g.timeout.is_none()
         && let Some(t) = getenv("MPIEXEC_TIMEOUT")
     {
@@ -235,7 +248,18 @@ pub fn parse_with_host(
             .max(1),
         (None, false) => 1,
     };
-    let contexts = contexts
+    let across = g.hosts.iter().any(|h| !here(&h.host));
+    if across && contexts.len() > 1 {
+        return Err(format!(
+            "{} application contexts (':') across hosts: a job on other hosts runs one program",
+            contexts.len()
+        ));
+    }
+    let spread = match contexts.first() {
+        Some(c) if across => Some(mpiexec_hosts::spread(&g.hosts, c.n, g.ppn, &here)?),
+        _ => None,
+    };
+    let mut contexts: Vec<AppContext> = contexts
         .into_iter()
         .map(|p| {
             let mut command = p.command.into_iter();
@@ -251,11 +275,22 @@ pub fn parse_with_host(
             }
         })
         .collect();
-    Ok(Command::Run(Plan {
+    if let Some(s) = &spread {
+        contexts[0].count = s.local;
+    }
+    let plan = Plan {
         contexts,
         tag_output: g.tag_output,
         timeout: g.timeout,
-    }))
+    };
+    Ok(match spread {
+        Some(spread) if !spread.remote.is_empty() => Command::RunAcross {
+            plan,
+            spread,
+            secret_file: g.secret_file,
+        },
+        _ => Command::Run(plan),
+    })
 }
 
 /// `-x VAR=VAL` sets VAR; `-x VAR` passes this environment's VAR (nothing when it is unset).
@@ -296,14 +331,16 @@ fn parse_timeout(opt: &str, v: &str) -> Result<f64, String> {
 pub fn usage(me: &str) -> String {
     format!(
         "Usage: {me} [options] prog [args] [: [options] prog [args]]...\n\
-         Starts the ranks of an MPI/nexar job on this host (nexar {version}).\n\n\
+         Starts the ranks of an MPI/nexar job on this host or across hosts (nexar {version}).\n\n\
          Per program:  -n|-np|-c N   -wdir|-wd DIR   -env VAR VAL   -envlist A,B\n\
          Whole job:    -genv VAR VAL   -x VAR[=VAL]   -genvlist A,B   -genvall   -gwdir DIR\n\
          \x20             -host|-hosts|-H LIST   -hostfile|-machinefile|-f FILE\n\
          \x20             -ppn|-N|-npernode N   -l|--tag-output   --timeout SECS\n\
+         \x20             --secret-file PATH (jobs across hosts; or NEXAR_JOB_SECRET_FILE)\n\
          Ignored:      --oversubscribe --bind-to X --map-by X --rank-by X --allow-run-as-root\n\
          \x20             --mca K V --report-bindings --display-map -quiet -verbose\n\
-         Hosts must be this machine: multi-host launches come later.\n",
+         Hosts other than this one (list this one first) get their ranks through a remote\n\
+         shell ($NEXAR_RSH, default ssh) running nexarrun there; see docs/MULTIHOST.md.\n",
         version = env!("CARGO_PKG_VERSION")
     )
 }

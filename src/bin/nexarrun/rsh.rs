@@ -7,11 +7,30 @@
 //! (or `--listen`), on a free port. The remote `nexarrun` is this executable's path, and the
 //! secret file must be at the same path on every host (a shared home directory): the secret
 //! never travels on a command line.
+//!
+//! `mpiexec -H` / `-hostfile` with other hosts takes the same path (see
+//! [`crate::mpiexec_hosts`]); its remote command line first changes to the working directory
+//! and sets the job's exported variables: `cd DIR && env VAR=VAL ... nexarrun --join ...`.
 
 use crate::hosts::{self, HostSlots};
+use crate::launch::Leading;
+use crate::secret_file;
 use std::ffi::OsString;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// What the joiners run, as the remote command line gives it to them.
+#[derive(Debug, Clone, Default)]
+pub struct RemoteRun {
+    /// The program and its arguments.
+    pub command: Vec<OsString>,
+    /// Pass `-l` on.
+    pub tag_output: bool,
+    /// Variables set on the remote command line (`env VAR=VAL ...`), for the joiner's ranks.
+    pub env: Vec<(OsString, OsString)>,
+    /// The remote working directory (`cd DIR && ...`); `None`: the remote shell's.
+    pub wdir: Option<PathBuf>,
+}
 
 /// The joiners a leader starts through the remote shell.
 #[derive(Debug, Clone)]
@@ -20,10 +39,8 @@ pub struct RshPlan {
     pub hosts: Vec<(String, u32)>,
     /// The secret file (same path on every host).
     pub secret_file: PathBuf,
-    /// The program and its arguments.
-    pub command: Vec<OsString>,
-    /// Pass `-l` on.
-    pub tag_output: bool,
+    /// What they run.
+    pub run: RemoteRun,
 }
 
 /// A `-H` job: this host's ranks, the world size, the listen address and the remote hosts.
@@ -40,7 +57,7 @@ pub struct HostJob {
 }
 
 /// Whether `host` is this machine: its name, `localhost`, or an address of it.
-fn is_this_host(host: &str) -> bool {
+pub fn is_this_host(host: &str) -> bool {
     if hosts::is_local(host, &hosts::this_hostname()) {
         return true;
     }
@@ -79,22 +96,49 @@ pub fn plan_hosts(
     }
     let listen = match listen {
         Some(l) => l,
-        None => {
-            let peer = (remote[0].0.trim_start_matches('[').trim_end_matches(']'), 9)
-                .to_socket_addrs()
-                .ok()
-                .and_then(|mut a| a.next())
-                .ok_or_else(|| format!("-H: cannot resolve host '{}'", remote[0].0))?;
-            let ip = nexar::bootstrap::rendezvous::launchers::local_ip_towards(peer)
-                .map_err(|e| e.message().to_string())?;
-            SocketAddr::new(ip, 0)
-        }
+        None => listen_towards(&remote[0].0)?,
     };
     Ok(HostJob {
         local,
         size,
         listen,
         remote,
+    })
+}
+
+/// The leader's listen address when none is given: the local address that routes to `host`
+/// (the first remote host), any port.
+pub fn listen_towards(host: &str) -> Result<SocketAddr, String> {
+    let peer = (host.trim_start_matches('[').trim_end_matches(']'), 9)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| format!("-H: cannot resolve host '{host}'"))?;
+    let ip = nexar::bootstrap::rendezvous::launchers::local_ip_towards(peer)
+        .map_err(|e| e.message().to_string())?;
+    Ok(SocketAddr::new(ip, 0))
+}
+
+/// The leader of `job`, whose joiners the remote shell starts to run `run`: the secret is read
+/// from the file named by `secret_flag` (else `NEXAR_JOB_SECRET_FILE`), or created there
+/// (mode 0600) when missing; its absolute path goes on the remote command lines.
+pub fn leading(
+    job: HostJob,
+    secret_flag: Option<&Path>,
+    run: RemoteRun,
+) -> Result<Leading, String> {
+    let path = secret_file::resolve(secret_flag)?;
+    let secret = secret_file::for_leader(Some(&path))?;
+    let path = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Leading {
+        listen: job.listen,
+        size: job.size,
+        secret,
+        rsh: Some(RshPlan {
+            hosts: job.remote,
+            secret_file: path,
+            run,
+        }),
     })
 }
 
@@ -120,7 +164,17 @@ pub fn joiner_command(
     let mut words = rsh.split_whitespace();
     let program = words.next().ok_or("NEXAR_RSH is empty")?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find nexarrun itself: {e}"))?;
-    let mut remote: Vec<String> = vec![
+    let run = &plan.run;
+    let mut remote: Vec<String> = Vec::new();
+    if !run.env.is_empty() {
+        remote.push("env".into());
+        remote.extend(
+            run.env
+                .iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
+        );
+    }
+    remote.extend([
         exe.to_string_lossy().into_owned(),
         "--join".into(),
         leader.to_string(),
@@ -128,17 +182,17 @@ pub fn joiner_command(
         count.to_string(),
         "--secret-file".into(),
         plan.secret_file.to_string_lossy().into_owned(),
-    ];
-    if plan.tag_output {
+    ]);
+    if run.tag_output {
         remote.push("-l".into());
     }
     remote.push("--".into());
-    remote.extend(
-        plan.command
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned()),
-    );
-    let line: Vec<String> = remote.iter().map(|w| shell_quote(w)).collect();
+    remote.extend(run.command.iter().map(|a| a.to_string_lossy().into_owned()));
+    let mut line: Vec<String> = remote.iter().map(|w| shell_quote(w)).collect();
+    if let Some(dir) = &run.wdir {
+        let dir = shell_quote(&dir.to_string_lossy());
+        line.splice(0..0, ["cd".to_string(), dir, "&&".to_string()]);
+    }
     let mut cmd = tokio::process::Command::new(program);
     cmd.args(words)
         .arg(host)
@@ -159,6 +213,60 @@ mod tests {
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
         assert_eq!(shell_quote(""), "''");
         assert_eq!(shell_quote("$HOME"), "'$HOME'");
+    }
+
+    /// The remote command line the remote shell gets for `run`.
+    fn line_of(run: RemoteRun) -> Vec<String> {
+        let plan = RshPlan {
+            hosts: vec![("hostB".into(), 2)],
+            secret_file: "/s/job.secret".into(),
+            run,
+        };
+        let cmd = joiner_command(
+            &plan,
+            "ssh -p 2222",
+            "hostB",
+            2,
+            "10.0.0.1:7000".parse().unwrap(),
+        )
+        .unwrap();
+        let cmd = cmd.as_std();
+        assert_eq!(cmd.get_program(), "ssh");
+        cmd.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn remote_command_lines() {
+        let exe = shell_quote(&std::env::current_exe().unwrap().to_string_lossy());
+        let joiner = format!("{exe} --join 10.0.0.1:7000 --local 2 --secret-file /s/job.secret");
+        // nexarrun -H: the program and -l only.
+        let args = line_of(RemoteRun {
+            command: vec!["./app".into(), "a b".into()],
+            tag_output: true,
+            ..Default::default()
+        });
+        assert_eq!(
+            args,
+            [
+                "-p",
+                "2222",
+                "hostB",
+                &format!("{joiner} -l -- ./app 'a b'")
+            ]
+        );
+        // mpiexec: the working directory and the exported variables first.
+        let args = line_of(RemoteRun {
+            command: vec!["./app".into()],
+            tag_output: false,
+            env: vec![("A".into(), "x y".into()), ("B".into(), "2".into())],
+            wdir: Some("/w d".into()),
+        });
+        assert_eq!(
+            args[3],
+            format!("cd '/w d' && env 'A=x y' B=2 {joiner} -- ./app")
+        );
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Starting one rank process: its launch environment, its secret pipe, its output forwarding.
 
-use crate::launch::AppContext;
+use crate::launch::{AppContext, Event, Plan, Rank, describe};
 use nexar::security::JobSecret;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::process::Stdio;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
 
 /// A pipe whose ends are both close-on-exec, the read end numbered 3 or higher.
 fn secret_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -29,7 +31,7 @@ fn secret_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Where a rank stands in the job.
 #[derive(Clone, Copy)]
-pub struct RankId {
+struct RankId {
     /// World rank.
     pub rank: u32,
     /// World size.
@@ -52,7 +54,7 @@ pub struct Reach {
 
 /// Starts one rank of `ctx` with the launch contract in its environment and the job secret on
 /// an inherited pipe.
-pub fn spawn_rank(
+fn spawn_rank(
     ctx: &AppContext,
     who: RankId,
     tag_output: bool,
@@ -125,8 +127,100 @@ pub fn spawn_rank(
     child
 }
 
+/// Starts and watches the ranks of one launcher (the single-host one, a leader or a joiner):
+/// its `i`-th rank is world rank `base + i` of a world of `size`.
+pub struct Starter<'a> {
+    plan: &'a Plan,
+    rank_ctx: Vec<u32>,
+    size: u32,
+    base: u32,
+    reach: Reach,
+    secret: &'a JobSecret,
+    done: &'a UnboundedSender<Event>,
+    /// The output forwarding tasks of the ranks started so far (with `-l`).
+    pub forwarders: Vec<JoinHandle<()>>,
+}
+
+impl<'a> Starter<'a> {
+    /// A starter of `plan`'s ranks from world rank `base` on; their exits go to `done`.
+    pub fn new(
+        plan: &'a Plan,
+        size: u32,
+        base: u32,
+        reach: Reach,
+        secret: &'a JobSecret,
+        done: &'a UnboundedSender<Event>,
+    ) -> Self {
+        Self {
+            plan,
+            rank_ctx: plan.rank_contexts(),
+            size,
+            base,
+            reach,
+            secret,
+            done,
+            forwarders: Vec::new(),
+        }
+    }
+
+    /// The program of this launcher's `i`-th rank (for messages).
+    pub fn program(&self, i: u32) -> String {
+        let appnum = self.rank_ctx[i as usize];
+        self.plan.contexts[appnum as usize]
+            .program
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// Starts this launcher's `i`-th rank: forwards its output when tagged and reports its
+    /// exit on `done`.
+    pub fn start(&mut self, i: u32) -> std::io::Result<Rank> {
+        let appnum = self.rank_ctx[i as usize];
+        let ctx = &self.plan.contexts[appnum as usize];
+        let rank = self.base + i;
+        let who = RankId {
+            rank,
+            size: self.size,
+            local_rank: i,
+            appnum,
+        };
+        let tag = self.plan.tag_output;
+        let mut child = spawn_rank(ctx, who, tag, self.reach, self.secret)?;
+        let pid = child.id().map_or(-1, |p| p as i32);
+        if tag {
+            self.forwarders
+                .extend(forward(child.stdout.take(), rank, false));
+            self.forwarders
+                .extend(forward(child.stderr.take(), rank, true));
+        }
+        let tx = self.done.clone();
+        tokio::spawn(async move {
+            let (code, how) = match child.wait().await {
+                Ok(st) => describe(st),
+                Err(e) => (1, format!("could not be waited for: {e}")),
+            };
+            let _ = tx.send(Event::Exit { rank, code, how });
+        });
+        Ok(Rank {
+            rank,
+            pid,
+            alive: true,
+        })
+    }
+}
+
+/// The exit code of a rank that could not be started, as shells report it: 126 when the
+/// program is not executable, 127 otherwise (not found).
+pub fn start_failure_code(e: &std::io::Error) -> i32 {
+    if e.kind() == std::io::ErrorKind::PermissionDenied {
+        126
+    } else {
+        127
+    }
+}
+
 /// Copies a rank's output to ours line by line, each line prefixed with `[rank] `.
-pub fn forward(
+fn forward(
     stream: Option<impl AsyncRead + Unpin + Send + 'static>,
     rank: u32,
     to_stderr: bool,

@@ -12,7 +12,8 @@
 //! str:     len:u16 bytes (UTF-8)
 //! ```
 
-use crate::error::{Error, ErrorKind, Result};
+use super::proto::Cursor;
+use crate::error::Result;
 use std::net::SocketAddr;
 
 const MAGIC: &[u8; 4] = b"NXLJ";
@@ -60,50 +61,8 @@ pub enum LauncherMsg {
     Kill(Vec<u32>),
 }
 
-fn bad(what: impl Into<String>) -> Error {
-    Error::new(
-        ErrorKind::Bootstrap,
-        format!("malformed launcher message: {}", what.into()),
-    )
-}
-
 fn put_str(out: &mut Vec<u8>, s: &str) {
-    let mut end = s.len().min(MAX_TEXT);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    out.extend_from_slice(&(end as u16).to_le_bytes());
-    out.extend_from_slice(&s.as_bytes()[..end]);
-}
-
-struct Cursor<'a> {
-    buf: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if self.buf.len() < n {
-            return Err(bad("truncated"));
-        }
-        let (head, rest) = self.buf.split_at(n);
-        self.buf = rest;
-        Ok(head)
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn str(&mut self) -> Result<String> {
-        let b = self.take(2)?;
-        let len = u16::from_le_bytes([b[0], b[1]]) as usize;
-        if len > MAX_TEXT {
-            return Err(bad(format!("string of {len} bytes exceeds {MAX_TEXT}")));
-        }
-        let s = self.take(len)?;
-        String::from_utf8(s.to_vec()).map_err(|_| bad("string is not UTF-8"))
-    }
+    super::proto::put_str(out, s, MAX_TEXT);
 }
 
 impl LauncherMsg {
@@ -161,42 +120,33 @@ impl LauncherMsg {
 
     /// Decodes and validates a message.
     pub fn decode(buf: &[u8]) -> Result<Self> {
-        let mut c = Cursor { buf };
-        if c.take(4)? != MAGIC {
-            return Err(bad("bad magic"));
-        }
-        let v = c.take(1)?[0];
-        if v != VERSION {
-            return Err(bad(format!("version {v}, expected {VERSION}")));
-        }
-        let msg = match c.take(1)?[0] {
+        let mut c = Cursor::new(buf, "launcher");
+        c.header(MAGIC, VERSION)?;
+        let msg = match c.u8()? {
             0 => LauncherMsg::Join {
                 local: c.u32()?,
-                host: c.str()?,
+                host: c.str(MAX_TEXT)?,
             },
             1 => {
                 let base = c.u32()?;
                 let size = c.u32()?;
-                let s = c.str()?;
-                let rendezvous = s
-                    .parse()
-                    .map_err(|_| bad(format!("bad rendezvous address {s:?}")))?;
+                let rendezvous = c.addr(MAX_TEXT, "rendezvous address")?;
                 LauncherMsg::Welcome {
                     base,
                     size,
                     rendezvous,
                 }
             }
-            2 => LauncherMsg::Refused(c.str()?),
+            2 => LauncherMsg::Refused(c.str(MAX_TEXT)?),
             3 => LauncherMsg::Exited {
                 rank: c.u32()?,
                 code: c.u32()? as i32,
-                reason: c.str()?,
+                reason: c.str(MAX_TEXT)?,
             },
             4 => {
                 let n = c.u32()? as usize;
                 if n > MAX_KILL {
-                    return Err(bad(format!("a kill list of {n} ranks exceeds {MAX_KILL}")));
+                    return Err(c.bad(format!("a kill list of {n} ranks exceeds {MAX_KILL}")));
                 }
                 let mut ranks = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -204,11 +154,9 @@ impl LauncherMsg {
                 }
                 LauncherMsg::Kill(ranks)
             }
-            k => return Err(bad(format!("unknown kind {k}"))),
+            k => return Err(c.bad(format!("unknown kind {k}"))),
         };
-        if !c.buf.is_empty() {
-            return Err(bad(format!("{} trailing bytes", c.buf.len())));
-        }
+        c.end()?;
         Ok(msg)
     }
 }
@@ -286,6 +234,12 @@ mod tests {
 
     #[test]
     fn survives_garbage() {
+        // Errors name the message kind (the cursor is shared with the rendezvous messages).
+        let e = LauncherMsg::decode(b"NXLJ\x01\x09").unwrap_err();
+        assert!(
+            e.message() == "malformed launcher message: unknown kind 9",
+            "{e}"
+        );
         let mut rng = nexar_proto::sim::SimRng::new(11);
         for m in samples() {
             let base = m.encode();

@@ -49,14 +49,8 @@ pub enum Reply {
     Refused(String),
 }
 
-fn bad(what: impl Into<String>) -> Error {
-    Error::new(
-        ErrorKind::Bootstrap,
-        format!("malformed rendezvous message: {}", what.into()),
-    )
-}
-
-fn put_str(out: &mut Vec<u8>, s: &str, max: usize) {
+/// Appends `s` as `len:u16 bytes`, cut to at most `max` bytes at a character boundary.
+pub(super) fn put_str(out: &mut Vec<u8>, s: &str, max: usize) {
     let mut end = s.len().min(max);
     while !s.is_char_boundary(end) {
         end -= 1;
@@ -70,61 +64,83 @@ fn header(out: &mut Vec<u8>) {
     out.push(VERSION);
 }
 
-/// A cursor over a received message.
-struct Cursor<'a> {
+/// A cursor over a received message (this module's and [`super::launcher_proto`]'s): every
+/// read checks the length first, and errors name the message kind.
+pub(super) struct Cursor<'a> {
     buf: &'a [u8],
+    kind: &'static str,
 }
 
 impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+    /// A cursor over `buf`, a `kind` message ("rendezvous", "launcher").
+    pub(super) fn new(buf: &'a [u8], kind: &'static str) -> Self {
+        Self { buf, kind }
+    }
+
+    /// The error for a malformed message of this cursor's kind.
+    pub(super) fn bad(&self, what: impl Into<String>) -> Error {
+        Error::new(
+            ErrorKind::Bootstrap,
+            format!("malformed {} message: {}", self.kind, what.into()),
+        )
+    }
+
+    /// The next `n` bytes.
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         if self.buf.len() < n {
-            return Err(bad("truncated"));
+            return Err(self.bad("truncated"));
         }
         let (head, rest) = self.buf.split_at(n);
         self.buf = rest;
         Ok(head)
     }
 
-    fn u8(&mut self) -> Result<u8> {
+    /// The next byte.
+    pub(super) fn u8(&mut self) -> Result<u8> {
         Ok(self.take(1)?[0])
     }
 
-    fn u32(&mut self) -> Result<u32> {
+    /// The next little-endian `u32`.
+    pub(super) fn u32(&mut self) -> Result<u32> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn str(&mut self, max: usize) -> Result<String> {
+    /// The next string of at most `max` bytes.
+    pub(super) fn str(&mut self, max: usize) -> Result<String> {
         let b = self.take(2)?;
         let len = u16::from_le_bytes([b[0], b[1]]) as usize;
         if len > max {
-            return Err(bad(format!("string of {len} bytes exceeds {max}")));
+            return Err(self.bad(format!("string of {len} bytes exceeds {max}")));
         }
         let s = self.take(len)?;
-        String::from_utf8(s.to_vec()).map_err(|_| bad("string is not UTF-8"))
+        String::from_utf8(s.to_vec()).map_err(|_| self.bad("string is not UTF-8"))
     }
 
-    fn addr(&mut self) -> Result<SocketAddr> {
-        let s = self.str(MAX_ADDR)?;
-        s.parse().map_err(|_| bad(format!("bad address {s:?}")))
+    /// The next string, parsed as a socket address (`what` names it in errors).
+    pub(super) fn addr(&mut self, max: usize, what: &str) -> Result<SocketAddr> {
+        let s = self.str(max)?;
+        s.parse().map_err(|_| self.bad(format!("bad {what} {s:?}")))
     }
 
-    fn header(&mut self) -> Result<()> {
-        if self.take(4)? != MAGIC {
-            return Err(bad("bad magic"));
+    /// Checks the magic and the version.
+    pub(super) fn header(&mut self, magic: &[u8; 4], version: u8) -> Result<()> {
+        if self.take(4)? != magic {
+            return Err(self.bad("bad magic"));
         }
         let v = self.u8()?;
-        if v != VERSION {
-            return Err(bad(format!("version {v}, expected {VERSION}")));
+        if v != version {
+            return Err(self.bad(format!("version {v}, expected {version}")));
         }
         Ok(())
     }
 
-    fn end(&self) -> Result<()> {
+    /// Checks that nothing is left.
+    pub(super) fn end(&self) -> Result<()> {
         if self.buf.is_empty() {
             Ok(())
         } else {
-            Err(bad(format!("{} trailing bytes", self.buf.len())))
+            Err(self.bad(format!("{} trailing bytes", self.buf.len())))
         }
     }
 }
@@ -143,11 +159,11 @@ impl Hello {
 
     /// Decodes and validates a hello.
     pub fn decode(buf: &[u8]) -> Result<Self> {
-        let mut c = Cursor { buf };
-        c.header()?;
+        let mut c = Cursor::new(buf, "rendezvous");
+        c.header(MAGIC, VERSION)?;
         let rank = c.u32()?;
         let size = c.u32()?;
-        let addr = c.addr()?;
+        let addr = c.addr(MAX_ADDR, "address")?;
         let host = c.str(MAX_HOST)?;
         c.end()?;
         Ok(Self {
@@ -183,24 +199,24 @@ impl Reply {
 
     /// Decodes a reply for a world of `size`; a table of any other length is an error.
     pub fn decode(buf: &[u8], size: u32) -> Result<Self> {
-        let mut c = Cursor { buf };
-        c.header()?;
+        let mut c = Cursor::new(buf, "rendezvous");
+        c.header(MAGIC, VERSION)?;
         let reply = match c.u8()? {
             0 => {
                 let n = c.u32()?;
                 if n != size {
-                    return Err(bad(format!("table has {n} ranks, expected {size}")));
+                    return Err(c.bad(format!("table has {n} ranks, expected {size}")));
                 }
                 let mut rows = Vec::with_capacity(n as usize);
                 for _ in 0..n {
-                    let addr = c.addr()?;
+                    let addr = c.addr(MAX_ADDR, "address")?;
                     let host = c.str(MAX_HOST)?;
                     rows.push((addr, host));
                 }
                 Reply::Table(rows)
             }
             1 => Reply::Refused(c.str(MAX_MESSAGE)?),
-            s => return Err(bad(format!("unknown status {s}"))),
+            s => return Err(c.bad(format!("unknown status {s}"))),
         };
         c.end()?;
         Ok(reply)
@@ -244,7 +260,11 @@ mod tests {
         }
         let mut long = h.clone();
         long.push(0);
-        assert!(Hello::decode(&long).is_err());
+        let e = Hello::decode(&long).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "malformed rendezvous message: 1 trailing bytes"
+        );
         let mut rng = nexar_proto::sim::SimRng::new(5);
         for _ in 0..2000 {
             let mut b = h.clone();

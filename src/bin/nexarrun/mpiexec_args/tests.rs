@@ -13,15 +13,19 @@ fn env_of(k: &str) -> Option<OsString> {
     }
 }
 
+fn here(h: &str) -> bool {
+    hosts::is_local(h, "box.example.org")
+}
+
 fn plan(v: &[&str]) -> Plan {
-    match parse_with_host(&os(v), env_of, "box.example.org") {
+    match parse_with_host(&os(v), env_of, here) {
         Ok(Command::Run(p)) => p,
         other => panic!("{v:?}: {other:?}"),
     }
 }
 
 fn err(v: &[&str]) -> String {
-    match parse_with_host(&os(v), env_of, "box.example.org") {
+    match parse_with_host(&os(v), env_of, here) {
         Err(e) => e,
         other => panic!("{v:?} should fail: {other:?}"),
     }
@@ -185,7 +189,7 @@ fn tags_and_timeouts() {
     assert_eq!(plan(&["--timeout", "2.5", "prog"]).timeout, Some(2.5));
     assert!(err(&["--timeout", "-1", "prog"]).contains("positive"));
     let getenv = |k: &str| (k == "MPIEXEC_TIMEOUT").then(|| OsString::from("7"));
-    match parse_with_host(&os(&["prog"]), getenv, "box").unwrap() {
+    match parse_with_host(&os(&["prog"]), getenv, here).unwrap() {
         Command::Run(p) => assert_eq!(p.timeout, Some(7.0)),
         other => panic!("{other:?}"),
     }
@@ -203,13 +207,13 @@ fn unknown_options_are_named() {
 fn version_and_help() {
     for o in ["-V", "--version", "-version"] {
         assert_eq!(
-            parse_with_host(&os(&[o]), env_of, "box").unwrap(),
+            parse_with_host(&os(&[o]), env_of, here).unwrap(),
             Command::Version
         );
     }
     for o in ["-h", "--help", "-help"] {
         assert_eq!(
-            parse_with_host(&os(&[o]), env_of, "box").unwrap(),
+            parse_with_host(&os(&[o]), env_of, here).unwrap(),
             Command::Help
         );
     }
@@ -230,12 +234,57 @@ fn local_hosts_are_accepted_and_give_slots() {
     assert_eq!(p.contexts[0].count, 1);
 }
 
+/// `(this host's plan, the spread, --secret-file)` of a job across hosts.
+fn across(v: &[&str]) -> (Plan, Spread, Option<PathBuf>) {
+    match parse_with_host(&os(v), env_of, here) {
+        Ok(Command::RunAcross {
+            plan,
+            spread,
+            secret_file,
+        }) => (plan, spread, secret_file),
+        other => panic!("{v:?}: {other:?}"),
+    }
+}
+
 #[test]
-fn remote_hosts_are_refused() {
-    let e = err(&["-H", "localhost,node7", "prog"]);
-    assert!(e.contains("'node7'") && e.contains("multi-host"), "{e}");
-    let e = err(&["--host", "10.0.0.5:2", "-n", "2", "prog"]);
-    assert!(e.contains("'10.0.0.5'"), "{e}");
+fn other_hosts_make_a_job_across_hosts() {
+    let (p, s, f) = across(&["-H", "localhost:2,node7:2", "-x", "FOO", "prog", "a"]);
+    assert_eq!(p.contexts.len(), 1);
+    assert_eq!(p.contexts[0].count, 2, "this host's share");
+    assert_eq!(p.contexts[0].args, os(&["a"]));
+    assert_eq!(p.contexts[0].env, pairs(&[("FOO", "foo-value")]));
+    assert_eq!(s.remote, vec![("node7".to_string(), 2)]);
+    assert_eq!((s.size(), f), (4, None));
+    let (p, s, f) = across(&[
+        "--host",
+        "box:1,10.0.0.5:3",
+        "-n",
+        "3",
+        "--secret-file",
+        "/s/job.secret",
+        "prog",
+    ]);
+    assert_eq!((p.contexts[0].count, s.size()), (1, 3));
+    assert_eq!(s.remote, vec![("10.0.0.5".to_string(), 2)]);
+    assert_eq!(f, Some(PathBuf::from("/s/job.secret")));
+    // All ranks fit on this host: a job on this host alone.
+    assert_eq!(
+        plan(&["-H", "box:4,node7:4", "-n", "2", "prog"]).contexts[0].count,
+        2
+    );
+    // --secret-file is harmless for a job on this host.
+    let p = plan(&["--secret-file=/s", "-n", "2", "prog"]);
+    assert_eq!(p.contexts[0].count, 2);
+}
+
+#[test]
+fn jobs_across_hosts_refuse_what_they_cannot_do() {
+    let e = err(&["-H", "node7,localhost", "prog"]);
+    assert!(e.contains("'node7' must be this machine"), "{e}");
+    let e = err(&["-H", "localhost,node7", "-n", "1", "a", ":", "-n", "1", "b"]);
+    assert!(e.contains("across hosts"), "{e}");
+    let e = err(&["-H", "localhost:1,node7:1", "-n", "3", "prog"]);
+    assert!(e.contains("-n 3 is more than the 2 slots"), "{e}");
 }
 
 #[test]
@@ -267,8 +316,9 @@ fn hostfiles_with_slots() {
     let mut remote = tempfile::NamedTempFile::new().unwrap();
     writeln!(remote, "localhost slots=2\nnode9 slots=2").unwrap();
     let rpath = remote.path().to_str().unwrap().to_string();
-    let e = err(&["-f", &rpath, "prog"]);
-    assert!(e.contains("'node9'") && e.contains("multi-host"), "{e}");
+    let (p, s, _) = across(&["-f", &rpath, "prog"]);
+    assert_eq!(p.contexts[0].count, 2);
+    assert_eq!(s.remote, vec![("node9".to_string(), 2)]);
     let e = err(&["-f", "/nonexistent/hostfile", "prog"]);
     assert!(e.contains("cannot read hostfile"), "{e}");
 }
