@@ -10,7 +10,7 @@
 //!   completed message are recorded as violations.
 //!
 //! Messages arrive in order at the receiver's posted receives (oldest first, like a receive
-//! queue); a send's `Sent` completion shows up after a pseudo-random number of polls (so
+//! queue), and those that arrived before a failure complete before the `Failed`; a send's `Sent` completion shows up after a pseudo-random number of polls (so
 //! slots are really recycled late).
 
 use super::{Completion, QueuePair};
@@ -253,13 +253,7 @@ impl QueuePair for FakeQp {
         if let Some(what) = &sh.poll_error {
             return Err(fake_err(what.clone()));
         }
-        if let Some(what) = &sh.failed {
-            if !self.failure_reported {
-                self.failure_reported = true;
-                out.push(Completion::Failed { what: what.clone() });
-            }
-            return Ok(());
-        }
+        // Messages that arrived before a failure still complete, ahead of it.
         while let Some((slot, data)) = sh.inbox[self.side].arrived.pop_front() {
             self.recv_bufs[slot][..data.len()].copy_from_slice(&data);
             self.recv_state[slot] = RecvState::Completed;
@@ -267,6 +261,13 @@ impl QueuePair for FakeQp {
                 slot,
                 len: data.len(),
             });
+        }
+        if let Some(what) = &sh.failed {
+            if !self.failure_reported {
+                self.failure_reported = true;
+                out.push(Completion::Failed { what: what.clone() });
+            }
+            return Ok(());
         }
         // Completions leave in posting order, each after its own delay.
         while let Some(&(left, slot)) = self.sending.front() {

@@ -22,7 +22,8 @@
 //!   protocol error ("credit overflow").
 //! * **Reader to writer.** The writer posts all `Rw` receives before its first send and
 //!   announces `Rw` in the `credits` field of every `Data`/`End` message. The reader returns
-//!   credits only in batches of at least `b = ceil(Rr / Rw)`. A `Credit` message occupies a
+//!   credits only in batches of at least `b >= ceil(Rr / Rw)` (also at least a quarter of the
+//!   window, to save messages; never more than `Rr`). A `Credit` message occupies a
 //!   writer receive from its SEND until the writer processes it, and the writer reposts that
 //!   receive at the moment it processes the message. The credits inside unprocessed `Credit`
 //!   messages are part of the `Rr` above, so at most `Rr / b <= Rw` of them exist at once:
@@ -45,6 +46,8 @@
 mod reader;
 mod writer;
 
+#[cfg(test)]
+pub(crate) use reader::credit_batch;
 pub use reader::{QpReader, ReaderStats};
 pub use writer::{QpWriter, WriterStats};
 

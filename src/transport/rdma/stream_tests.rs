@@ -5,7 +5,7 @@
 use super::QueuePair;
 use super::fake::{FakeConfig, FakeQp, Link, pair};
 use super::message::{HEADER_LEN, Header, Kind};
-use super::stream::{QpReader, QpWriter};
+use super::stream::{QpReader, QpWriter, credit_batch};
 use proptest::prelude::*;
 use std::io;
 use std::time::Duration;
@@ -173,8 +173,12 @@ async fn transfer(lane: Lane, ops: Vec<Op>, read_sizes: Vec<usize>, seed: u64, d
     assert_eq!(ws.bytes, total as u64);
     assert_eq!(rs.messages, ws.messages);
     assert_eq!(ws.credits_returned, rs.credits_returned);
-    // Every credit message carried at least a batch: ceil(window / writer receives).
-    let batch = lane.r_recv.div_ceil(lane.w_recv) as u64;
+    // Every credit message carried at least a batch: ceil(window / writer receives), and a
+    // quarter of the window.
+    let batch = lane
+        .r_recv
+        .div_ceil(lane.w_recv)
+        .max(lane.r_recv.div_ceil(4)) as u64;
     assert!(
         rs.credits_returned >= batch * rs.credit_messages,
         "{rs:?} batch {batch}"
@@ -197,7 +201,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn random_streams_arrive_byte_exact(
@@ -542,4 +546,43 @@ async fn the_lane_carries_nexar_frames() {
     wr.unwrap();
     assert_eq!(got.unwrap(), frames);
     assert_eq!(link.violations(), Vec::<String>::new());
+}
+
+#[test]
+fn credit_batches_fit_the_writer_receives_and_the_window() {
+    // (reader window, writer receives, batch)
+    for (window, peer, want) in [
+        (1, 1, 1),
+        (16, 1, 16),
+        (16, 2, 8),
+        (16, 16, 4),
+        (7, 3, 3),
+        (2, 100, 1),
+    ] {
+        let b = credit_batch(window, peer);
+        assert_eq!(b, want, "window {window}, peer {peer}");
+        // At most window / b credit messages can be unprocessed: never more than `peer`.
+        assert!(window / b <= peer && b <= window);
+    }
+}
+
+/// The writer closing the queue pair after its End was delivered is no failure for the reader.
+#[tokio::test]
+async fn a_failure_after_end_is_not_an_error() {
+    let lane = Lane::new((1, 64), 1, 4, 1);
+    let (mut raw, mut r, link) = lane.raw_writer();
+    raw_send(&mut raw, &header(Kind::Data, 1, 2), b"ab");
+    raw_send(&mut raw, &header(Kind::End, 1, 2), b"cd");
+    link.fail("remote closed");
+    let mut got = Vec::new();
+    with_deadline(10, r.read_to_end(&mut got)).await.unwrap();
+    assert_eq!(got, b"abcd");
+    // Without End the same failure is an error.
+    let (mut raw, mut r, link) = lane.raw_writer();
+    raw_send(&mut raw, &header(Kind::Data, 1, 2), b"ab");
+    link.fail("remote closed");
+    let e = with_deadline(10, r.read_to_end(&mut got))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("remote closed"), "{e}");
 }

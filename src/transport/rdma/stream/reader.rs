@@ -25,6 +25,18 @@ pub struct ReaderStats {
     pub sleeps: u64,
 }
 
+/// The fewest credits a Credit message may return, for a reader with `window` receive slots
+/// and a writer with `peer_window`: at least `ceil(window / peer_window)`, which keeps the
+/// reader's Credit messages within the writer's posted receives (see the parent module), and
+/// at least a quarter of the window, so a roomy writer does not get one message per credit.
+/// Never more than `window`, so a writer without credits always gets some back.
+pub(crate) fn credit_batch(window: usize, peer_window: usize) -> usize {
+    window
+        .div_ceil(peer_window.max(1))
+        .max(window.div_ceil(4))
+        .min(window)
+}
+
 /// A received message not yet read to its end.
 #[derive(Debug, Clone, Copy)]
 struct Msg {
@@ -47,7 +59,7 @@ pub struct QpReader {
     owed: usize,
     /// The writer's receive window, from its first message.
     peer_window: Option<u16>,
-    /// Smallest credit return: `ceil(recv_slots / peer_window)` (see the module docs).
+    /// Smallest credit return (see [`credit_batch`]).
     batch: usize,
     /// Send slots whose last send completed.
     free: Vec<usize>,
@@ -131,15 +143,32 @@ impl QpReader {
             }
             Err(e) => Err(qp_error("reader", "polling the completion queue", e)),
         };
+        // Receives first: a failure reported in the same batch as the End message (the
+        // writer closing its end) must not hide the End.
+        let mut failure = None;
         for c in comps.drain(..) {
             if result.is_err() {
                 break;
             }
-            if let Err(e) = self.handle(c) {
-                result = Err(e);
+            match c {
+                Completion::Failed { what } => {
+                    failure.get_or_insert(what);
+                }
+                c => {
+                    if let Err(e) = self.handle(c) {
+                        result = Err(e);
+                    }
+                }
             }
         }
         self.comps = comps;
+        if let (Some(what), Ok(_)) = (failure, &result) {
+            if self.end_seen {
+                tracing::debug!("RDMA lane reader: ignoring a failure after End: {what}");
+            } else {
+                result = Err(failed("reader", &what));
+            }
+        }
         if matches!(result, Ok(true)) {
             self.backoff.reset();
         }
@@ -159,10 +188,6 @@ impl QpReader {
                 Ok(())
             }
             Completion::Received { slot, len } => self.on_message(slot, len),
-            Completion::Failed { what } if self.end_seen => {
-                tracing::debug!("RDMA lane reader: ignoring a failure after End: {what}");
-                Ok(())
-            }
             Completion::Failed { what } => Err(failed("reader", &what)),
         }
     }
@@ -188,7 +213,7 @@ impl QpReader {
         match self.peer_window {
             None => {
                 self.peer_window = Some(h.credits);
-                self.batch = self.qp.recv_slots().div_ceil(h.credits as usize);
+                self.batch = credit_batch(self.qp.recv_slots(), h.credits as usize);
             }
             Some(w) if w != h.credits => {
                 return Err(invalid(format!(
@@ -214,6 +239,10 @@ impl QpReader {
     fn finish(&mut self, m: Msg) -> io::Result<()> {
         if m.kind == Kind::End {
             self.eof = true;
+            return Ok(());
+        }
+        if self.end_seen {
+            // Nothing follows End: no receive is needed, and the pair may be closing.
             return Ok(());
         }
         self.qp
@@ -285,10 +314,13 @@ impl AsyncRead for QpReader {
             .progress()
             .and_then(|_| this.copy_out(buf))
             .and_then(|()| this.return_credits());
+        let copied = buf.filled().len() > before;
         if let Err(e) = step {
-            return Poll::Ready(Err(this.err.set(e)));
+            let e = this.err.set(e);
+            // Bytes already handed over must be returned as such; the error comes next call.
+            return Poll::Ready(if copied { Ok(()) } else { Err(e) });
         }
-        if buf.filled().len() > before || this.eof || buf.remaining() == 0 {
+        if copied || this.eof || buf.remaining() == 0 {
             this.backoff.reset();
             return Poll::Ready(Ok(()));
         }

@@ -139,6 +139,15 @@ impl QpWriter {
         let mut result = polled
             .map_err(|e| qp_error("writer", "polling the completion queue", e))
             .map(|()| !comps.is_empty());
+        // A failure in the batch is the cause to report: later work requests (reposting a
+        // receive for a credit message in the same batch) would only fail because of it.
+        if let Some(what) = comps.iter().find_map(|c| match c {
+            Completion::Failed { what } => Some(what.clone()),
+            _ => None,
+        }) {
+            comps.clear();
+            result = Err(failed("writer", &what));
+        }
         for c in comps.drain(..) {
             if result.is_err() {
                 break;
@@ -232,8 +241,9 @@ impl QpWriter {
         Poll::Ready(Err(self.err.set(e)))
     }
 
-    /// Copies as much of `buf` as free slots and credits allow, posting full slots.
-    fn write_some(&mut self, buf: &[u8]) -> io::Result<usize> {
+    /// Copies as much of `buf` as free slots and credits allow, posting full slots. A failed
+    /// post is recorded in `err` (after the bytes were accepted).
+    fn write_some(&mut self, buf: &[u8]) -> usize {
         let mut done = 0;
         while done < buf.len() {
             if self.fill.is_none() {
@@ -254,9 +264,13 @@ impl QpWriter {
             if self.credits == 0 {
                 break;
             }
-            self.post(Kind::Data)?;
+            if let Err(e) = self.post(Kind::Data) {
+                // Accepted bytes are reported as written; the error comes next call.
+                self.err.set(e);
+                break;
+            }
         }
-        Ok(done)
+        done
     }
 }
 
@@ -294,9 +308,11 @@ impl AsyncWrite for QpWriter {
             }
         }
         match this.write_some(buf) {
-            Err(e) => this.fail(e),
-            Ok(0) => this.backoff.pending(cx),
-            Ok(n) => {
+            0 => match this.err.get() {
+                Some(e) => Poll::Ready(Err(e)),
+                None => this.backoff.pending(cx),
+            },
+            n => {
                 this.backoff.reset();
                 Poll::Ready(Ok(n))
             }
