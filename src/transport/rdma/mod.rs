@@ -15,8 +15,14 @@
 //! * [`mr_cache`] keeps registered buffers across lanes: registration pins pages and costs a
 //!   system call per page range, so pools are reused instead of registered per connection.
 
+mod backoff;
+#[cfg(test)]
+mod fake;
+mod message;
 pub mod mr_cache;
 pub mod stream;
+#[cfg(test)]
+mod stream_tests;
 
 use std::io;
 
