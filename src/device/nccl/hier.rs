@@ -38,6 +38,10 @@ pub(crate) struct Core {
     nccl_calls: AtomicU64,
     /// Calls whose per-call agreement chose the staged path.
     staged_calls: AtomicU64,
+    /// One call at a time on this rank: a call is several engine collectives and NCCL calls
+    /// that must not interleave with another thread's (NCCL communicators are not
+    /// thread-safe).
+    turn: tokio::sync::Mutex<()>,
 }
 
 /// The NCCL side, present when every host passed [`select::select_host`].
@@ -198,6 +202,7 @@ impl Core {
             why_not,
             nccl_calls: AtomicU64::new(0),
             staged_calls: AtomicU64::new(0),
+            turn: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -249,6 +254,7 @@ impl Core {
         buf: &mut [T],
         op: ReduceOp,
     ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let kinds = [kind(buf.as_ptr().cast())];
         if !self.route(comm, &kinds, Some((T::DATATYPE, op))).await? {
             return plain::allreduce(comm, buf, op).await;
@@ -263,6 +269,7 @@ impl Core {
         buf: &mut [T],
         root: u32,
     ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let kinds = [kind(buf.as_ptr().cast())];
         if root >= comm.size() || !self.route(comm, &kinds, None).await? {
             return plain::bcast(comm, buf, root).await;
@@ -296,6 +303,7 @@ impl Core {
         send: &[T],
         recv: &mut [T],
     ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let want = send.len() * comm.size() as usize;
         if recv.len() != want {
             return Err(bad_len("allgather", recv.len(), want));
@@ -341,6 +349,7 @@ impl Core {
         recv: &mut [T],
         op: ReduceOp,
     ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let want = recv.len() * comm.size() as usize;
         if send.len() != want {
             return Err(bad_len("reduce_scatter", send.len(), want));
