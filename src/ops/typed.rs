@@ -215,9 +215,7 @@ impl Comm {
     ) -> Result<()> {
         // Equal blocks only (the counts are the same on every rank, so is the choice).
         #[cfg(feature = "nccl")]
-        if counts.iter().all(|&n| n == recv.len())
-            && send.len() == recv.len() * counts.len()
-            && counts.len() == self.size() as usize
+        if crate::device::nccl::auto::equal_blocks(counts, send.len(), recv.len(), self.size())
             && op.check(T::DATATYPE).is_ok()
             && let Some(h) = crate::device::nccl::auto::routed(
                 self,

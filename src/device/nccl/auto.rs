@@ -86,6 +86,16 @@ pub fn local_verdict(
     }
 }
 
+/// Whether a reduce_scatter with `counts` may route: one equal block per rank of a
+/// communicator of `size`, `recv` holding one block and `send` all of them (`counts` is the
+/// same on every rank, so the answer is too, unless this rank's lengths are wrong, which the
+/// unrouted path then reports).
+pub fn equal_blocks(counts: &[usize], send: usize, recv: usize, size: u32) -> bool {
+    counts.len() == size as usize
+        && counts.iter().all(|&n| n == recv)
+        && recv.checked_mul(counts.len()) == Some(send)
+}
+
 impl Comm {
     /// What automatic NCCL routing did on this communicator (see `device::nccl::auto`):
     /// the decision and the calls routed through NCCL or staged.
@@ -214,6 +224,23 @@ mod tests {
         assert_eq!(pick_gpu(&[Memory::Host, Memory::Managed], Some(1)), Some(1));
         assert_eq!(pick_gpu(&[Memory::Host], None), None);
         assert_eq!(pick_gpu(&[], Some(0)), Some(0));
+    }
+
+    #[test]
+    fn only_equal_blocks_matching_the_buffers_route() {
+        assert!(equal_blocks(&[3, 3, 3], 9, 3, 3));
+        assert!(equal_blocks(&[0, 0], 0, 0, 2));
+        assert!(!equal_blocks(&[3, 2, 3], 8, 3, 3), "unequal counts");
+        assert!(
+            !equal_blocks(&[3, 3], 6, 3, 3),
+            "counts shorter than the communicator"
+        );
+        assert!(!equal_blocks(&[3, 3, 3], 8, 3, 3), "send too short");
+        assert!(!equal_blocks(&[3, 3, 3], 9, 2, 3), "recv is not one block");
+        assert!(
+            !equal_blocks(&[usize::MAX; 2], usize::MAX, usize::MAX, 2),
+            "overflow"
+        );
     }
 
     #[test]

@@ -430,7 +430,12 @@ impl Core {
     ) -> Result<()> {
         let n = self.nccl.as_ref().expect("routed to NCCL");
         with_context(self.gpu, || {
-            f(n.raw.0).map_err(|e| nccl_err("collective", e))?;
+            let st = f(n.raw.0).map_err(|e| nccl_err("collective", e))?;
+            // A non-blocking communicator may still be enqueueing the call: wait until it
+            // is, so the synchronisation below covers it.
+            if st == nr::NcclStatus::InProgress {
+                n.raw.settle(Duration::MAX)?;
+            }
             // SAFETY: plain synchronisation of the current context.
             checked(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")
         })

@@ -26,6 +26,23 @@ unsafe impl Send for RawComm {}
 unsafe impl Sync for RawComm {}
 
 impl RawComm {
+    /// Waits until NCCL's background work on the communicator is no longer in progress
+    /// (`ncclCommGetAsyncError`), for at most `deadline`.
+    pub(super) fn settle(&self, deadline: Duration) -> Result<()> {
+        poll_until(deadline, Duration::from_micros(100), || {
+            let mut state = ns::ncclResult_t::ncclSuccess;
+            // SAFETY: a live communicator owned by `self`.
+            let r = unsafe { ns::ncclCommGetAsyncError(self.0, &mut state) };
+            match (r, state) {
+                (ns::ncclResult_t::ncclSuccess, ns::ncclResult_t::ncclSuccess) => InitPoll::Ready,
+                (ns::ncclResult_t::ncclSuccess, ns::ncclResult_t::ncclInProgress) => {
+                    InitPoll::InProgress
+                }
+                (ns::ncclResult_t::ncclSuccess, e) | (e, _) => InitPoll::Failed(format!("{e:?}")),
+            }
+        })
+    }
+
     /// Gives the communicator up without waiting for its peers (a set-up that another rank
     /// could not finish: `ncclCommDestroy` might wait for it).
     pub(super) fn abort(self) {
@@ -68,7 +85,9 @@ pub fn poll_until(
             InitPoll::Failed(why) => {
                 return Err(Error::new(
                     ErrorKind::Internal,
-                    format!("ncclCommInitRankConfig failed: {why}"),
+                    format!(
+                        "NCCL (ncclCommInitRankConfig or a call on its communicator) failed: {why}"
+                    ),
                 ));
             }
             InitPoll::InProgress if start.elapsed() >= deadline => {
@@ -167,18 +186,7 @@ pub(super) async fn init_host_comm(host: &Comm, gpu: i32, deadline: Duration) ->
         }
     })?;
     let comm = RawComm(raw);
-    let ready = poll_until(deadline, Duration::from_millis(1), || {
-        let mut state = ns::ncclResult_t::ncclSuccess;
-        // SAFETY: a communicator made above, still owned here.
-        let r = unsafe { ns::ncclCommGetAsyncError(comm.0, &mut state) };
-        match (r, state) {
-            (ns::ncclResult_t::ncclSuccess, ns::ncclResult_t::ncclSuccess) => InitPoll::Ready,
-            (ns::ncclResult_t::ncclSuccess, ns::ncclResult_t::ncclInProgress) => {
-                InitPoll::InProgress
-            }
-            (ns::ncclResult_t::ncclSuccess, e) | (e, _) => InitPoll::Failed(format!("{e:?}")),
-        }
-    });
+    let ready = comm.settle(deadline);
     match ready {
         Ok(()) => Ok(comm),
         Err(e) => {
