@@ -275,3 +275,21 @@ fn ranks_sharing_one_gpu_fall_back_under_nexarrun() {
         }
     }
 }
+
+#[test]
+fn a_bad_nexar_nccl_value_is_an_error_naming_it() {
+    let out = Command::new(nexarrun_path())
+        .args(["-n", "2", "--timeout", "60", "--"])
+        .arg(example("nccl_auto"))
+        .env("NEXAR_NCCL", "sometimes")
+        .output()
+        .expect("nexarrun starts");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("NEXAR_NCCL=\"sometimes\""), "{all}");
+    assert!(!all.contains("nccl_auto ok"), "{all}");
+}
