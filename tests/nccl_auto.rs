@@ -6,7 +6,8 @@
 //! every result hashes the same as with `NEXAR_NCCL=off` (today's path, where nothing is set
 //! up: `Disabled`, no log line). In process: a communicator stays undecided until its first
 //! routable collective (barrier, non-blocking and rooted collectives do not decide), bad
-//! arguments fail before any set-up, and `Config::nccl = Off` never sets up.
+//! arguments fail before any set-up, and `Config::nccl = Off` never sets up; a malformed
+//! `NEXAR_NCCL` fails naming the variable.
 //!
 //! With a GPU (these print `SKIPPED: no CUDA device` here): a single-rank communicator whose
 //! first allreduce has a device buffer routes it through NCCL (`On`, the NCCL call counter
