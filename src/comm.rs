@@ -63,6 +63,9 @@ pub(crate) struct CommInner {
     pub(crate) subsets: parking_lot::Mutex<HashMap<(u64, Vec<u32>), u64>>,
     /// Agreement numbers and acknowledged failures (see `crate::fault`).
     pub(crate) fault: crate::fault::shrink::CommFault,
+    /// Automatic NCCL routing's cached decision (`device::nccl::auto`).
+    #[cfg(feature = "nccl")]
+    pub(crate) nccl: crate::device::nccl::auto::Slot,
 }
 
 impl CommInner {
@@ -175,6 +178,8 @@ impl Comm {
                 children: AtomicU64::new(0),
                 subsets: parking_lot::Mutex::new(HashMap::new()),
                 fault: Default::default(),
+                #[cfg(feature = "nccl")]
+                nccl: Default::default(),
             }),
         }
     }

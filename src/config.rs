@@ -17,6 +17,8 @@
 //! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
 //! | `NEXAR_TIMEOUT` | seconds after which an incomplete collective fails with `Timeout` (a rank skipped it or is stuck); unset or 0: no limit | unset |
 //! | `NEXAR_SHM_SPIN_US` | microseconds a waiting thread busy-polls shared memory before yielding (read by `transport::shm::spin_limit`) | 10, or 0 when the host's ranks outnumber its cores |
+//! | `NEXAR_NCCL` | builds with the `nccl` feature: `auto` lets a communicator's first allreduce / bcast / allgather / reduce_scatter set up NCCL among each host's ranks and route those collectives through it when every rank can (`device::nccl::auto`); `off` never sets it up (no extra round, the staged path as without the feature). Set it alike on every rank; read only by `nccl` builds | `auto` |
+//! | `NEXAR_NCCL_INIT_TIMEOUT_MS` | builds with the `nccl` feature: deadline for NCCL's communicator set-up (`ncclCommInitRankConfig`, non-blocking); past it the set-up is aborted and every rank falls back to the staged path | `NEXAR_CONNECT_TIMEOUT_MS` |
 //! | `NEXAR_CHAOS` | testing aid: `seed=7,loss=0.05,dup=0.01,reorder=0.05,delay_ms=2` makes every QUIC socket drop, duplicate and reorder outgoing datagrams with a seeded generator (`transport::quic::chaos`); off costs nothing | unset |
 
 use crate::error::{Error, ErrorKind, Result};
@@ -40,6 +42,16 @@ pub enum BulkLane {
     Tls,
     /// A QUIC stream of the peer's connection.
     Quic,
+}
+
+/// Whether communicators may route their collectives through NCCL (builds with the `nccl`
+/// feature; see `device::nccl::auto`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NcclMode {
+    /// Set up NCCL on a communicator's first routable collective when every rank can run it.
+    Auto,
+    /// Never set up NCCL: collectives take the staged path with no extra cost.
+    Off,
 }
 
 /// Engine configuration.
@@ -75,6 +87,11 @@ pub struct Config {
     /// `true` (the default) for the Rust and C APIs; the MPI shim starts with `false`
     /// (`MPI_ERRORS_ARE_FATAL`). Changed later with `Context::set_returns_errors`.
     pub returns_errors: bool,
+    /// NCCL routing of collectives (`NEXAR_NCCL`; only `nccl` builds read it).
+    pub nccl: NcclMode,
+    /// Deadline for NCCL communicator set-up (`NEXAR_NCCL_INIT_TIMEOUT_MS`); `None`: the
+    /// connect timeout.
+    pub nccl_init_timeout: Option<Duration>,
 }
 
 impl Default for Config {
@@ -92,6 +109,8 @@ impl Default for Config {
             coll_timeout: None,
             bulk_lane: BulkLane::Tls,
             returns_errors: true,
+            nccl: NcclMode::Auto,
+            nccl_init_timeout: None,
         }
     }
 }
@@ -165,6 +184,25 @@ impl Config {
             c.coll_timeout = Duration::try_from_secs_f64(secs)
                 .ok()
                 .filter(|d| !d.is_zero());
+        }
+        // Only `nccl` builds read these, so other builds behave exactly as before.
+        #[cfg(feature = "nccl")]
+        {
+            if let Some(v) = parse::<String>("NEXAR_NCCL")? {
+                c.nccl = match v.as_str() {
+                    "auto" | "" => NcclMode::Auto,
+                    "off" => NcclMode::Off,
+                    other => {
+                        return Err(Error::new(
+                            ErrorKind::Bootstrap,
+                            format!("NEXAR_NCCL={other:?}: expected auto or off"),
+                        ));
+                    }
+                };
+            }
+            if let Some(ms) = parse::<u64>("NEXAR_NCCL_INIT_TIMEOUT_MS")? {
+                c.nccl_init_timeout = Some(Duration::from_millis(ms.max(1)));
+            }
         }
         Ok(c)
     }

@@ -74,7 +74,10 @@ fn without_a_gpu_every_collective_falls_back_with_the_host_results() {
         on_ranks(n, |rank, w| {
             let h = w.block_on(NcclHier::new(w, None)).unwrap();
             assert!(!h.uses_nccl(), "no GPU given: NCCL must not be chosen");
+            assert!(h.fallback().is_some(), "the agreed reason is kept");
             check_host_results(&h, rank, n as u32);
+            // Four collectives staged (the bad length fails before routing), none on NCCL.
+            assert_eq!(h.calls(), (0, 4));
         });
     }
 }

@@ -27,6 +27,12 @@ impl Comm {
 
     /// Copies `buf` from `root` to every member's `buf` (same length everywhere).
     pub async fn bcast<T: Element>(&self, buf: &mut [T], root: u32) -> Result<()> {
+        #[cfg(feature = "nccl")]
+        if root < self.size()
+            && let Some(h) = crate::device::nccl::auto::routed(self, &[buf.as_ptr().cast()]).await?
+        {
+            return h.bcast(self, buf, root).await;
+        }
         let p = self.start_bcast(bytes_of(buf), root)?;
         p.finish_into(bytes_of_mut(buf)).await
     }
@@ -48,6 +54,10 @@ impl Comm {
     /// in `buf`, bitwise identical on every rank.
     pub async fn allreduce<T: Element>(&self, buf: &mut [T], op: ReduceOp) -> Result<()> {
         op.check(T::DATATYPE).map_err(crate::Error::from)?;
+        #[cfg(feature = "nccl")]
+        if let Some(h) = crate::device::nccl::auto::routed(self, &[buf.as_ptr().cast()]).await? {
+            return h.allreduce(self, buf, op).await;
+        }
         let data = bytes_of(buf);
         // In place and not copied: `buf` stays borrowed until the collective has finished or
         // been dropped (its drop waits for the peers), as the borrowed start requires.
@@ -71,7 +81,17 @@ impl Comm {
     /// Gathers every member's `send` (equal lengths) into `recv` on every member, in rank order
     /// (`recv.len() == send.len() * size`).
     pub async fn allgather<T: Element>(&self, send: &[T], recv: &mut [T]) -> Result<()> {
-        elems_total("allgather", send.len(), self.size())?;
+        let _total = elems_total("allgather", send.len(), self.size())?;
+        #[cfg(feature = "nccl")]
+        if recv.len() == _total
+            && let Some(h) = crate::device::nccl::auto::routed(
+                self,
+                &[send.as_ptr().cast(), recv.as_ptr().cast()],
+            )
+            .await?
+        {
+            return h.allgather(self, send, recv).await;
+        }
         let p = self.start_allgather(bytes_of(send), T::DATATYPE)?;
         p.finish_into(bytes_of_mut(recv)).await
     }
@@ -193,6 +213,18 @@ impl Comm {
         counts: &[usize],
         op: ReduceOp,
     ) -> Result<()> {
+        // Equal blocks only (the counts are the same on every rank, so is the choice).
+        #[cfg(feature = "nccl")]
+        if crate::device::nccl::auto::equal_blocks(counts, send.len(), recv.len(), self.size())
+            && op.check(T::DATATYPE).is_ok()
+            && let Some(h) = crate::device::nccl::auto::routed(
+                self,
+                &[send.as_ptr().cast(), recv.as_ptr().cast()],
+            )
+            .await?
+        {
+            return h.reduce_scatter(self, send, recv, op).await;
+        }
         let p = self.start_reduce_scatter(bytes_of(send), counts, T::DATATYPE, op)?;
         p.finish_into(bytes_of_mut(recv)).await
     }

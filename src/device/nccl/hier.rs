@@ -1,6 +1,12 @@
 //! The hierarchical communicator: NCCL among the ranks of one host (one GPU each), nexar
 //! between hosts (one leader per host), NCCL inside each host again.
+//!
+//! [`Core`] holds the NCCL side and takes the communicator as an argument, so a communicator
+//! can cache its own `Core` (automatic routing, `super::auto`) without owning itself.
+//! Every nexar round here uses the unrouted collectives of `super::plain`.
 
+use super::init::{RawComm, init_host_comm};
+use super::plain;
 use super::select::{self, Fallback, HostSetup};
 use crate::comm::Comm;
 use crate::device::cuda::{checked, with_context};
@@ -11,14 +17,31 @@ use cudarc::driver::sys as cu;
 use cudarc::nccl::{result as nr, sys as ns};
 use nexar_proto::{Datatype, ReduceOp};
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// A communicator whose allreduce / bcast / allgather / reduce_scatter on device buffers run
 /// through NCCL inside each host, and through the staged CUDA path otherwise (the reason is
 /// logged once). Built collectively by [`NcclHier::new`]; use it from one thread at a time.
 pub struct NcclHier {
     comm: Comm,
+    core: Core,
+}
+
+/// The hierarchical machinery over some communicator passed to each call.
+pub(crate) struct Core {
     gpu: i32,
     nccl: Option<Nccl>,
+    /// Why the NCCL side is absent (agreed at set-up), when it is.
+    why_not: Option<Fallback>,
+    /// Calls that ran through NCCL.
+    nccl_calls: AtomicU64,
+    /// Calls whose per-call agreement chose the staged path.
+    staged_calls: AtomicU64,
+    /// One call at a time on this rank: a call is several engine collectives and NCCL calls
+    /// that must not interleave with another thread's (NCCL communicators are not
+    /// thread-safe).
+    turn: tokio::sync::Mutex<()>,
 }
 
 /// The NCCL side, present when every host passed [`select::select_host`].
@@ -30,20 +53,6 @@ struct Nccl {
     /// The host leaders (local rank 0), ordered by host index; `None` on other ranks.
     leaders: Option<Comm>,
     hosts: u32,
-}
-
-/// An NCCL communicator, destroyed on drop.
-struct RawComm(ns::ncclComm_t);
-
-// SAFETY: used by one thread at a time (documented on `NcclHier`); NCCL allows a
-// communicator to move between threads.
-unsafe impl Send for RawComm {}
-
-impl Drop for RawComm {
-    fn drop(&mut self) {
-        // SAFETY: created by `comm_init_rank`, destroyed once.
-        unsafe { _ = nr::comm_destroy(self.0) };
-    }
 }
 
 fn nccl_err(what: &str, e: nr::NcclError) -> Error {
@@ -60,11 +69,76 @@ fn bad_len(what: &str, got: usize, want: usize) -> Error {
     )
 }
 
+/// The deadline for NCCL's set-up on `comm`'s engine (`NEXAR_NCCL_INIT_TIMEOUT_MS`, else the
+/// connect timeout).
+pub(crate) fn init_deadline(comm: &Comm) -> Duration {
+    let cfg = &comm.inner.engine.cfg;
+    cfg.nccl_init_timeout.unwrap_or(cfg.connect_timeout)
+}
+
 impl NcclHier {
     /// Sets up over `comm` (collective): this rank runs NCCL on GPU `gpu` (`None`: it has
-    /// none). When some host cannot run NCCL (see [`Fallback`]) every rank gets a
+    /// none). When some host cannot run NCCL (see [`Fallback`]), or NCCL's set-up fails or
+    /// misses its deadline on some rank (`NEXAR_NCCL_INIT_TIMEOUT_MS`), every rank gets a
     /// communicator that always takes the staged path.
     pub async fn new(comm: &Comm, gpu: Option<i32>) -> Result<Self> {
+        let core = Core::new(comm, gpu, init_deadline(comm)).await?;
+        Ok(Self {
+            comm: comm.clone(),
+            core,
+        })
+    }
+
+    /// Whether the NCCL path is set up (every host has one distinct GPU per rank and NCCL).
+    pub fn uses_nccl(&self) -> bool {
+        self.core.uses_nccl()
+    }
+
+    /// Why the NCCL path is not set up (`None` when it is).
+    pub fn fallback(&self) -> Option<&Fallback> {
+        self.core.why_not.as_ref()
+    }
+
+    /// Calls so far that ran through NCCL, and calls that took the staged path.
+    pub fn calls(&self) -> (u64, u64) {
+        self.core.calls()
+    }
+
+    /// The communicator this runs over.
+    pub fn comm(&self) -> &Comm {
+        &self.comm
+    }
+
+    /// Allreduce of `buf` in place (a device buffer on this rank's GPU for the NCCL path).
+    pub async fn allreduce<T: Element>(&self, buf: &mut [T], op: ReduceOp) -> Result<()> {
+        self.core.allreduce(&self.comm, buf, op).await
+    }
+
+    /// Bcast of `buf` from `root`.
+    pub async fn bcast<T: Element>(&self, buf: &mut [T], root: u32) -> Result<()> {
+        self.core.bcast(&self.comm, buf, root).await
+    }
+
+    /// Allgather: `recv` gets every rank's `send` in rank order (`send.len() * size`).
+    pub async fn allgather<T: Element>(&self, send: &[T], recv: &mut [T]) -> Result<()> {
+        self.core.allgather(&self.comm, send, recv).await
+    }
+
+    /// Reduce-scatter with equal blocks: rank `i` gets block `i` (`recv.len()` elements) of
+    /// the reduction of every rank's `send` (`recv.len() * size` elements).
+    pub async fn reduce_scatter<T: Element>(
+        &self,
+        send: &[T],
+        recv: &mut [T],
+        op: ReduceOp,
+    ) -> Result<()> {
+        self.core.reduce_scatter(&self.comm, send, recv, op).await
+    }
+}
+
+impl Core {
+    /// Sets up over `comm` (collective); see [`NcclHier::new`].
+    pub(crate) async fn new(comm: &Comm, gpu: Option<i32>, deadline: Duration) -> Result<Self> {
         let host = comm.split_by_host(comm.rank() as i32).await?;
         // SAFETY: only tries to open the library by its usual names.
         let loadable = super::super::available()
@@ -72,7 +146,7 @@ impl NcclHier {
             && gpu.is_some_and(|g| (0..super::super::device_count()).contains(&g));
         let mine = [gpu.unwrap_or(-1), i32::from(loadable)];
         let mut all = vec![0i32; 2 * host.size() as usize];
-        host.allgather(&mine, &mut all).await?;
+        plain::allgather(&host, &mine, &mut all).await?;
         let gpus: Vec<Option<i32>> = all.chunks(2).map(|c| (c[0] >= 0).then_some(c[0])).collect();
         let verdict = select::select_host(&HostSetup {
             feature: true,
@@ -80,27 +154,25 @@ impl NcclHier {
             gpus: &gpus,
         });
         let gpu_or = gpu.unwrap_or(-1);
-        if let Some(why) = agree(comm, verdict).await? {
+        let off = |why: Fallback| {
             super::log_fallback(&why);
-            return Ok(Self {
-                comm: comm.clone(),
-                gpu: gpu_or,
-                nccl: None,
-            });
+            Self::made(gpu_or, None, Some(why))
+        };
+        if let Some(why) = agree(comm, verdict).await? {
+            return Ok(off(why));
         }
-        // A failed set-up on one host must not leave the others waiting: agree on it too.
-        let raw = init_host_comm(&host, gpu_or).await;
+        // A failed or late set-up on one host must not leave the others waiting: it has a
+        // deadline, and every rank agrees on the outcome.
+        let raw = init_host_comm(&host, gpu_or, deadline).await;
         let verdict = raw
             .as_ref()
             .map(|_| ())
             .map_err(|e| Fallback::NcclInit(e.to_string()));
         if let Some(why) = agree(comm, verdict).await? {
-            super::log_fallback(&why);
-            return Ok(Self {
-                comm: comm.clone(),
-                gpu: gpu_or,
-                nccl: None,
-            });
+            if let Ok(raw) = raw {
+                raw.abort(); // a peer gave up: destroying could wait for it
+            }
+            return Ok(off(why));
         }
         let raw = raw?;
         let local = host.rank();
@@ -109,63 +181,102 @@ impl NcclHier {
             .await?;
         // Host index = the leader's rank among the leaders, told to the host by its leader.
         let mut idx = [leaders.as_ref().map_or(0, |l| l.rank())];
-        host.bcast(&mut idx, 0).await?;
+        plain::bcast(&host, &mut idx, 0).await?;
         let mut places = vec![0u32; 2 * comm.size() as usize];
-        comm.allgather(&[idx[0], local], &mut places).await?;
+        plain::allgather(comm, &[idx[0], local], &mut places).await?;
         let places: Vec<(u32, u32)> = places.chunks(2).map(|c| (c[0], c[1])).collect();
         let hosts = places.iter().map(|p| p.0 + 1).max().unwrap_or(1);
-        Ok(Self {
-            comm: comm.clone(),
-            gpu: gpu_or,
-            nccl: Some(Nccl {
-                raw,
-                places,
-                leaders,
-                hosts,
-            }),
-        })
+        let nccl = Nccl {
+            raw,
+            places,
+            leaders,
+            hosts,
+        };
+        Ok(Self::made(gpu_or, Some(nccl), None))
     }
 
-    /// Whether the NCCL path is set up (every host has one distinct GPU per rank and NCCL).
-    pub fn uses_nccl(&self) -> bool {
+    fn made(gpu: i32, nccl: Option<Nccl>, why_not: Option<Fallback>) -> Self {
+        Self {
+            gpu,
+            nccl,
+            why_not,
+            nccl_calls: AtomicU64::new(0),
+            staged_calls: AtomicU64::new(0),
+            turn: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// Whether the NCCL path is set up.
+    pub(crate) fn uses_nccl(&self) -> bool {
         self.nccl.is_some()
     }
 
-    /// The communicator this runs over.
-    pub fn comm(&self) -> &Comm {
-        &self.comm
+    /// Why the NCCL path is not set up.
+    pub(crate) fn why_not(&self) -> Option<&Fallback> {
+        self.why_not.as_ref()
     }
 
-    /// Decides, with every rank, whether this call takes the NCCL path.
-    async fn route(&self, bufs: &[Memory], red: Option<(Datatype, ReduceOp)>) -> Result<bool> {
+    /// Calls that ran through NCCL, and calls that took the staged path.
+    pub(crate) fn calls(&self) -> (u64, u64) {
+        (
+            self.nccl_calls.load(Ordering::Relaxed),
+            self.staged_calls.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Decides, with every rank of `comm`, whether this call takes the NCCL path.
+    async fn route(
+        &self,
+        comm: &Comm,
+        bufs: &[Memory],
+        red: Option<(Datatype, ReduceOp)>,
+    ) -> Result<bool> {
         if self.nccl.is_none() {
+            self.staged_calls.fetch_add(1, Ordering::Relaxed);
             return Ok(false);
         }
-        let why = agree(&self.comm, select::select_call(self.gpu, bufs, red)).await?;
-        if let Some(why) = &why {
-            super::log_fallback(why);
-        }
+        let why = agree(comm, select::select_call(self.gpu, bufs, red)).await?;
+        let counter = match &why {
+            Some(why) => {
+                super::log_fallback(why);
+                &self.staged_calls
+            }
+            None => &self.nccl_calls,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
         Ok(why.is_none())
     }
 
     /// Allreduce of `buf` in place (a device buffer on this rank's GPU for the NCCL path).
-    pub async fn allreduce<T: Element>(&self, buf: &mut [T], op: ReduceOp) -> Result<()> {
+    pub(crate) async fn allreduce<T: Element>(
+        &self,
+        comm: &Comm,
+        buf: &mut [T],
+        op: ReduceOp,
+    ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let kinds = [kind(buf.as_ptr().cast())];
-        if !self.route(&kinds, Some((T::DATATYPE, op))).await? {
-            return self.comm.allreduce(buf, op).await;
+        if !self.route(comm, &kinds, Some((T::DATATYPE, op))).await? {
+            return plain::allreduce(comm, buf, op).await;
         }
         self.allreduce_nccl(buf, T::DATATYPE, op).await
     }
 
     /// Bcast of `buf` from `root`.
-    pub async fn bcast<T: Element>(&self, buf: &mut [T], root: u32) -> Result<()> {
+    pub(crate) async fn bcast<T: Element>(
+        &self,
+        comm: &Comm,
+        buf: &mut [T],
+        root: u32,
+    ) -> Result<()> {
+        let _turn = self.turn.lock().await;
         let kinds = [kind(buf.as_ptr().cast())];
-        if root >= self.comm.size() || !self.route(&kinds, None).await? {
-            return self.comm.bcast(buf, root).await;
+        if root >= comm.size() || !self.route(comm, &kinds, None).await? {
+            return plain::bcast(comm, buf, root).await;
         }
         let n = self.nccl.as_ref().expect("routed to NCCL");
         let (rh, rl) = n.places[root as usize];
-        let (mine, _) = n.places[self.comm.rank() as usize];
+        let (mine, _) = n.places[comm.rank() as usize];
         let p = buf.as_mut_ptr().cast::<c_void>();
         let (len, bytes) = (std::mem::size_of_val(buf), ns::ncclDataType_t::ncclUint8);
         // Root's host: from the root to its leader (and everyone local).
@@ -174,7 +285,7 @@ impl NcclHier {
             self.run(|c| unsafe { nr::broadcast(p, p, len, bytes, rl as i32, c, null()) })?;
         }
         if let Some(l) = n.leaders.as_ref().filter(|_| n.hosts > 1) {
-            l.bcast(buf, rh).await?;
+            plain::bcast(l, buf, rh).await?;
         }
         // Every other host (and the root's, when the root is its leader): from the leader.
         if mine != rh || rl == 0 {
@@ -186,14 +297,20 @@ impl NcclHier {
     }
 
     /// Allgather: `recv` gets every rank's `send` in rank order (`send.len() * size`).
-    pub async fn allgather<T: Element>(&self, send: &[T], recv: &mut [T]) -> Result<()> {
-        let want = send.len() * self.comm.size() as usize;
+    pub(crate) async fn allgather<T: Element>(
+        &self,
+        comm: &Comm,
+        send: &[T],
+        recv: &mut [T],
+    ) -> Result<()> {
+        let _turn = self.turn.lock().await;
+        let want = send.len() * comm.size() as usize;
         if recv.len() != want {
             return Err(bad_len("allgather", recv.len(), want));
         }
         let kinds = [kind(send.as_ptr().cast()), kind(recv.as_ptr().cast())];
-        if !self.route(&kinds, None).await? {
-            return self.comm.allgather(send, recv).await;
+        if !self.route(comm, &kinds, None).await? {
+            return plain::allgather(comm, send, recv).await;
         }
         let n = self.nccl.as_ref().expect("routed to NCCL");
         let (s, r) = (
@@ -208,8 +325,8 @@ impl NcclHier {
         }
         // Across hosts: own block in a zeroed result, then a byte-sum allreduce (exact: each
         // byte has one non-zero contributor at most).
-        let at = r as u64 + (self.comm.rank() as usize * block) as u64;
-        let total = block * self.comm.size() as usize;
+        let at = r as u64 + (comm.rank() as usize * block) as u64;
+        let total = block * comm.size() as usize;
         with_context(self.gpu, || {
             // SAFETY: `recv` is a device buffer of `total` bytes on this rank's GPU (routed).
             let zeroed = unsafe { cu::cuMemsetD8_v2(r as u64, 0, total) };
@@ -225,19 +342,21 @@ impl NcclHier {
 
     /// Reduce-scatter with equal blocks: rank `i` gets block `i` (`recv.len()` elements) of
     /// the reduction of every rank's `send` (`recv.len() * size` elements).
-    pub async fn reduce_scatter<T: Element>(
+    pub(crate) async fn reduce_scatter<T: Element>(
         &self,
+        comm: &Comm,
         send: &[T],
         recv: &mut [T],
         op: ReduceOp,
     ) -> Result<()> {
-        let want = recv.len() * self.comm.size() as usize;
+        let _turn = self.turn.lock().await;
+        let want = recv.len() * comm.size() as usize;
         if send.len() != want {
             return Err(bad_len("reduce_scatter", send.len(), want));
         }
         let kinds = [kind(send.as_ptr().cast()), kind(recv.as_ptr().cast())];
-        if !self.route(&kinds, Some((T::DATATYPE, op))).await? {
-            return self.comm.reduce_scatter_block(send, recv, op).await;
+        if !self.route(comm, &kinds, Some((T::DATATYPE, op))).await? {
+            return plain::reduce_scatter_block(comm, send, recv, op).await;
         }
         let n = self.nccl.as_ref().expect("routed to NCCL");
         let (dt, rop) = nccl_kinds(T::DATATYPE, op);
@@ -254,7 +373,7 @@ impl NcclHier {
         let bytes = std::mem::size_of_val(send);
         let mut tmp = crate::device::DeviceBuffer::new(self.gpu, bytes)?;
         let block = std::mem::size_of_val(recv);
-        let from = tmp.ptr() + (self.comm.rank() as usize * block) as u64;
+        let from = tmp.ptr() + (comm.rank() as usize * block) as u64;
         with_context(self.gpu, || {
             // SAFETY: both device buffers hold `bytes` bytes.
             checked(
@@ -311,7 +430,12 @@ impl NcclHier {
     ) -> Result<()> {
         let n = self.nccl.as_ref().expect("routed to NCCL");
         with_context(self.gpu, || {
-            f(n.raw.0).map_err(|e| nccl_err("collective", e))?;
+            let st = f(n.raw.0).map_err(|e| nccl_err("collective", e))?;
+            // A non-blocking communicator may still be enqueueing the call: wait until it
+            // is, so the synchronisation below covers it.
+            if st == nr::NcclStatus::InProgress {
+                n.raw.settle(Duration::MAX)?;
+            }
             // SAFETY: plain synchronisation of the current context.
             checked(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")
         })
@@ -334,47 +458,12 @@ async fn agree(
     verdict: std::result::Result<(), Fallback>,
 ) -> Result<Option<Fallback>> {
     let mut code = [verdict.as_ref().err().map_or(0u8, Fallback::code)];
-    comm.allreduce(&mut code, ReduceOp::Max).await?;
+    plain::allreduce(comm, &mut code, ReduceOp::Max).await?;
     Ok(match (code[0], verdict) {
         (0, _) => None,
         (_, Err(why)) => Some(why),
         (_, Ok(())) => Some(Fallback::Elsewhere),
     })
-}
-
-/// Makes the host's NCCL communicator: local rank 0 makes the unique id, a nexar bcast on the
-/// host communicator hands it out.
-async fn init_host_comm(host: &Comm, gpu: i32) -> Result<RawComm> {
-    // Byte 0: 1 if the id is valid (local rank 0 may fail to make one).
-    let mut msg = [0u8; 129];
-    if let Some(id) = (host.rank() == 0)
-        .then(nr::get_uniqueid)
-        .and_then(|r| r.ok())
-    {
-        msg[0] = 1;
-        for (d, s) in msg[1..].iter_mut().zip(id.internal) {
-            *d = s as u8;
-        }
-    }
-    host.bcast(&mut msg, 0).await?;
-    if msg[0] != 1 {
-        return Err(Error::new(
-            ErrorKind::Internal,
-            "NCCL: ncclGetUniqueId failed on local rank 0",
-        ));
-    }
-    let mut id = ns::ncclUniqueId { internal: [0; 128] };
-    for (d, s) in id.internal.iter_mut().zip(&msg[1..]) {
-        *d = *s as _;
-    }
-    let mut raw: ns::ncclComm_t = std::ptr::null_mut();
-    with_context(gpu, || {
-        // SAFETY: out-parameter; every local rank calls this with the same id.
-        unsafe { nr::comm_init_rank(&mut raw, host.size() as i32, id, host.rank() as i32) }
-            .map_err(|e| nccl_err("ncclCommInitRank", e))
-            .map(drop)
-    })?;
-    Ok(RawComm(raw))
 }
 
 /// NCCL's type and operator for a routed call (checked by [`select::select_call`]).

@@ -9,15 +9,27 @@
 //! that GPU; otherwise the call takes the staged CUDA path, and the reason
 //! ([`select::Fallback`]) is logged once at info level. All ranks agree on the choice (one
 //! byte-sized allreduce per call), so mixed device and host ranks stay matched.
+//!
+//! The engine's own collectives use it automatically ([`auto`]): a communicator decides on
+//! its first allreduce / bcast / allgather / reduce_scatter and caches the outcome
+//! ([`crate::Comm::nccl_status`]).
 
+pub mod auto;
 pub mod select;
 
 #[cfg(feature = "nccl")]
 mod hier;
+#[cfg(feature = "nccl")]
+mod init;
+#[cfg(feature = "nccl")]
+mod plain;
 
 #[cfg(feature = "nccl")]
 pub use hier::NcclHier;
+#[cfg(feature = "nccl")]
+pub use init::{InitPoll, poll_until};
 
+pub use auto::{NcclState, NcclStatus};
 pub use select::Fallback;
 
 /// Logs `why` at info level, once per kind of reason per process.

@@ -40,6 +40,12 @@ pub enum Fallback {
     NcclInit(String),
     /// Another rank fell back (its reason is logged there).
     Elsewhere,
+    /// Automatic routing found no GPU for rank `rank` of the communicator: the buffers of its
+    /// first routable collective were host memory and no CUDA context was current.
+    NoGpuChosen {
+        /// The rank (in the communicator) without a GPU.
+        rank: u32,
+    },
 }
 
 impl Fallback {
@@ -56,6 +62,7 @@ impl Fallback {
             Self::Op(_) => 8,
             Self::Elsewhere => 9,
             Self::NcclInit(_) => 10,
+            Self::NoGpuChosen { .. } => 11,
         }
     }
 }
@@ -81,6 +88,11 @@ impl std::fmt::Display for Fallback {
             Self::Op(o) => write!(f, "NCCL has no {o:?} reduction"),
             Self::NcclInit(e) => write!(f, "setting up NCCL failed: {e}"),
             Self::Elsewhere => write!(f, "another rank fell back"),
+            Self::NoGpuChosen { rank } => write!(
+                f,
+                "rank {rank} has no GPU to use (its first collective's buffers were host \
+                 memory and no CUDA context was current)"
+            ),
         }
     }
 }
@@ -258,6 +270,7 @@ mod tests {
             Fallback::Op(ReduceOp::Lxor),
             Fallback::NcclInit("ncclCommInitRank failed".into()),
             Fallback::Elsewhere,
+            Fallback::NoGpuChosen { rank: 2 },
         ];
         let mut codes: Vec<u8> = all.iter().map(Fallback::code).collect();
         assert!(codes.iter().all(|&c| c != 0));
