@@ -59,6 +59,8 @@ pub mod endpoint;
 mod lanes;
 mod peers;
 mod rdma_lane;
+#[cfg(test)]
+mod rdma_lane_tests;
 mod reader;
 mod recv_pool;
 mod stats;

@@ -33,13 +33,16 @@ pub(super) const SETUP_STREAMS: u32 = 4;
 pub(super) struct RdmaLane {
     mode: RdmaMode,
     /// Peers whose fallback was logged already.
-    told: Mutex<FxHashSet<u32>>,
+    pub(super) told: Mutex<FxHashSet<u32>>,
+    /// Unit tests only: a fake device used instead of the process's.
+    #[cfg(test)]
+    fake: std::sync::OnceLock<probe::Found>,
 }
 
 /// What the writer of a bulk lane does.
 pub(super) enum Outcome {
     /// Frames go over this queue pair.
-    Lane(QpWriter),
+    Lane(Box<QpWriter>),
     /// The TLS or QUIC lane (the reason, if any, was logged).
     FallBack,
     /// `NEXAR_RDMA=require` cannot be met: the lane fails with this reason.
@@ -52,13 +55,31 @@ impl RdmaLane {
         Self {
             mode,
             told: Mutex::new(FxHashSet::default()),
+            #[cfg(test)]
+            fake: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The device this rank uses, or why none.
+    fn device(&self) -> Result<&probe::Found, &'static str> {
+        #[cfg(test)]
+        if let Some(f) = self.fake.get() {
+            return Ok(f);
+        }
+        probe::device()
+    }
+
+    /// Unit tests only: use `found` (a fake device) instead of probing.
+    #[cfg(test)]
+    pub(super) fn use_fake_device(&self, found: probe::Found) {
+        assert!(self.fake.set(found).is_ok(), "fake device set twice");
     }
 
     /// How many bidirectional (set-up) streams a peer may open: none when RDMA is off or
     /// not built, so the QUIC connection is exactly what it is without the feature.
     pub(super) fn peer_bidi_streams(mode: RdmaMode) -> u32 {
-        if cfg!(feature = "rdma") && mode != RdmaMode::Off {
+        // Unit tests run the set-up with a fake device whether or not the feature is on.
+        if cfg!(any(feature = "rdma", test)) && mode != RdmaMode::Off {
             SETUP_STREAMS
         } else {
             0
@@ -82,13 +103,13 @@ impl RdmaLane {
 /// The writer's attempt at an RDMA lane to `peer` on `conn`.
 pub(super) async fn connect(inner: &Inner, peer: u32, conn: &quinn::Connection) -> Outcome {
     let lane = &inner.rdma;
-    let device = probe::device();
+    let device = lane.device();
     match setup::plan(lane.mode, device.map(|_| ())) {
         Plan::Skip => return Outcome::FallBack,
         Plan::Fail(why) => return Outcome::Fail(why),
         Plan::FallBack(why) => {
             // Without the feature, silent: exactly the behaviour of a build before it.
-            if cfg!(feature = "rdma") {
+            if cfg!(any(feature = "rdma", test)) {
                 lane.fall_back(inner.rank, peer, &why, true);
             }
             return Outcome::FallBack;
@@ -102,7 +123,7 @@ pub(super) async fn connect(inner: &Inner, peer: u32, conn: &quinn::Connection) 
     let why = match timeout(limit, writer_setup(inner, peer, conn, found)).await {
         Ok(Ok(w)) => {
             tracing::debug!(rank = inner.rank, peer, device = %found.device, "RDMA bulk lane connected");
-            return Outcome::Lane(w);
+            return Outcome::Lane(Box::new(w));
         }
         Ok(Err(why)) => why,
         Err(_) => format!("RDMA set-up with rank {peer} took longer than {limit:?}"),
@@ -205,7 +226,7 @@ async fn acceptor_setup(
         .await
         .map_err(|e| format!("reading the RDMA hello from rank {peer}: {e}"))?;
     let made = setup::decode_hello(&buf).and_then(|hello| {
-        let device = probe::device();
+        let device = inner.rdma.device();
         setup::acceptor_check(
             me,
             peer,

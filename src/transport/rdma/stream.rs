@@ -1,64 +1,86 @@
-//! A connected [`QueuePair`] as an ordered byte stream with credit-based flow control.
-//! STUB: the contract only; the implementation replaces every body.
+//! A connected [`QueuePair`](super::QueuePair) as an ordered byte stream with credit-based
+//! flow control: [`QpWriter`] at the sending end, [`QpReader`] at the receiving end.
+//!
+//! # Messages
+//!
+//! Every SEND is one message: the 8-byte header of `message.rs` (kind, credits, payload
+//! length) and up to `send_slot_len - 8` stream bytes. The writer sends `Data` messages and,
+//! last, one `End` (which may carry the final bytes); the reader sends `Credit` messages back
+//! on the same queue pair. A reliable connection delivers them in order.
+//!
+//! # Flow control: nobody ever SENDs without a receive posted on the other side
+//!
+//! Let `Rr` be the reader's receive slots and `Rw` the writer's.
+//!
+//! * **Writer to reader.** The writer starts with `Rr` credits (its `credits` argument: the
+//!   reader posted every receive before the writer was told the lane is ready) and spends one
+//!   per `Data`/`End` message. The reader reposts a receive when the user has read a message,
+//!   and only then counts one credit owed. The credits the writer holds, the messages on their
+//!   way or unread, the credits the reader owes and those in unprocessed `Credit` messages
+//!   always add up to `Rr`, so the writer's messages never outnumber the reader's posted
+//!   receives. A credit return that would push the writer past `Rr` is rejected as a
+//!   protocol error ("credit overflow").
+//! * **Reader to writer.** The writer posts all `Rw` receives before its first send and
+//!   announces `Rw` in the `credits` field of every `Data`/`End` message. The reader returns
+//!   credits only in batches of at least `b >= ceil(Rr / Rw)` (also at least a quarter of the
+//!   window, to save messages; never more than `Rr`). A `Credit` message occupies a
+//!   writer receive from its SEND until the writer processes it, and the writer reposts that
+//!   receive at the moment it processes the message. The credits inside unprocessed `Credit`
+//!   messages are part of the `Rr` above, so at most `Rr / b <= Rw` of them exist at once:
+//!   never more than the writer's posted receives. The reader sends no `Credit` after the
+//!   writer's `End` (the writer may be gone).
+//!
+//! No deadlock: a writer without credits means all `Rr` are read-but-owed (the reader sends
+//! them as soon as `b <= Rr` are owed), unread (the reader's user holds them: backpressure),
+//! or already travelling back.
+//!
+//! The in-memory fake of `fake.rs` fails a SEND that finds no posted receive (as RNR would on
+//! hardware), so the tests in `stream_tests.rs` check the invariant on every message.
+//!
+//! # Waiting
+//!
+//! Completion queues are polled without blocking; an end with nothing to do yields a few
+//! times, then sleeps with backoff (see `backoff.rs`). Both ends therefore need a tokio
+//! runtime with its timer enabled.
 
-use super::QueuePair;
+mod reader;
+mod writer;
+
+#[cfg(test)]
+pub(crate) use reader::credit_batch;
+pub use reader::{QpReader, ReaderStats};
+pub use writer::{QpWriter, WriterStats};
+
 use std::io;
-use std::pin::Pin;
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// The sending end of a lane: bytes written are cut into messages of at most the send slot
-/// size; `poll_flush` posts a partly filled slot; `poll_shutdown` sends the end-of-stream
-/// message and waits until every send completed.
-pub struct QpWriter {
-    _qp: Box<dyn QueuePair>,
-}
+/// The first error an end hit, kept so every later call reports it again.
+#[derive(Debug, Default)]
+struct Sticky(Option<(io::ErrorKind, String)>);
 
-impl QpWriter {
-    /// Wraps a connected queue pair whose peer is a [`QpReader`] that has `credits` receives
-    /// posted (its `recv_slots`). Posts this side's receives (for credit returns).
-    pub fn new(qp: Box<dyn QueuePair>, credits: usize) -> io::Result<Self> {
-        let _ = credits;
-        Ok(Self { _qp: qp })
+impl Sticky {
+    /// Records `e` (if none yet) and returns it.
+    fn set(&mut self, e: io::Error) -> io::Error {
+        if self.0.is_none() {
+            self.0 = Some((e.kind(), e.to_string()));
+        }
+        e
+    }
+
+    /// The recorded error, as a fresh `io::Error`.
+    fn get(&self) -> Option<io::Error> {
+        self.0.as_ref().map(|(k, m)| io::Error::new(*k, m.clone()))
     }
 }
 
-impl AsyncWrite for QpWriter {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        _buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Poll::Ready(Err(io::Error::other("stub")))
-    }
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Err(io::Error::other("stub")))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Err(io::Error::other("stub")))
-    }
+/// The error for a [`Completion::Failed`](super::Completion::Failed) the device reported.
+fn failed(end: &str, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::ConnectionAborted,
+        format!("RDMA lane {end}: work request failed: {what}"),
+    )
 }
 
-/// The receiving end of a lane: reads return the writer's bytes in order, `Ok(0)` after its
-/// end-of-stream message; a failed queue pair is an error. Posts all its receives when made,
-/// so make it before telling the writer the lane is ready.
-pub struct QpReader {
-    _qp: Box<dyn QueuePair>,
-}
-
-impl QpReader {
-    /// Wraps a connected queue pair whose peer is a [`QpWriter`]; posts every receive slot.
-    pub fn new(qp: Box<dyn QueuePair>) -> io::Result<Self> {
-        Ok(Self { _qp: qp })
-    }
-}
-
-impl AsyncRead for QpReader {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        _buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Poll::Ready(Err(io::Error::other("stub")))
-    }
+/// Wraps an error from a queue pair call with what the lane was doing.
+fn qp_error(end: &str, doing: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("RDMA lane {end}: {doing}: {e}"))
 }
