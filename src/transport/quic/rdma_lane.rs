@@ -225,7 +225,12 @@ async fn acceptor_setup(
         .read_to_end(MAX_MESSAGE)
         .await
         .map_err(|e| format!("reading the RDMA hello from rank {peer}: {e}"))?;
-    let made = setup::decode_hello(&buf).and_then(|hello| {
+    let hello = setup::decode_hello(&buf);
+    if let Err(why) = &hello {
+        // The peer is authenticated, so this is a bug or a version mix, not noise.
+        tracing::warn!(rank = me, peer, %why, "malformed RDMA hello; refused");
+    }
+    let made = hello.and_then(|hello| {
         let device = inner.rdma.device();
         setup::acceptor_check(
             me,

@@ -46,7 +46,7 @@ fn list_failure(e: &io::Error) -> String {
         Some(libc::EPERM) | Some(libc::EACCES) => "permission denied on /dev/infiniband",
         _ => "libibverbs could not list devices",
     };
-    format!("no RDMA device: ibv_get_device_list failed: {e} ({hint})")
+    format!("no RDMA device: ibv_get_device_list failed: {e}; {hint}")
 }
 
 /// Lists the devices and opens the first one (see the module docs for why it is leaked).
