@@ -17,7 +17,7 @@ use super::tls_stream::{self, BulkKind};
 use crate::config::RdmaMode;
 use crate::transport::rdma::probe;
 use crate::transport::rdma::setup::{
-    self, Hello, MAX_MESSAGE, Plan, READER_POOLS, Reply, WRITER_POOLS,
+    self, Hello, MAX_MESSAGE, Plan, Pools, PreparedQp, READER_POOLS, Reply, WRITER_POOLS,
 };
 use crate::transport::rdma::stream::{QpReader, QpWriter};
 use parking_lot::Mutex;
@@ -137,15 +137,23 @@ pub(super) async fn connect(inner: &Inner, peer: u32, conn: &quinn::Connection) 
     }
 }
 
+/// Makes a queue pair off the runtime's worker threads: registering its buffers pins memory
+/// (system calls per page range), and a rank's runtime often has a single worker.
+async fn prepare(found: &probe::Found, pools: Pools) -> std::io::Result<Box<dyn PreparedQp>> {
+    let factory = found.factory.clone();
+    tokio::task::spawn_blocking(move || factory.prepare(&pools))
+        .await
+        .map_err(|e| std::io::Error::other(format!("queue pair set-up task failed: {e}")))?
+}
+
 async fn writer_setup(
     inner: &Inner,
     peer: u32,
     conn: &quinn::Connection,
     found: &probe::Found,
 ) -> Result<QpWriter, String> {
-    let prepared = found
-        .factory
-        .prepare(&WRITER_POOLS)
+    let prepared = prepare(found, WRITER_POOLS)
+        .await
         .map_err(|e| format!("cannot make a queue pair on {}: {e}", found.device))?;
     let hello = Hello {
         rank: inner.rank,
@@ -230,7 +238,8 @@ async fn acceptor_setup(
         // The peer is authenticated, so this is a bug or a version mix, not noise.
         tracing::warn!(rank = me, peer, %why, "malformed RDMA hello; refused");
     }
-    let made = hello.and_then(|hello| {
+    let made = async {
+        let hello = hello?;
         let device = inner.rdma.device();
         setup::acceptor_check(
             me,
@@ -241,9 +250,8 @@ async fn acceptor_setup(
             &READER_POOLS,
         )?;
         let found = device.map_err(str::to_string)?;
-        let prepared = found
-            .factory
-            .prepare(&READER_POOLS)
+        let prepared = prepare(found, READER_POOLS)
+            .await
             .map_err(|e| format!("rank {me}: cannot make a queue pair: {e}"))?;
         let endpoint = prepared.endpoint();
         let qp = prepared
@@ -252,8 +260,9 @@ async fn acceptor_setup(
         // Posts every receive: the writer may send as soon as it reads the reply.
         let reader =
             QpReader::new(qp).map_err(|e| format!("rank {me}: cannot post receives: {e}"))?;
-        Ok((endpoint, reader))
-    });
+        Ok::<_, String>((endpoint, reader))
+    }
+    .await;
     let (reply, result) = match made {
         Ok((endpoint, reader)) => (
             Reply::Accept {
