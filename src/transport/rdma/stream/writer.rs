@@ -21,7 +21,7 @@ pub struct WriterStats {
     pub credit_messages: u64,
     /// Credits those messages returned.
     pub credits_returned: u64,
-    /// Times a write, flush or shutdown had a message ready but no credit to send it.
+    /// Polls of write, flush or shutdown that had a message ready but no credit to send it.
     pub credit_waits: u64,
     /// Sleeps armed while waiting (the lane went idle).
     pub sleeps: u64,
