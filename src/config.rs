@@ -12,6 +12,7 @@
 //! | `NEXAR_HOSTNAME` | the host name that decides which ranks share memory (read by `bootstrap::hostname`): containers sharing one name, tests | the system's host name |
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
+//! | `NEXAR_RDMA` | the RDMA bulk lane between hosts (cargo feature `rdma`, `docs/RDMA.md`): `auto` uses it when this host has an RDMA device and the peer agrees, else the TLS lane (the reason logged once per peer); `require` fails a connection that cannot use it, with the reason; `off` never tries. Data on the queue pair is neither encrypted nor authenticated per packet (as with MPI and NCCL on InfiniBand): only its set-up is, over the peer's authenticated QUIC connection. `require` in a build without the feature is refused | `auto` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 //! | `NEXAR_ALLREDUCE_DIRECT_MIN` | smallest allreduce in bytes for the direct shared-memory algorithm (set it alike on every rank) | 1 MiB |
 //! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
@@ -54,6 +55,39 @@ pub enum NcclMode {
     Off,
 }
 
+/// Whether large frames between hosts may travel on an RDMA queue pair (see
+/// `transport::rdma` and `docs/RDMA.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RdmaMode {
+    /// Use it when this host has a device and the peer agrees; otherwise the TLS or QUIC bulk
+    /// lane, with the reason logged once per peer.
+    Auto,
+    /// Never try.
+    Off,
+    /// A bulk lane that cannot use RDMA fails its connection with the reason.
+    Require,
+}
+
+impl RdmaMode {
+    /// Parses a `NEXAR_RDMA` value. `require` is refused when this build lacks the `rdma`
+    /// feature (it could never be met).
+    pub fn parse(v: &str) -> Result<Self> {
+        match v {
+            "auto" | "" => Ok(Self::Auto),
+            "off" => Ok(Self::Off),
+            "require" if cfg!(feature = "rdma") => Ok(Self::Require),
+            "require" => Err(Error::new(
+                ErrorKind::Bootstrap,
+                "NEXAR_RDMA=require: nexar was built without the rdma feature",
+            )),
+            other => Err(Error::new(
+                ErrorKind::Bootstrap,
+                format!("NEXAR_RDMA={other:?}: expected auto, off or require"),
+            )),
+        }
+    }
+}
+
 /// Engine configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -77,6 +111,8 @@ pub struct Config {
     pub shm_cma: bool,
     /// The connection that carries large frames on the network path.
     pub bulk_lane: BulkLane,
+    /// Whether large frames between hosts may use an RDMA queue pair instead.
+    pub rdma: RdmaMode,
     /// Blocking calls read shared-memory rings on the calling thread.
     pub shm_caller_progress: bool,
     /// A collective not complete after this long fails with [`ErrorKind::Timeout`] (a rank
@@ -108,6 +144,7 @@ impl Default for Config {
             shm_caller_progress: true,
             coll_timeout: None,
             bulk_lane: BulkLane::Tls,
+            rdma: RdmaMode::Auto,
             returns_errors: true,
             nccl: NcclMode::Auto,
             nccl_init_timeout: None,
@@ -174,6 +211,9 @@ impl Config {
                 }
             };
         }
+        if let Some(v) = parse::<String>("NEXAR_RDMA")? {
+            c.rdma = RdmaMode::parse(&v)?;
+        }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CMA")? {
             c.shm_cma = v != 0;
         }
@@ -205,5 +245,29 @@ impl Config {
             }
         }
         Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RdmaMode;
+
+    #[test]
+    fn nexar_rdma_values() {
+        assert_eq!(RdmaMode::parse("auto").unwrap(), RdmaMode::Auto);
+        assert_eq!(RdmaMode::parse("").unwrap(), RdmaMode::Auto);
+        assert_eq!(RdmaMode::parse("off").unwrap(), RdmaMode::Off);
+        let bad = RdmaMode::parse("yes").unwrap_err();
+        assert!(bad.message().contains("NEXAR_RDMA=\"yes\""), "{bad}");
+        let req = RdmaMode::parse("require");
+        if cfg!(feature = "rdma") {
+            assert_eq!(req.unwrap(), RdmaMode::Require);
+        } else {
+            let e = req.unwrap_err();
+            assert!(
+                e.message().contains("built without the rdma feature"),
+                "{e}"
+            );
+        }
     }
 }

@@ -155,7 +155,19 @@ pub(super) async fn connection_for(
 /// it ended.
 async fn serve(inner: Arc<Inner>, conn: quinn::Connection, peer: u32) {
     loop {
-        match conn.accept_uni().await {
+        // Bidirectional streams are RDMA set-ups (allowed only when RDMA may be used).
+        let next = tokio::select! {
+            r = conn.accept_uni() => r,
+            r = conn.accept_bi() => match r {
+                Ok((send, recv)) => {
+                    let task = super::rdma_lane::accept(inner.clone(), peer, send, recv);
+                    inner.runtime.spawn(task);
+                    continue;
+                }
+                Err(e) => Err(e),
+            },
+        };
+        match next {
             Ok(recv) => {
                 inner.runtime.spawn(reader::read_stream(
                     inner.clone(),

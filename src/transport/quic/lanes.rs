@@ -2,15 +2,16 @@
 //! long-lived unidirectional stream: control and bulk for collective frames, acknowledgements
 //! and aborts; p2p and p2p-bulk for point-to-point messages. Headers are encoded in front of
 //! each payload; payloads are handed to quinn as they are (small ones are coalesced with their
-//! header). Each bulk lane goes over TLS-over-TCP instead when the TLS lane is on and the peer
-//! answers (`tls_lane.rs`); either way it counts as one of the [`LANE_COUNT`] streams a goodbye
-//! announces.
+//! header). Each bulk lane goes over an RDMA queue pair when both sides can (`rdma_lane.rs`),
+//! else over TLS-over-TCP when the TLS lane is on and the peer answers (`tls_lane.rs`); any way
+//! it counts as one of the [`LANE_COUNT`] streams a goodbye announces.
 //!
 //! Point-to-point messages travel apart so that a receiver may stop reading them when too many
 //! wait unmatched (`transport::budget`) without holding up a collective behind them.
 
 use super::stats::LaneStats;
-use super::{BULK_THRESHOLD, Inner, conn, tls_lane, tls_stream};
+use super::tls_stream::BulkKind;
+use super::{BULK_THRESHOLD, Inner, conn, rdma_lane, tls_lane, tls_stream};
 use crate::wire::{Frame, FrameHeader, FrameKind, encode_header};
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
@@ -123,9 +124,10 @@ pub(super) async fn run_writer(inner: Arc<Inner>, peer: u32, rx: Receivers) {
     }
 }
 
-/// A bulk lane: over TLS when the TLS lane is on and the peer answers, else a QUIC stream.
-/// The TLS connection is dialed only once a bulk frame is queued: most peers never get one
-/// (a barrier or a small allreduce), and each dial is a TCP and a TLS handshake, which made
+/// A bulk lane: over RDMA when both sides can (`rdma_lane.rs`), else over TLS when the TLS
+/// lane is on and the peer answers, else a QUIC stream; each fallback is logged with its reason.
+/// Nothing is dialed until a bulk frame is queued: most peers never get one (a barrier or a
+/// small allreduce), and each dial is a TCP and a TLS handshake (or a queue pair), which made
 /// the first collective of a large job CPU-bound (`docs/SCALE.md`). A lane that never carried
 /// a frame ends as an empty QUIC stream, so the goodbye's stream count holds either way.
 async fn bulk_lane(
@@ -134,14 +136,34 @@ async fn bulk_lane(
     conn: &quinn::Connection,
     mut rx: UnboundedReceiver<Frame>,
 ) -> Result<(), LaneError> {
-    if inner.tls.is_none() {
-        return run_lane(inner, conn, rx, None).await;
-    }
     let Some(first) = rx.recv().await else {
         return run_lane(inner, conn, rx, None).await;
     };
+    match rdma_lane::connect(inner, peer, conn).await {
+        rdma_lane::Outcome::Lane(mut w) => {
+            return tls_stream::write_frames(inner, peer, &mut w, rx, Some(first), BulkKind::Rdma)
+                .await;
+        }
+        rdma_lane::Outcome::Fail(why) => {
+            // Reported now: the writer reports lane errors only once all its lanes end.
+            inner.peer_lost(peer, format!("RDMA bulk lane to rank {peer}: {why}"));
+            return Ok(());
+        }
+        rdma_lane::Outcome::FallBack => {}
+    }
+    if inner.tls.is_none() {
+        return run_lane(inner, conn, rx, Some(first)).await;
+    }
     match tls_lane::connect(inner, peer).await {
-        Ok(stream) => tls_stream::write_frames(inner, peer, stream, rx, Some(first)).await,
+        Ok(mut stream) => {
+            let r =
+                tls_stream::write_frames(inner, peer, &mut stream, rx, Some(first), BulkKind::Tls)
+                    .await;
+            if r.is_ok() {
+                tls_stream::tls_wait_closed(stream).await;
+            }
+            r
+        }
         Err(reason) => {
             tracing::warn!(rank = inner.rank, peer, %reason, "TLS bulk lane unavailable; large frames go over QUIC");
             run_lane(inner, conn, rx, Some(first)).await

@@ -45,14 +45,22 @@
 //! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
 //! sent to this rank itself is handed to its own sink at once.
 //!
-//! [`Transport::stats`] has two entries: `"quic"` (frames on QUIC streams) and `"tls"` (frames on
-//! the TLS bulk lane).
+//! * With the cargo feature `rdma`, a bulk lane between hosts goes over an RDMA queue pair when
+//!   both sides have a device (`rdma_lane.rs`, `transport::rdma`, `NEXAR_RDMA`, `docs/RDMA.md`),
+//!   set up over a bidirectional QUIC stream; otherwise the reason is logged once per peer and
+//!   the TLS or QUIC lane is used.
+//!
+//! [`Transport::stats`] has three entries: `"quic"` (frames on QUIC streams), `"tls"` (frames on
+//! the TLS bulk lane) and `"rdma"` (frames on the RDMA bulk lane).
 
 pub mod chaos;
 mod conn;
 pub mod endpoint;
 mod lanes;
 mod peers;
+mod rdma_lane;
+#[cfg(test)]
+mod rdma_lane_tests;
 mod reader;
 mod recv_pool;
 mod stats;
@@ -118,6 +126,10 @@ struct Inner {
     quic_stats: stats::LaneStats,
     /// Frames carried on the TLS bulk lane.
     tls_stats: stats::LaneStats,
+    /// The RDMA bulk lane's mode and fallback log.
+    rdma: rdma_lane::RdmaLane,
+    /// Frames carried on the RDMA bulk lane.
+    rdma_stats: stats::LaneStats,
     /// Recycled payload buffers of the TLS bulk lane's readers.
     recv_pool: Arc<recv_pool::RecvPool>,
     /// The sink's unexpected-message budget: p2p frames of a stalled peer are not read.
@@ -205,7 +217,8 @@ impl QuicTransport {
                 "QuicTransport::bind must be called inside a tokio runtime",
             )
         })?;
-        let tcfg = endpoint::transport_config(cfg, 0)?;
+        let bidi = rdma_lane::RdmaLane::peer_bidi_streams(cfg.rdma);
+        let tcfg = endpoint::transport_config(cfg, bidi)?;
         let server = creds.quic_server_config(TRANSPORT_ALPN, tcfg.clone())?;
         let client_config = creds.quic_client_config(TRANSPORT_ALPN, tcfg)?;
         let (endpoint, tls, listener) = bind_endpoints(rank, cfg, &creds, server)?;
@@ -225,6 +238,8 @@ impl QuicTransport {
             tls,
             quic_stats: stats::LaneStats::default(),
             tls_stats: stats::LaneStats::default(),
+            rdma: rdma_lane::RdmaLane::new(cfg.rdma),
+            rdma_stats: stats::LaneStats::default(),
             recv_pool: Arc::default(),
             budget: sink.rx_budget(),
         });
@@ -302,7 +317,8 @@ impl Transport for QuicTransport {
         len >= BULK_THRESHOLD && self.inner.tls.is_some()
     }
 
-    /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane.
+    /// `"quic"`: frames on QUIC streams; `"tls"`: frames on the TLS bulk lane; `"rdma"`:
+    /// frames on the RDMA bulk lane.
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         vec![
             (
@@ -310,6 +326,7 @@ impl Transport for QuicTransport {
                 (self.inner.peers).with_connection_counts(self.inner.quic_stats.get()),
             ),
             ("tls", self.inner.tls_stats.get()),
+            ("rdma", self.inner.rdma_stats.get()),
         ]
     }
 }

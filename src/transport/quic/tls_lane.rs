@@ -129,7 +129,7 @@ async fn handle_incoming(inner: Arc<Inner>, tcp: TcpStream, remote: SocketAddr) 
         }
     };
     tracing::debug!(rank = inner.rank, peer, %remote, "TLS bulk lane accepted");
-    tls_stream::read_frames(inner, peer, stream).await;
+    tls_stream::read_frames(inner, peer, stream, tls_stream::BulkKind::Tls).await;
 }
 
 /// Runs the TLS handshake (the client certificate must chain to the job CA), reads the `Hello`

@@ -1,22 +1,26 @@
-//! Frames on the TLS bulk lane, encoded exactly as on a QUIC stream: a validated header, then
-//! exactly `len` payload bytes. The writer drains the peer's bulk queue into its connection; the
-//! reader checks every header (before allocating the payload) and every `src`.
+//! Frames on a bulk lane that is a byte stream (TLS over TCP, or an RDMA queue pair through
+//! `transport::rdma::stream`), encoded exactly as on a QUIC stream: a validated header, then
+//! exactly `len` payload bytes. The writer drains the peer's bulk queue into its stream; the
+//! reader checks every header (before allocating the payload) and every `src`. Both are generic
+//! over the stream type, so every lane shares one encoding and one validation.
 //!
-//! A lane ends cleanly with a TLS `close_notify` at a frame boundary; that counts as one finished
-//! stream in the goodbye accounting (`Peers::stream_finished`). Any other end (reset, a TCP close
-//! without `close_notify`, a truncated frame, a protocol violation) reports the peer lost, once.
+//! A lane ends cleanly at a frame boundary (a TLS `close_notify`, the RDMA stream's
+//! end-of-stream message); that counts as one finished stream in the goodbye accounting
+//! (`Peers::stream_finished`). Any other end (reset, a TCP close without `close_notify`, a
+//! failed queue pair, a truncated frame, a protocol violation) reports the peer lost, once.
 
 use super::Inner;
 use super::lanes::LaneError;
 use super::reader::deliver;
 use super::recv_pool::RecvPool;
-use super::tls_lane::{ClientStream, ServerStream};
+use super::stats::LaneStats;
+use super::tls_lane::ClientStream;
 use crate::wire::{
     Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header, encode_header,
 };
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Most frames written before a flush.
@@ -24,6 +28,31 @@ const MAX_BATCH: usize = 64;
 /// TLS 1.3's largest record payload: the header goes out with the first payload bytes in one
 /// full record instead of a record of its own.
 const RECORD: usize = 16 << 10;
+
+/// Which byte-stream bulk lane a stream is: its counters and its name in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BulkKind {
+    /// TLS over TCP (`tls_lane.rs`).
+    Tls,
+    /// An RDMA queue pair (`rdma_lane.rs`).
+    Rdma,
+}
+
+impl BulkKind {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Tls => "TLS",
+            Self::Rdma => "RDMA",
+        }
+    }
+
+    fn stats(self, inner: &Inner) -> &LaneStats {
+        match self {
+            Self::Tls => &inner.tls_stats,
+            Self::Rdma => &inner.rdma_stats,
+        }
+    }
+}
 
 /// Reads and validates one header (payload at most `max_len`). `None` when the stream ended
 /// cleanly (TLS `close_notify`) at a frame boundary. Errors are described.
@@ -94,17 +123,23 @@ async fn read_payload<R: AsyncRead + Unpin>(
     Ok(RecvPool::wrap(pool, buf))
 }
 
-/// Reads the frames of an authenticated bulk connection from `peer` until it ends. A malformed
-/// frame is logged, ends (drops) this connection and reports the peer lost with the reason;
-/// other connections are not touched.
-pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: ServerStream) {
+/// Reads the frames of an authenticated bulk lane (of kind `kind`) from `peer` until it ends.
+/// A malformed frame is logged, ends (drops) this lane and reports the peer lost with the
+/// reason; other connections are not touched.
+pub(super) async fn read_frames<R: AsyncRead + Unpin>(
+    inner: Arc<Inner>,
+    peer: u32,
+    mut stream: R,
+    kind: BulkKind,
+) {
+    let lane = kind.name();
     // (reason, whether the peer sent bytes that are not a valid frame)
     let (reason, malformed) = loop {
         let header = match read_header(&mut stream, inner.max_message).await {
             Ok(Some(h)) => h,
             Ok(None) => {
                 inner.peers.stream_finished(peer);
-                tracing::debug!(rank = inner.rank, peer, "TLS bulk lane finished");
+                tracing::debug!(rank = inner.rank, peer, "{lane} bulk lane finished");
                 return;
             }
             Err(m) => {
@@ -115,7 +150,7 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
         if header.src != peer {
             break (
                 format!(
-                    "frame claims to come from rank {} on a TLS lane authenticated as rank {peer}",
+                    "frame claims to come from rank {} on a {lane} lane authenticated as rank {peer}",
                     header.src
                 ),
                 true,
@@ -132,20 +167,20 @@ pub(super) async fn read_frames(inner: Arc<Inner>, peer: u32, mut stream: Server
                 break (m, bad);
             }
         };
-        if let Err(m) = deliver(&inner, &inner.tls_stats, peer, Frame { header, payload }) {
+        if let Err(m) = deliver(&inner, kind.stats(&inner), peer, Frame { header, payload }) {
             break (m.to_string(), true);
         }
     };
     drop(stream);
     if malformed {
-        tracing::error!(rank = inner.rank, peer, %reason, "TLS bulk lane: malformed frame; closed the connection");
+        tracing::error!(rank = inner.rank, peer, %reason, "{lane} bulk lane: malformed frame; closed the connection");
         inner.peer_lost(
             peer,
-            format!("sent a malformed frame on the TLS bulk lane: {reason}"),
+            format!("sent a malformed frame on the {lane} bulk lane: {reason}"),
         );
     } else {
-        tracing::debug!(rank = inner.rank, peer, %reason, "TLS bulk lane from the peer ended");
-        inner.peer_lost(peer, format!("TLS bulk lane: {reason}"));
+        tracing::debug!(rank = inner.rank, peer, %reason, "{lane} bulk lane from the peer ended");
+        inner.peer_lost(peer, format!("{lane} bulk lane: {reason}"));
     }
 }
 
@@ -158,17 +193,21 @@ pub(super) async fn write_hello(stream: &mut ClientStream, rank: u32) -> std::io
 }
 
 /// Drains `peer`'s bulk queue (after `pending`, a frame already taken from it) into `stream`
-/// until the queue closes, then ends the stream with a TLS `close_notify` and waits for the
-/// peer to close its side (it has read everything then).
-pub(super) async fn write_frames(
+/// (a lane of kind `kind`) until the queue closes, then shuts the stream down (a TLS
+/// `close_notify`; the RDMA stream's end-of-stream message, waiting until every send completed).
+pub(super) async fn write_frames<W: AsyncWrite + Unpin>(
     inner: &Inner,
     peer: u32,
-    mut stream: ClientStream,
+    stream: &mut W,
     mut rx: UnboundedReceiver<Frame>,
     mut pending: Option<Frame>,
+    kind: BulkKind,
 ) -> Result<(), LaneError> {
-    let fail =
-        |e: std::io::Error| LaneError::Other(format!("TLS bulk lane to rank {peer} failed: {e}"));
+    let lane = kind.name();
+    let stats = kind.stats(inner);
+    let fail = |e: std::io::Error| {
+        LaneError::Other(format!("{lane} bulk lane to rank {peer} failed: {e}"))
+    };
     let mut first = BytesMut::with_capacity(RECORD);
     loop {
         let f = match pending.take() {
@@ -188,7 +227,7 @@ pub(super) async fn write_frames(
             stream.write_all(&first).await.map_err(fail)?;
             first.clear();
             stream.write_all(&f.payload[head..]).await.map_err(fail)?;
-            inner.tls_stats.sent(&f);
+            stats.sent(&f);
             batch += 1;
             if batch < MAX_BATCH {
                 next = rx.try_recv().ok();
@@ -197,13 +236,16 @@ pub(super) async fn write_frames(
         stream.flush().await.map_err(fail)?;
     }
     // The queue closed: shutdown, or the peer is gone.
-    stream.shutdown().await.map_err(fail)?;
-    // The peer closes once it read the close_notify; any end of the connection will do here.
+    stream.shutdown().await.map_err(fail)
+}
+
+/// After [`write_frames`] on a TLS lane: waits for the peer to close its side (it has read
+/// the `close_notify`, so everything); any end of the connection will do here.
+pub(super) async fn tls_wait_closed(mut stream: ClientStream) {
     let mut sink = [0u8; 64];
     while let Ok(n) = stream.read(&mut sink).await {
         if n == 0 {
             break;
         }
     }
-    Ok(())
 }

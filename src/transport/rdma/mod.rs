@@ -15,11 +15,20 @@
 //! * [`mr_cache`] keeps registered buffers across lanes: registration pins pages and costs a
 //!   system call per page range, so pools are reused instead of registered per connection.
 
+//! * [`setup`] is the set-up exchange over the peers' QUIC connection and [`probe`] says which
+//!   device this process uses, or why none (`quic/rdma_lane.rs` ties them to the bulk lane).
+
 mod backoff;
 #[cfg(test)]
 mod fake;
+#[cfg(test)]
+pub(crate) mod fake_factory;
+#[cfg(feature = "rdma")]
+mod ibv;
 mod message;
 pub mod mr_cache;
+pub mod probe;
+pub mod setup;
 pub mod stream;
 #[cfg(test)]
 mod stream_tests;
