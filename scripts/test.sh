@@ -17,6 +17,10 @@ command -v mpicc.openmpi >/dev/null || missing+=(openmpi-bin libopenmpi-dev)
 # MPICH's mpiexec.hydra: the PMI-1 process manager tests/pmi_hydra.rs and the CTest hydra runs
 # use (Open MPI keeps the mpicc/mpirun alternatives: its priority is higher).
 command -v mpiexec.hydra >/dev/null || missing+=(mpich)
+# The `rdma` feature: the ibverbs crate links libibverbs and generates its bindings with
+# bindgen (libclang).
+dpkg -s libibverbs-dev >/dev/null 2>&1 || missing+=(libibverbs-dev)
+dpkg -s libclang-dev >/dev/null 2>&1 || missing+=(libclang-dev)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   sudo=()
@@ -60,9 +64,14 @@ echo "== cargo-fuzz targets, 20 s each over their corpora (scripts/fuzz.sh)"
 bash scripts/fuzz.sh
 echo "== mpi4py 4.1.2 built with the shim's mpicc, its own test suite at 1, 2 and 3 ranks"
 bash scripts/mpi4py.sh
-echo "== features cuda and nccl (cudarc; libcuda and libnccl loaded at run time: builds and runs without a GPU;"
-echo "   GPU-only cases report SKIPPED). nccl implies cuda, so one feature set covers both and compiles once."
-cargo clippy -p nexar -p nexar-capi -p nexar-mpi --all-targets --locked --features nccl -- -D warnings
-cargo build -p nexar --features nccl --locked --bins --examples
-cargo test -p nexar --features nccl --locked --lib --test cuda_buffers --test nccl_hier --test inprocess_collectives --test inprocess_userops --test p2p_modes
-cargo test -p nexar-mpi --features nccl --locked
+echo "== features cuda, nccl and rdma, one feature set compiled once (nccl implies cuda). cudarc loads"
+echo "   libcuda and libnccl at run time; ibverbs links libibverbs. No GPU and no RDMA device here:"
+echo "   GPU-only cases report SKIPPED (scripts/gpu_check.sh runs them on a GPU machine), the RDMA lane"
+echo "   falls back to TLS with the reason logged, NEXAR_RDMA=require fails fast; the lane protocol's"
+echo "   own tests (a fake queue pair) ran above in every build."
+feat=(--features nccl,nexar/rdma)
+cargo clippy -p nexar -p nexar-capi -p nexar-mpi --all-targets --locked "${feat[@]}" -- -D warnings
+cargo build -p nexar --locked "${feat[@]}" --bins --examples
+cargo test -p nexar --locked "${feat[@]}" --lib --test cuda_buffers --test nccl_hier --test nccl_auto \
+  --test inprocess_collectives --test inprocess_userops --test p2p_modes --test rdma_lane --test tls_lane
+cargo test -p nexar-mpi --locked "${feat[@]}"
