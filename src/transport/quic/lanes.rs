@@ -141,8 +141,13 @@ async fn bulk_lane(
     };
     match rdma_lane::connect(inner, peer, conn).await {
         rdma_lane::Outcome::Lane(mut w) => {
-            return tls_stream::write_frames(inner, peer, &mut w, rx, Some(first), BulkKind::Rdma)
-                .await;
+            // A queue pair reports nothing while this side waits for credits, so a peer that
+            // died then would leave the writer polling forever: the end of the peer's QUIC
+            // connection (a failure, or after the goodbyes) stops it.
+            return tokio::select! {
+                r = tls_stream::write_frames(inner, peer, &mut w, rx, Some(first), BulkKind::Rdma) => r,
+                e = conn.closed() => Err(LaneError::Conn(e)),
+            };
         }
         rdma_lane::Outcome::Fail(why) => {
             // Reported now: the writer reports lane errors only once all its lanes end.
