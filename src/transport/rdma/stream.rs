@@ -72,6 +72,18 @@ impl Sticky {
     }
 }
 
+/// Returns send slot `slot` (one of `slots`) to the free list `free` once its send completed;
+/// a completion for a slot that was not posted is an error naming `end`.
+fn send_completed(free: &mut Vec<usize>, slots: usize, slot: usize, end: &str) -> io::Result<()> {
+    if slot >= slots || free.contains(&slot) {
+        return Err(io::Error::other(format!(
+            "RDMA lane {end}: send completion for slot {slot}, which was not posted"
+        )));
+    }
+    free.push(slot);
+    Ok(())
+}
+
 /// The error for a [`Completion::Failed`](super::Completion::Failed) the device reported.
 fn failed(end: &str, what: &str) -> io::Error {
     io::Error::new(

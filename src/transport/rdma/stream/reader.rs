@@ -1,6 +1,6 @@
 //! The receiving end of the lane (see the parent module for the protocol and its invariant).
 
-use super::{Sticky, failed, qp_error};
+use super::{Sticky, failed, qp_error, send_completed};
 use crate::transport::rdma::backoff::Backoff;
 use crate::transport::rdma::message::{HEADER_LEN, Header, Kind, invalid};
 use crate::transport::rdma::{Completion, QueuePair};
@@ -179,13 +179,7 @@ impl QpReader {
     fn handle(&mut self, c: Completion) -> io::Result<()> {
         match c {
             Completion::Sent { slot } => {
-                if slot >= self.qp.send_slots() || self.free.contains(&slot) {
-                    return Err(io::Error::other(format!(
-                        "RDMA lane reader: send completion for slot {slot}, which was not posted"
-                    )));
-                }
-                self.free.push(slot);
-                Ok(())
+                send_completed(&mut self.free, self.qp.send_slots(), slot, "reader")
             }
             Completion::Received { slot, len } => self.on_message(slot, len),
             Completion::Failed { what } => Err(failed("reader", &what)),

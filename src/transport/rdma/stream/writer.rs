@@ -1,6 +1,6 @@
 //! The sending end of the lane (see the parent module for the protocol and its invariant).
 
-use super::{Sticky, failed, qp_error};
+use super::{Sticky, failed, qp_error, send_completed};
 use crate::transport::rdma::Completion;
 use crate::transport::rdma::QueuePair;
 use crate::transport::rdma::backoff::Backoff;
@@ -167,13 +167,7 @@ impl QpWriter {
     fn handle(&mut self, c: Completion) -> io::Result<()> {
         match c {
             Completion::Sent { slot } => {
-                if slot >= self.qp.send_slots() || self.free.contains(&slot) {
-                    return Err(io::Error::other(format!(
-                        "RDMA lane writer: send completion for slot {slot}, which was not posted"
-                    )));
-                }
-                self.free.push(slot);
-                Ok(())
+                send_completed(&mut self.free, self.qp.send_slots(), slot, "writer")
             }
             Completion::Received { slot, len } => self.on_credit(slot, len),
             Completion::Failed { what } => Err(failed("writer", &what)),
