@@ -429,6 +429,8 @@ int nexar_ibarrier(nexar_comm_t comm, nexar_request_t *request);
  * `count` elements.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
  * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -466,6 +468,8 @@ int nexar_iallreduce(const void *sendbuf,
  * at its place in `recvbuf`).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
  * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -615,6 +619,8 @@ int nexar_ialltoallv(const void *sendbuf,
  * whole of `recvbuf`; the result is written at its start). `recvcounts` holds `size` entries.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -650,6 +656,8 @@ int nexar_ireduce_scatter(const void *sendbuf,
  * recvcount`).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -757,6 +765,8 @@ int nexar_iexscan(const void *sendbuf,
  * holds `count` elements on every rank.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,

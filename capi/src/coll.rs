@@ -43,6 +43,8 @@ pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request
 /// `count` elements.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
 /// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -65,7 +67,7 @@ pub extern "C" fn nexar_allreduce(
             datatype,
             op,
             comm,
-            start::Input::Borrowed,
+            start::Mode::Blocking,
         )?
         .finish()
     })
@@ -97,7 +99,7 @@ pub extern "C" fn nexar_iallreduce(
             datatype,
             op,
             comm,
-            start::Input::Copied,
+            start::Mode::Request,
         )?
         .into_request(request)
     })
@@ -108,6 +110,8 @@ pub extern "C" fn nexar_iallreduce(
 /// at its place in `recvbuf`).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
 /// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -122,7 +126,15 @@ pub extern "C" fn nexar_allgather(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allgather", || {
-        start::allgather(sendbuf, recvbuf, count, datatype, comm)?.finish()
+        start::allgather(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            comm,
+            start::Mode::Blocking,
+        )?
+        .finish()
     })
 }
 
@@ -144,7 +156,15 @@ pub extern "C" fn nexar_iallgather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgather", || {
-        start::allgather(sendbuf, recvbuf, count, datatype, comm)?.into_request(request)
+        start::allgather(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            comm,
+            start::Mode::Request,
+        )?
+        .into_request(request)
     })
 }
 
@@ -309,6 +329,8 @@ pub extern "C" fn nexar_ialltoallv(
 /// whole of `recvbuf`; the result is written at its start). `recvcounts` holds `size` entries.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -323,7 +345,16 @@ pub extern "C" fn nexar_reduce_scatter(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce_scatter", || {
-        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)?.finish()
+        start::reduce_scatter(
+            sendbuf,
+            recvbuf,
+            recvcounts,
+            datatype,
+            op,
+            comm,
+            start::Mode::Blocking,
+        )?
+        .finish()
     })
 }
 
@@ -346,8 +377,16 @@ pub extern "C" fn nexar_ireduce_scatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter", || {
-        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)?
-            .into_request(request)
+        start::reduce_scatter(
+            sendbuf,
+            recvbuf,
+            recvcounts,
+            datatype,
+            op,
+            comm,
+            start::Mode::Request,
+        )?
+        .into_request(request)
     })
 }
 
@@ -355,6 +394,8 @@ pub extern "C" fn nexar_ireduce_scatter(
 /// recvcount`).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -369,7 +410,16 @@ pub extern "C" fn nexar_reduce_scatter_block(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce_scatter_block", || {
-        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)?.finish()
+        start::reduce_scatter_block(
+            sendbuf,
+            recvbuf,
+            recvcount,
+            datatype,
+            op,
+            comm,
+            start::Mode::Blocking,
+        )?
+        .finish()
     })
 }
 
@@ -392,8 +442,16 @@ pub extern "C" fn nexar_ireduce_scatter_block(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter_block", || {
-        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)?
-            .into_request(request)
+        start::reduce_scatter_block(
+            sendbuf,
+            recvbuf,
+            recvcount,
+            datatype,
+            op,
+            comm,
+            start::Mode::Request,
+        )?
+        .into_request(request)
     })
 }
 

@@ -14,6 +14,8 @@ use std::ffi::{c_int, c_void};
 /// holds `count` elements on every rank.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -27,7 +29,7 @@ pub extern "C" fn nexar_bcast(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_bcast", || {
-        start::bcast(buf, count, datatype, root, comm)?.finish()
+        start::bcast(buf, count, datatype, root, comm, start::Mode::Blocking)?.finish()
     })
 }
 
@@ -49,7 +51,7 @@ pub extern "C" fn nexar_ibcast(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ibcast", || {
-        start::bcast(buf, count, datatype, root, comm)?.into_request(request)
+        start::bcast(buf, count, datatype, root, comm, start::Mode::Request)?.into_request(request)
     })
 }
 

@@ -2,6 +2,12 @@
 //! arguments, resolves `NEXAR_IN_PLACE`, and starts the collective in the engine (which copies
 //! the input and takes the collective's place in the communicator's order). The blocking and
 //! `nexar_i*` entry points then finish it on the calling thread or in a request.
+//!
+//! In `nccl` builds the blocking allreduce, bcast, allgather and reduce_scatter(_block) (equal
+//! counts) first offer the call to automatic NCCL routing (`route`), after every argument
+//! check; a routed call is complete when its start returns. The `nexar_i*` calls never route:
+//! a routed call is several engine collectives that a start cannot issue, and blocking and
+//! non-blocking collectives never match each other across ranks.
 
 use crate::buffers::{
     RawOut, byte_len, check_output, counts, disjoint, input, is_in_place, output,
@@ -14,6 +20,8 @@ use nexar::{Comm, Error, ErrorKind, PendingCollective, Result};
 use std::ffi::c_void;
 
 mod args;
+#[cfg(feature = "nccl")]
+mod route;
 
 /// Where a collective's result goes.
 enum Dest {
@@ -26,7 +34,8 @@ enum Dest {
 /// A collective started on this rank.
 pub struct Started {
     comm: Comm,
-    pending: PendingCollective,
+    /// `None`: already complete (routed through NCCL).
+    pending: Option<PendingCollective>,
     dest: Dest,
 }
 
@@ -34,7 +43,7 @@ impl Started {
     fn new(comm: Comm, pending: PendingCollective, recv: &mut [u8]) -> Self {
         Self {
             comm,
-            pending,
+            pending: Some(pending),
             dest: Dest::User(RawOut::new(recv)),
         }
     }
@@ -51,7 +60,7 @@ impl Started {
             Some(out) => Self::new(comm, pending, out),
             None => Self {
                 comm,
-                pending,
+                pending: Some(pending),
                 dest: Dest::Scratch(vec![0; len]),
             },
         }
@@ -60,7 +69,17 @@ impl Started {
     fn nothing(comm: Comm, pending: PendingCollective) -> Self {
         Self {
             comm,
-            pending,
+            pending: Some(pending),
+            dest: Dest::Scratch(Vec::new()),
+        }
+    }
+
+    /// A call already complete (routed through NCCL).
+    #[cfg(feature = "nccl")]
+    fn done(comm: Comm) -> Self {
+        Self {
+            comm,
+            pending: None,
             dest: Dest::Scratch(Vec::new()),
         }
     }
@@ -72,6 +91,9 @@ impl Started {
             pending,
             dest,
         } = self;
+        let Some(pending) = pending else {
+            return Ok(());
+        };
         match dest {
             // SAFETY: the buffer was checked at start and the caller is blocked meanwhile.
             Dest::User(out) => comm.block_on(pending.finish_into(unsafe { out.get() })),
@@ -88,6 +110,9 @@ impl Started {
             dest,
         } = self;
         let req: CRequest = comm.spawn(async move {
+            let Some(pending) = pending else {
+                return Ok(None);
+            };
             match dest {
                 // SAFETY: the caller keeps the buffer valid until the request completes.
                 Dest::User(out) => pending.finish_into(unsafe { out.get() }).await?,
@@ -113,12 +138,19 @@ pub fn bcast(
     dt: nexar_datatype_t,
     root: i32,
     comm_h: nexar_comm_t,
+    mode: Mode,
 ) -> Result<Started> {
     let dt = datatype(dt)?;
     let c = comm(comm_h)?;
     // SAFETY: `buf` holds `count` elements per the C contract.
     let b = unsafe { output(buf, byte_len(count, dt)?, "buf")? };
-    let p = c.start_bcast(b, root_arg(root)?)?;
+    let root = root_arg(root)?;
+    #[cfg(feature = "nccl")]
+    if mode == Mode::Blocking && route::bcast(&c, b, root)? {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
+    let p = c.start_bcast(b, root)?;
     Ok(Started::new(c, p, b))
 }
 
@@ -155,15 +187,16 @@ pub fn reduce(
     }
 }
 
-/// How an allreduce takes its input.
+/// Whether the call blocks or returns a request.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Input {
-    /// Read in place until the call completes (blocking calls): large vectors between local
-    /// ranks are then reduced without a copy.
-    Borrowed,
-    /// Copied before the start returns (non-blocking calls: their documented contract lets the
-    /// caller reuse the send buffer at once).
-    Copied,
+pub enum Mode {
+    /// A blocking call: an allreduce reads its input in place until the call completes (large
+    /// vectors between local ranks are then reduced without a copy), and in `nccl` builds the
+    /// routable collectives go through automatic NCCL routing.
+    Blocking,
+    /// A non-blocking call: an allreduce copies its input before the start returns (the
+    /// documented contract lets the caller reuse the send buffer at once); never routed.
+    Request,
 }
 
 /// Starts an allreduce.
@@ -174,7 +207,7 @@ pub fn allreduce(
     dt: nexar_datatype_t,
     o: nexar_op_t,
     comm_h: nexar_comm_t,
-    input: Input,
+    mode: Mode,
 ) -> Result<Started> {
     let (dt, o) = (datatype(dt)?, op(o)?);
     let c = comm(comm_h)?;
@@ -182,9 +215,13 @@ pub fn allreduce(
     // SAFETY: buffers hold `count` elements per the C contract.
     let data = unsafe { input_not_aliased(send, recv, len)? };
     check_output(recv, len, "recvbuf")?; // before starting (see `reduce`)
-    let p = match input {
-        Input::Copied => c.start_allreduce(data, dt, o)?,
-        Input::Borrowed => {
+    #[cfg(feature = "nccl")]
+    if mode == Mode::Blocking && route::allreduce(&c, send, recv, count, dt, o)? {
+        return Ok(Started::done(c));
+    }
+    let p = match mode {
+        Mode::Request => c.start_allreduce(data, dt, o)?,
+        Mode::Blocking => {
             o.check(dt).map_err(nexar::Error::from)?;
             // SAFETY: as above; a blocking call leaves `data` alone until `Started` finishes.
             unsafe {
@@ -230,6 +267,7 @@ pub fn allgather(
     count: usize,
     dt: nexar_datatype_t,
     comm_h: nexar_comm_t,
+    mode: Mode,
 ) -> Result<Started> {
     let dt = datatype(dt)?;
     let c = comm(comm_h)?;
@@ -238,11 +276,20 @@ pub fn allgather(
     disjoint(send, block, recv, total)?;
     // SAFETY: `recv` holds `size * count` elements per the C contract.
     let out = unsafe { output(recv, total, "recvbuf")? };
-    let mine = if is_in_place(send) {
-        nexar::device::to_host_vec(&out[c.rank() as usize * block..][..block])?
+    let own = if is_in_place(send) {
+        None
     } else {
         // SAFETY: `send` holds `count` elements per the C contract.
-        nexar::device::to_host_vec(unsafe { input(send, block, "sendbuf")? })?
+        Some(unsafe { input(send, block, "sendbuf")? })
+    };
+    #[cfg(feature = "nccl")]
+    if mode == Mode::Blocking && route::allgather(&c, own, out, block)? {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
+    let mine = match own {
+        None => nexar::device::to_host_vec(&out[c.rank() as usize * block..][..block])?,
+        Some(s) => nexar::device::to_host_vec(s)?,
     };
     let p = c.start_allgather(&mine, dt)?;
     Ok(Started::new(c, p, out))
@@ -482,6 +529,7 @@ pub fn reduce_scatter(
     dt: nexar_datatype_t,
     o: nexar_op_t,
     comm_h: nexar_comm_t,
+    mode: Mode,
 ) -> Result<Started> {
     let (dt, o) = (datatype(dt)?, op(o)?);
     let c = comm(comm_h)?;
@@ -493,6 +541,15 @@ pub fn reduce_scatter(
     let data = unsafe { input_or_in_place(send, recv, total)? };
     let mine = byte_len(rc[c.rank() as usize], dt)?;
     check_output(recv, mine, "recvbuf")?; // before starting (see `reduce`)
+    // Equal blocks only (the counts are the same on every rank, so is the choice).
+    #[cfg(feature = "nccl")]
+    if mode == Mode::Blocking
+        && rc.iter().all(|&k| k == rc[0])
+        && route::reduce_scatter_block(&c, send, recv, rc[0], dt, o)?
+    {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
     let p = c.start_reduce_scatter(data, rc, dt, o)?;
     // SAFETY: `recv` holds at least this rank's block per the C contract.
     let out = unsafe { output(recv, mine, "recvbuf")? };
@@ -507,8 +564,9 @@ pub fn reduce_scatter_block(
     dt: nexar_datatype_t,
     o: nexar_op_t,
     comm_h: nexar_comm_t,
+    mode: Mode,
 ) -> Result<Started> {
     let c = comm(comm_h)?;
     let rc = vec![recvcount; c.size() as usize];
-    reduce_scatter(send, recv, rc.as_ptr(), dt, o, comm_h)
+    reduce_scatter(send, recv, rc.as_ptr(), dt, o, comm_h, mode)
 }

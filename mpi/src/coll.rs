@@ -9,6 +9,12 @@
 //! collective completes ([`RecvTarget`]); data-movement collectives move packed bytes, so send
 //! and receive types need only matching signatures; reductions run on
 //! [`Buf::reduce_type`].
+//!
+//! In `nccl` builds the blocking `MPI_Allreduce`, `MPI_Bcast`, `MPI_Allgather` and
+//! `MPI_Reduce_scatter(_block)` (equal counts) go through automatic NCCL routing ([`Mode`],
+//! `route`) after every argument check; the non-blocking and persistent forms never do (a
+//! routed call is several engine collectives that a start cannot issue, and MPI never matches
+//! a blocking collective with a non-blocking one).
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
 use crate::consts::*;
@@ -18,6 +24,19 @@ use crate::request::{MPI_Request, store_request};
 use crate::state::comm;
 use nexar::{Comm, Datatype, PendingCollective};
 use std::ffi::{c_int, c_void};
+
+#[cfg(feature = "nccl")]
+pub(crate) mod route;
+
+/// Whether a collective call blocks or returns a request.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A blocking call: in `nccl` builds the routable collectives go through automatic NCCL
+    /// routing (decided per communicator, `nexar::device::nccl::auto`).
+    Blocking,
+    /// A non-blocking or persistent call: always the engine's request-based path.
+    Request,
+}
 
 /// Where a started collective's result goes.
 pub(crate) enum Dest {
@@ -31,7 +50,8 @@ pub(crate) enum Dest {
 /// it on the calling thread ([`Started::finish`]) or in a request ([`Started::into_request`]).
 pub struct Started {
     comm: Comm,
-    pending: PendingCollective,
+    /// `None`: already complete (routed through NCCL).
+    pending: Option<PendingCollective>,
     dest: Dest,
 }
 
@@ -39,7 +59,7 @@ impl Started {
     pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RecvTarget) -> Self {
         Self {
             comm: comm.clone(),
-            pending,
+            pending: Some(pending),
             dest: Dest::User(out),
         }
     }
@@ -47,8 +67,18 @@ impl Started {
     pub(crate) fn scratch(comm: &Comm, pending: PendingCollective, v: Vec<u8>) -> Self {
         Self {
             comm: comm.clone(),
-            pending,
+            pending: Some(pending),
             dest: Dest::Scratch(v),
+        }
+    }
+
+    /// A call already complete (routed through NCCL).
+    #[cfg(feature = "nccl")]
+    pub(crate) fn done(comm: &Comm) -> Self {
+        Self {
+            comm: comm.clone(),
+            pending: None,
+            dest: Dest::Scratch(Vec::new()),
         }
     }
 
@@ -87,8 +117,12 @@ impl Started {
     }
 }
 
-/// Completes `pending` into `dest` (unpacking a derived layout before returning).
-async fn finish_into(pending: PendingCollective, dest: Dest) -> nexar::Result<()> {
+/// Completes `pending` into `dest` (unpacking a derived layout before returning); `None`:
+/// already complete.
+async fn finish_into(pending: Option<PendingCollective>, dest: Dest) -> nexar::Result<()> {
+    let Some(pending) = pending else {
+        return Ok(());
+    };
     match dest {
         Dest::User(mut t) => {
             let n = t.len();
@@ -140,8 +174,25 @@ pub fn bcast(
     root: c_int,
     c: &Comm,
 ) -> Result<Started> {
+    bcast_in(buf, n, dt, root, c, Mode::Request)
+}
+
+/// [`bcast`] as a `mode` call.
+fn bcast_in(
+    buf: *mut c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    root: c_int,
+    c: &Comm,
+    mode: Mode,
+) -> Result<Started> {
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
+    #[cfg(feature = "nccl")]
+    if mode == Mode::Blocking && route::bcast(c, &b, root)? {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
     let p = if root == c.rank() || b.is_dense() {
         // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
         c.start_bcast(&unsafe { b.send_bytes()? }, root)?
@@ -168,7 +219,7 @@ pub(crate) fn reduce_input(
 }
 
 /// The unpacked form of [`reduce_input`]: the input buffer itself.
-fn reduce_source(
+pub(crate) fn reduce_source(
     sbuf: *const c_void,
     rb: Option<&Buf>,
     n: MPI_Count,
@@ -201,6 +252,21 @@ pub fn reduce(
     root: Option<c_int>,
     c: &Comm,
 ) -> Result<Started> {
+    reduce_in(sbuf, rbuf, n, dt, o, root, c, Mode::Request)
+}
+
+/// [`reduce`] as a `mode` call.
+#[allow(clippy::too_many_arguments)]
+fn reduce_in(
+    sbuf: *const c_void,
+    rbuf: *mut c_void,
+    n: MPI_Count,
+    dt: MPI_Datatype,
+    o: MPI_Op,
+    root: Option<c_int>,
+    c: &Comm,
+    mode: Mode,
+) -> Result<Started> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let op = op(o)?;
     let receives = root.is_none_or(|r| r == c.rank());
@@ -215,6 +281,13 @@ pub fn reduce(
         reducer.check().map_err(nexar::Error::from)?;
         b.check_not_aliased(rb)?;
     }
+    #[cfg(feature = "nccl")]
+    if let (Mode::Blocking, None, Some(rb), OpSpec::Builtin(o)) = (mode, root, &rb, op)
+        && route::allreduce(c, sbuf, &b, rb, o)?
+    {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
     let p = match root {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         Some(r) => c.start_reduce_with(&unsafe { b.send_bytes()? }, reducer, r)?,
@@ -241,6 +314,22 @@ pub fn gather(
     root: Option<c_int>,
     c: &Comm,
 ) -> Result<Started> {
+    gather_in(sbuf, sn, st, rbuf, rn, rt, root, c, Mode::Request)
+}
+
+/// [`gather`] as a `mode` call.
+#[allow(clippy::too_many_arguments)]
+fn gather_in(
+    sbuf: *const c_void,
+    sn: MPI_Count,
+    st: MPI_Datatype,
+    rbuf: *mut c_void,
+    rn: MPI_Count,
+    rt: MPI_Datatype,
+    root: Option<c_int>,
+    c: &Comm,
+    mode: Mode,
+) -> Result<Started> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let receives = root.is_none_or(|r| r == c.rank());
     let rb = if receives {
@@ -250,17 +339,27 @@ pub fn gather(
     };
     // Data moves as packed bytes: send and receive types need only matching signatures.
     let dtype = Datatype::U8;
-    let send = match &rb {
-        Some(rb) if in_place(sbuf) => block(rb, c.rank(), c.size())?,
-        _ => {
-            let sb = Buf::new(sbuf, sn, st, "send")?;
-            // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-            unsafe { sb.send_bytes()? }.into_owned()
-        }
+    let sb = match &rb {
+        Some(_) if in_place(sbuf) => None,
+        _ => Some(Buf::new(sbuf, sn, st, "send")?),
     };
     if let Some(rb) = &rb {
-        same_len(send.len(), rb.len / c.size() as usize)?;
+        let own = rb.len / c.size() as usize;
+        same_len(sb.as_ref().map_or(own, |s| s.len), own)?;
     }
+    #[cfg(feature = "nccl")]
+    if let (Mode::Blocking, None, Some(rb)) = (mode, root, &rb)
+        && route::allgather(c, sb.as_ref(), rb)?
+    {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
+    let send = match (&sb, &rb) {
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        (Some(sb), _) => unsafe { sb.send_bytes()? }.into_owned(),
+        (None, Some(rb)) => block(rb, c.rank(), c.size())?,
+        (None, None) => unreachable!("a rank without a receive buffer has a send buffer"),
+    };
     let p = match root {
         Some(r) => c.start_gather(&send, dtype, r)?,
         None => c.start_allgather(&send, dtype)?,
@@ -308,7 +407,7 @@ pub fn scatter(
     let p = c.start_scatter(&send, Datatype::U8, len, root)?;
     Ok(Started {
         comm: c.clone(),
-        pending: p,
+        pending: Some(p),
         dest,
     })
 }
@@ -374,22 +473,24 @@ macro_rules! coll_pair {
 }
 
 coll_pair! {
-    /// Broadcasts `count` elements from `root`.
+    /// Broadcasts `count` elements from `root`. Routed through NCCL in `nccl` builds when
+    /// the communicator decided so (`MPI_Ibcast` never is: do not pair the two across ranks).
     MPI_Bcast / PMPI_Bcast, MPI_Bcast_c / PMPI_Bcast_c
         (buf: *mut c_void | *mut c_void, n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype,
          root: c_int | c_int)
-        => |c, cv| bcast(buf, cv(n), dt, root, &c);
+        => |c, cv| bcast_in(buf, cv(n), dt, root, &c, Mode::Blocking);
     /// Reduces to `root` (`sendbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Reduce / PMPI_Reduce, MPI_Reduce_c / PMPI_Reduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op,
          root: c_int | c_int)
         => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c);
-    /// Reduces to every rank (`sendbuf` may be `MPI_IN_PLACE`).
+    /// Reduces to every rank (`sendbuf` may be `MPI_IN_PLACE`). Routed through NCCL in `nccl`
+    /// builds when the communicator decided so (`MPI_Iallreduce` never is).
     MPI_Allreduce / PMPI_Allreduce, MPI_Allreduce_c / PMPI_Allreduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op)
-        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, None, &c);
+        => |c, cv| reduce_in(sendbuf, recvbuf, cv(n), dt, o, None, &c, Mode::Blocking);
     /// Gathers equal blocks to `root` (`sendbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Gather / PMPI_Gather, MPI_Gather_c / PMPI_Gather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
@@ -397,13 +498,14 @@ coll_pair! {
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype, root: c_int | c_int)
         => |c, cv| gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount), recvtype,
                           Some(root), &c);
-    /// Gathers equal blocks to every rank (`sendbuf` may be `MPI_IN_PLACE`).
+    /// Gathers equal blocks to every rank (`sendbuf` may be `MPI_IN_PLACE`). Routed through
+    /// NCCL in `nccl` builds when the communicator decided so (`MPI_Iallgather` never is).
     MPI_Allgather / PMPI_Allgather, MPI_Allgather_c / PMPI_Allgather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
          sendtype: MPI_Datatype | MPI_Datatype, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype)
-        => |c, cv| gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount), recvtype,
-                          None, &c);
+        => |c, cv| gather_in(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount),
+                             recvtype, None, &c, Mode::Blocking);
     /// Scatters equal blocks from `root` (`recvbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Scatter / PMPI_Scatter, MPI_Scatter_c / PMPI_Scatter_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,

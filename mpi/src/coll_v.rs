@@ -10,7 +10,7 @@
 //! not supported (`MPI_ERR_ARG`). `MPI_IN_PLACE` is accepted where the standard allows it.
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
-use crate::coll::{Started, reduce_input, same_len};
+use crate::coll::{Mode, Started, reduce_input, reduce_source, same_len};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::op::op;
@@ -254,6 +254,8 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
     Ok(Started::user(c, p, target))
 }
 
+/// A reduce_scatter; blocking calls with equal counts go through automatic NCCL routing in
+/// `nccl` builds (the counts are the same on every rank, so is the choice).
 fn reduce_scatter(
     sbuf: *const c_void,
     rbuf: *mut c_void,
@@ -261,6 +263,7 @@ fn reduce_scatter(
     dt: MPI_Datatype,
     o: MPI_Op,
     c: &Comm,
+    mode: Mode,
 ) -> Result<Started> {
     let op = op(o)?;
     let all = total(&rc)?;
@@ -270,8 +273,18 @@ fn reduce_scatter(
     } else {
         None
     };
-    let (data, reducer, per) = reduce_input(sbuf, whole.as_ref(), all, dt, op)?;
+    let (src, reducer, per) = reduce_source(sbuf, whole.as_ref(), all, dt, op)?;
     let rb = Buf::new(rbuf, mine, dt, "receive")?;
+    #[cfg(feature = "nccl")]
+    if let (Mode::Blocking, crate::op::OpSpec::Builtin(o)) = (mode, op)
+        && rc.iter().all(|&k| k == rc[0])
+        && crate::coll::route::reduce_scatter_block(c, sbuf, &src, &rb, o)?
+    {
+        return Ok(Started::done(c));
+    }
+    let _ = mode;
+    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+    let data = unsafe { src.send_bytes()? }.into_owned();
     // The engine counts elements of the reducer: `per` of them in each datatype element.
     let p = c.start_reduce_scatter_with(&data, &scaled(&rc, per)?, reducer)?;
     Ok(Started::user(c, p, rb.recv_target()))
@@ -310,7 +323,8 @@ macro_rules! coll_quad {
         $(#[$doc:meta])*
         $name:ident / $pname:ident, $cname:ident / $pcname:ident,
         $iname:ident / $piname:ident, $icname:ident / $picname:ident
-            ($($arg:ident: $ty:ty | $cty:ty),*) => |$c:ident, $cv:ident| $body:expr;
+            ($($arg:ident: $ty:ty | $cty:ty),*)
+            => |$c:ident, $cv:ident $(, $m:ident)?| $body:expr;
     )*) => {$(
         mpi_fn! {
             $(#[$doc])*
@@ -318,6 +332,7 @@ macro_rules! coll_quad {
                 call(stringify!($name), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: c_int| count(n);
+                    $(let $m = Mode::Blocking;)?
                     $body?.finish()
                 })
             }
@@ -327,6 +342,7 @@ macro_rules! coll_quad {
                 call(stringify!($cname), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: MPI_Count| n;
+                    $(let $m = Mode::Blocking;)?
                     $body?.finish()
                 })
             }
@@ -339,6 +355,7 @@ macro_rules! coll_quad {
                     non_null(request, "request")?;
                     let $c = comm(comm_h)?;
                     let $cv = |n: c_int| count(n);
+                    $(let $m = Mode::Request;)?
                     $body?.into_request(comm_h, request)
                 })
             }
@@ -351,6 +368,7 @@ macro_rules! coll_quad {
                     non_null(request, "request")?;
                     let $c = comm(comm_h)?;
                     let $cv = |n: MPI_Count| n;
+                    $(let $m = Mode::Request;)?
                     $body?.into_request(comm_h, request)
                 })
             }
@@ -406,9 +424,9 @@ coll_quad! {
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          recvcounts: *const c_int | *const MPI_Count, dt: MPI_Datatype | MPI_Datatype,
          o: MPI_Op | MPI_Op)
-        => |c, _cv| reduce_scatter(sendbuf, recvbuf,
-                                   array(recvcounts, c.size() as usize, "recvcounts", false)?,
-                                   dt, o, &c);
+        => |c, _cv, m| reduce_scatter(sendbuf, recvbuf,
+                                      array(recvcounts, c.size() as usize, "recvcounts", false)?,
+                                      dt, o, &c, m);
     /// Reduces element-wise and scatters equal blocks of `recvcount` elements.
     MPI_Reduce_scatter_block / PMPI_Reduce_scatter_block,
     MPI_Reduce_scatter_block_c / PMPI_Reduce_scatter_block_c,
@@ -416,7 +434,8 @@ coll_quad! {
     MPI_Ireduce_scatter_block_c / PMPI_Ireduce_scatter_block_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op)
-        => |c, cv| reduce_scatter(sendbuf, recvbuf, rs_block(&c, cv(recvcount))?, dt, o, &c);
+        => |c, cv, m| reduce_scatter(sendbuf, recvbuf, rs_block(&c, cv(recvcount))?, dt, o, &c,
+                                     m);
     /// Inclusive prefix reduction over ranks `0..=rank` (`sendbuf` may be `MPI_IN_PLACE`).
     MPI_Scan / PMPI_Scan, MPI_Scan_c / PMPI_Scan_c,
     MPI_Iscan / PMPI_Iscan, MPI_Iscan_c / PMPI_Iscan_c

@@ -12,16 +12,26 @@
 //! staged path (host buffers fall back there), so ranks mixing host and device buffers stay
 //! matched. `NEXAR_NCCL=off` (`Config::nccl`) skips all of it: no set-up, no agreement.
 //!
-//! **Which entry points route.** Only the typed async collectives (`Comm::allreduce`,
-//! `bcast`, `allgather`, `reduce_scatter` with equal counts, `reduce_scatter_block`) and
-//! their `*_blocking` twins, which run them. The request-based `start_*` calls (the Rust
-//! `i*` collectives, the C API's blocking and non-blocking calls, the MPI shim) stay on the
-//! staged path: a routed call is several engine collectives (agreements, set-up, leader
-//! rounds), which a synchronous start cannot issue. A collective must therefore be entered
-//! through a routed entry on every rank or on none: as MPI requires of blocking and
-//! non-blocking collectives (they never match each other), a rank's `allreduce_blocking` must
-//! not pair with another rank's `iallreduce` once routing is on (with routing off, or without
-//! the feature, such pairs still match). `NEXAR_NCCL` must be the same on every rank.
+//! **Which entry points route.** The typed async collectives (`Comm::allreduce`, `bcast`,
+//! `allgather`, `reduce_scatter` with equal counts, `reduce_scatter_block`) and their
+//! `*_blocking` twins, which run them; and, through the raw-buffer entries of
+//! `super::untyped` (`Comm::allreduce_routed`, `bcast_routed`, `allgather_routed`,
+//! `reduce_scatter_block_routed`, which dispatch a [`nexar_proto::Datatype`] to the typed
+//! path), the BLOCKING calls of the C API (`nexar_allreduce`, `nexar_bcast`,
+//! `nexar_allgather`, `nexar_reduce_scatter` with equal counts, `nexar_reduce_scatter_block`)
+//! and of the MPI shim (`MPI_Allreduce`, `MPI_Bcast`, `MPI_Allgather`,
+//! `MPI_Reduce_scatter_block`, `MPI_Reduce_scatter` with equal counts, and their `_c` forms;
+//! predefined ops only), after all their argument checks. The request-based `start_*` calls
+//! (the Rust `i*` collectives, the C API's `nexar_i*`, the shim's non-blocking and persistent
+//! collectives) stay on the staged path: a routed call is several engine collectives
+//! (agreements, set-up, leader rounds), which a synchronous start cannot issue. A collective
+//! must therefore be entered through a routed entry on every rank or on none: as MPI
+//! requires of blocking and non-blocking collectives (they never match each other), a rank's
+//! `allreduce_blocking` / `MPI_Allreduce` must not pair with another rank's `iallreduce` /
+//! `MPI_Iallreduce` once routing is on (with routing off, or without the feature, such pairs
+//! still match). Whether a call enters routing depends only on what is equal on every rank
+//! (datatype or type signature, operator, counts), never on this rank's buffers or layout.
+//! `NEXAR_NCCL` must be the same on every rank.
 //!
 //! **Which GPU.** The device of the first routable call's buffer when it is device memory,
 //! else the device of the calling thread's current CUDA context, else none (that rank then

@@ -206,6 +206,13 @@ impl Core {
         }
     }
 
+    /// A fake for unit tests: a core without NCCL (as when some rank vetoed at set-up), so
+    /// every call takes the staged path after the same bookkeeping.
+    #[cfg(test)]
+    pub(crate) fn staged_only() -> Self {
+        Self::made(-1, None, Some(Fallback::Elsewhere))
+    }
+
     /// Whether the NCCL path is set up.
     pub(crate) fn uses_nccl(&self) -> bool {
         self.nccl.is_some()

@@ -23,6 +23,8 @@ mod hier;
 mod init;
 #[cfg(feature = "nccl")]
 mod plain;
+#[cfg(feature = "nccl")]
+mod untyped;
 
 #[cfg(feature = "nccl")]
 pub use hier::NcclHier;
