@@ -35,7 +35,7 @@ build() {
     if [ -f "tests/$t.rs" ]; then args+=(--test "$t"); fi
   done
   test_executables -p nexar --lib "${args[@]}" >.gpu/executables
-  test_executables -p nexar-mpi --test cuda_aware >>.gpu/executables
+  test_executables -p nexar-mpi --test cuda_aware --test nccl_route >>.gpu/executables
   local ex=()
   for e in "${EXAMPLES[@]}"; do ex+=(--example "$e"); done
   cargo build -p nexar --release --features nccl --locked --bin nexarrun "${ex[@]}"
