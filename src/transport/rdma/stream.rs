@@ -51,6 +51,8 @@ pub(crate) use reader::credit_batch;
 pub use reader::{QpReader, ReaderStats};
 pub use writer::{QpWriter, WriterStats};
 
+use super::QueuePair;
+use super::message::invalid;
 use std::io;
 
 /// The first error an end hit, kept so every later call reports it again.
@@ -81,6 +83,17 @@ fn send_completed(free: &mut Vec<usize>, slots: usize, slot: usize, end: &str) -
         )));
     }
     free.push(slot);
+    Ok(())
+}
+
+/// Checks a receive completion names one of `qp`'s receive slots and fits it; the error names
+/// `end`.
+fn received_in_range(qp: &dyn QueuePair, slot: usize, len: usize, end: &str) -> io::Result<()> {
+    if slot >= qp.recv_slots() || len > qp.recv_slot_len() {
+        return Err(invalid(format!(
+            "RDMA lane {end}: receive completion for slot {slot} of {len} bytes is out of range"
+        )));
+    }
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! The receiving end of the lane (see the parent module for the protocol and its invariant).
 
-use super::{Sticky, failed, qp_error, send_completed};
+use super::{Sticky, failed, qp_error, received_in_range, send_completed};
 use crate::transport::rdma::backoff::Backoff;
 use crate::transport::rdma::message::{HEADER_LEN, Header, Kind, invalid};
 use crate::transport::rdma::{Completion, QueuePair};
@@ -188,11 +188,7 @@ impl QpReader {
 
     /// A message from the writer: validated now, read later in arrival order.
     fn on_message(&mut self, slot: usize, len: usize) -> io::Result<()> {
-        if slot >= self.qp.recv_slots() || len > self.qp.recv_slot_len() {
-            return Err(invalid(format!(
-                "RDMA lane reader: receive completion for slot {slot} of {len} bytes is out of range"
-            )));
-        }
+        received_in_range(&*self.qp, slot, len, "reader")?;
         if self.end_seen {
             return Err(invalid(format!(
                 "RDMA lane reader: a message of {len} bytes arrived after End"

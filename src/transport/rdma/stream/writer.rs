@@ -1,6 +1,6 @@
 //! The sending end of the lane (see the parent module for the protocol and its invariant).
 
-use super::{Sticky, failed, qp_error, send_completed};
+use super::{Sticky, failed, qp_error, received_in_range, send_completed};
 use crate::transport::rdma::Completion;
 use crate::transport::rdma::QueuePair;
 use crate::transport::rdma::backoff::Backoff;
@@ -176,11 +176,7 @@ impl QpWriter {
 
     /// A message from the reader: must be a Credit message.
     fn on_credit(&mut self, slot: usize, len: usize) -> io::Result<()> {
-        if slot >= self.qp.recv_slots() || len > self.qp.recv_slot_len() {
-            return Err(invalid(format!(
-                "RDMA lane writer: receive completion for slot {slot} of {len} bytes is out of range"
-            )));
-        }
+        received_in_range(&*self.qp, slot, len, "writer")?;
         let h = Header::decode(&self.qp.recv_buf(slot)[..len])?;
         if h.kind != Kind::Credit {
             return Err(invalid(format!(
