@@ -13,7 +13,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 TESTS=(cuda_buffers nccl_hier nccl_auto)
-EXAMPLES=(cuda_allreduce cuda_bandwidth)
+EXAMPLES=(cuda_allreduce cuda_bandwidth nccl_auto)
 G=.gpu/release
 
 # Prints the test executables `cargo test --no-run` builds for the given selection.
