@@ -8,19 +8,10 @@
 
 mod common;
 
+use common::gpu::no_gpu;
 use common::procs::{example, nexarrun_path};
 use nexar::device::{CHUNK, DeviceBuffer, Memory, classify};
 use std::process::Command;
-
-/// True (after printing the skip note) when there is no GPU to test on.
-fn no_gpu() -> bool {
-    if nexar::device::device_count() == 0 {
-        println!("SKIPPED: no CUDA device");
-        eprintln!("SKIPPED: no CUDA device");
-        return true;
-    }
-    false
-}
 
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
