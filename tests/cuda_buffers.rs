@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::gpu::no_gpu;
+use common::gpu::{job_output, no_gpu};
 use common::procs::{example, nexarrun_path};
 use nexar::device::{CHUNK, DeviceBuffer, Memory, classify};
 use std::process::Command;
@@ -131,12 +131,5 @@ fn run_example(n: u32) -> (String, String) {
         .arg(example("cuda_allreduce"))
         .output()
         .expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "n={n}: exit {:?}\n{stdout}\n{stderr}",
-        out.status
-    );
-    (stdout, stderr)
+    job_output(&out, &format!("n={n}"))
 }
