@@ -10,18 +10,16 @@
 //! with code 3 after a first barrier; the others declare that they do not return errors and
 //! sleep, so the launchers must terminate them (prints `SLEEPING rank=R host=H pid=P` first).
 
-use nexar::{Context, ReduceOp, Source, TagMatch};
+#[path = "support/exchange.rs"]
+mod exchange;
+
+use exchange::{pattern, shift};
+use nexar::{Context, ReduceOp};
 use std::time::Duration;
 
 fn fail(rank: u32, what: String) -> ! {
     eprintln!("rank {rank}: WRONG RESULT: {what}");
     std::process::exit(1);
-}
-
-fn pattern(src: u32, dst: u32, size: usize) -> Vec<u8> {
-    (0..size)
-        .map(|i| (i as u32).wrapping_mul(29).wrapping_add(src * 5 + dst * 11) as u8)
-        .collect()
 }
 
 fn main() -> nexar::Result<()> {
@@ -81,19 +79,8 @@ fn main() -> nexar::Result<()> {
     // 200 000 bytes: over the bulk threshold, so between hosts it takes the TLS bulk lane.
     for &size in &[1usize, 4000, 30_000, 200_000] {
         for k in 1..n {
-            let to = (me + k) % n;
-            let from = (me + n - k) % n;
-            let tag = k as i32;
-            let mut got = vec![0u8; size];
-            w.sendrecv_blocking(
-                &pattern(me, to, size),
-                to,
-                tag,
-                &mut got,
-                Source::Rank(from),
-                TagMatch::Tag(tag),
-            )?;
-            if got != pattern(from, me, size) {
+            let (from, intact) = shift(w, k, size, k as i32, pattern)?;
+            if !intact {
                 fail(
                     me,
                     format!("{size} bytes from rank {from} arrived corrupted"),

@@ -17,7 +17,11 @@
 //! Logs (the reason a lane fell back included) go to stderr, filtered by `NEXAR_LOG`
 //! (default `warn`).
 
-use nexar::{Context, ReduceOp, Source, TagMatch};
+#[path = "support/exchange.rs"]
+mod exchange;
+
+use exchange::{pattern, shift};
+use nexar::{Context, ReduceOp};
 
 fn main() {
     let job = std::env::args().any(|a| a == "--job");
@@ -36,12 +40,6 @@ fn main() {
         eprintln!("rdma_probe: {e}");
         std::process::exit(1);
     }
-}
-
-fn pattern(src: u32, dst: u32, size: usize) -> Vec<u8> {
-    (0..size)
-        .map(|i| (i as u32).wrapping_mul(31).wrapping_add(src * 7 + dst * 13) as u8)
-        .collect()
 }
 
 fn run_job() -> nexar::Result<()> {
@@ -63,18 +61,8 @@ fn run_job() -> nexar::Result<()> {
     }
     let size = 4 << 20;
     for k in 1..n {
-        let (to, from) = ((me + k) % n, (me + n - k) % n);
-        let mut got = vec![0u8; size];
-        let tag = k as i32;
-        w.sendrecv_blocking(
-            &pattern(me, to, size),
-            to,
-            tag,
-            &mut got,
-            Source::Rank(from),
-            TagMatch::Tag(tag),
-        )?;
-        if got != pattern(from, me, size) {
+        let (from, intact) = shift(w, k, size, k as i32, pattern)?;
+        if !intact {
             return Err(nexar::Error::invalid(format!(
                 "{size} bytes from rank {from} arrived corrupted"
             )));

@@ -3,6 +3,10 @@
 //! (ring wraparound, pipelined chunks, `process_vm_readv`), verifies every byte, and prints its
 //! transport counters (`one_copy=N` counts payloads copied directly out of the sender).
 
+#[path = "support/exchange.rs"]
+mod exchange;
+
+use exchange::{pattern, shift};
 use nexar::{Context, Source, TagMatch};
 
 /// Sizes that hit an empty payload, one slot, slot boundaries, the one-copy threshold, and
@@ -21,12 +25,6 @@ const SIZES: &[usize] = &[
     1 << 20,
     (5 << 20) + 3,
 ];
-
-fn pattern(src: u32, dst: u32, size: usize) -> Vec<u8> {
-    (0..size)
-        .map(|i| (i as u32).wrapping_mul(31).wrapping_add(src * 7 + dst * 13) as u8)
-        .collect()
-}
 
 /// Lent sends (`send_blocking`, `isend_bytes_lent`): a large message to a shared-memory peer is
 /// read straight out of the sender's buffer. Once the send has returned (or its request
@@ -71,20 +69,9 @@ fn main() -> nexar::Result<()> {
             // Pairwise exchanges in a fixed order: everyone sends to rank me+k while receiving
             // from rank me-k, so no pair waits on another.
             for k in 1..n {
-                let to = (me + k) % n;
-                let from = (me + n - k) % n;
-                let out = pattern(me, to, size);
-                let mut got = vec![0u8; size];
                 let tag = (round * 100 + k) as i32;
-                w.sendrecv_blocking(
-                    &out,
-                    to,
-                    tag,
-                    &mut got,
-                    Source::Rank(from),
-                    TagMatch::Tag(tag),
-                )?;
-                if got != pattern(from, me, size) {
+                let (from, intact) = shift(w, k, size, tag, pattern)?;
+                if !intact {
                     eprintln!("rank {me}: {size} bytes from rank {from} arrived corrupted");
                     std::process::exit(1);
                 }

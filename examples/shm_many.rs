@@ -4,6 +4,11 @@
 //! Every rank exchanges such messages with near and far partners and with everyone at once
 //! (an incast on rank 0), verifies every byte, and prints its transport counters.
 
+#[path = "support/exchange.rs"]
+#[allow(dead_code)] // the usual pattern: this check has its own
+mod exchange;
+
+use exchange::shift;
 use nexar::{Context, Source, TagMatch};
 
 /// Mid-size messages: one 64 KiB, an odd size across slot boundaries, and one just below the
@@ -19,9 +24,14 @@ fn pattern(src: u32, dst: u32, size: usize) -> Vec<u8> {
 
 fn check(me: u32, from: u32, size: usize, got: &[u8]) {
     if got != pattern(from, me, size).as_slice() {
-        eprintln!("rank {me}: {size} bytes from rank {from} arrived corrupted");
-        std::process::exit(1);
+        corrupted(me, from, size);
     }
+}
+
+/// Reports bytes from `from` that arrived corrupted and exits.
+fn corrupted(me: u32, from: u32, size: usize) -> ! {
+    eprintln!("rank {me}: {size} bytes from rank {from} arrived corrupted");
+    std::process::exit(1);
 }
 
 fn main() -> nexar::Result<()> {
@@ -36,20 +46,10 @@ fn main() -> nexar::Result<()> {
     dists.dedup();
     for &size in SIZES {
         for &k in &dists {
-            let to = (me + k) % n;
-            let from = (me + n - k) % n;
-            let out = pattern(me, to, size);
-            let mut got = vec![0u8; size];
-            let tag = k as i32;
-            w.sendrecv_blocking(
-                &out,
-                to,
-                tag,
-                &mut got,
-                Source::Rank(from),
-                TagMatch::Tag(tag),
-            )?;
-            check(me, from, size, &got);
+            let (from, intact) = shift(w, k, size, k as i32, pattern)?;
+            if !intact {
+                corrupted(me, from, size);
+            }
         }
     }
     // Incast: every rank sends 256 KiB to rank 0 at once; rank 0 drains all rings.

@@ -8,19 +8,10 @@
 
 mod common;
 
+use common::gpu::{job_output, no_gpu};
 use common::procs::{example, nexarrun_path};
 use nexar::device::{CHUNK, DeviceBuffer, Memory, classify};
 use std::process::Command;
-
-/// True (after printing the skip note) when there is no GPU to test on.
-fn no_gpu() -> bool {
-    if nexar::device::device_count() == 0 {
-        println!("SKIPPED: no CUDA device");
-        eprintln!("SKIPPED: no CUDA device");
-        return true;
-    }
-    false
-}
 
 fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -140,12 +131,5 @@ fn run_example(n: u32) -> (String, String) {
         .arg(example("cuda_allreduce"))
         .output()
         .expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "n={n}: exit {:?}\n{stdout}\n{stderr}",
-        out.status
-    );
-    (stdout, stderr)
+    job_output(&out, &format!("n={n}"))
 }

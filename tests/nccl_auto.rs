@@ -17,20 +17,12 @@
 
 mod common;
 
+use common::gpu::{field, job_output, no_gpu};
 use common::procs::{example, nexarrun_path};
 use nexar::config::NcclMode;
 use nexar::device::nccl::{Fallback, NcclState};
 use nexar::{Comm, Config, Context, ReduceOp};
 use std::process::Command;
-
-fn no_gpu() -> bool {
-    if nexar::device::device_count() == 0 {
-        println!("SKIPPED: no CUDA device");
-        eprintln!("SKIPPED: no CUDA device");
-        return true;
-    }
-    false
-}
 
 /// Runs `f(world)` on every rank of an in-process world of `n` made with `cfg`, in parallel.
 fn on_ranks<R: Send>(n: usize, cfg: Config, f: impl Fn(&Comm) -> R + Sync) -> Vec<R> {
@@ -52,14 +44,6 @@ struct Line {
     rest: String,
 }
 
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    let at = line
-        .find(key)
-        .unwrap_or_else(|| panic!("no {key} in {line}"))
-        + key.len();
-    line[at..].split(' ').next().unwrap()
-}
-
 fn run_example(n: u32, nccl: &str, arg: Option<&str>) -> (Vec<Line>, String) {
     let mut cmd = Command::new(nexarrun_path());
     cmd.args(["-n", &n.to_string(), "--timeout", "200", "--"])
@@ -68,13 +52,7 @@ fn run_example(n: u32, nccl: &str, arg: Option<&str>) -> (Vec<Line>, String) {
         .env("NEXAR_NCCL", nccl)
         .env("NEXAR_LOG", "info");
     let out = cmd.output().expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "n={n} NEXAR_NCCL={nccl}: exit {:?}\n{stdout}\n{stderr}",
-        out.status
-    );
+    let (stdout, stderr) = job_output(&out, &format!("n={n} NEXAR_NCCL={nccl}"));
     let mut lines: Vec<Line> = stdout
         .lines()
         .filter(|l| l.contains("nccl_auto ok"))

@@ -6,19 +6,12 @@
 //! communicator falling back, and 2 ranks sharing GPU 0 falling back to the staged path.
 #![cfg(feature = "nccl")]
 
+mod common;
+
+use common::gpu::no_gpu;
 use nexar::device::DeviceBuffer;
 use nexar::device::nccl::NcclHier;
 use nexar::{Comm, Context, ReduceOp};
-
-/// True (after printing the skip note) when there is no GPU to test on.
-fn no_gpu() -> bool {
-    if nexar::device::device_count() == 0 {
-        println!("SKIPPED: no CUDA device");
-        eprintln!("SKIPPED: no CUDA device");
-        return true;
-    }
-    false
-}
 
 /// Runs `f(rank, world)` on every rank of an in-process world of `n`, in parallel.
 fn on_ranks<R: Send>(n: usize, f: impl Fn(u32, &Comm) -> R + Sync) -> Vec<R> {

@@ -8,6 +8,7 @@
 
 use crate::boundary::call;
 use crate::coll_start as start;
+use crate::coll_start::Mode::{Blocking, Request};
 use crate::types::{nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t};
 use std::ffi::{c_int, c_void};
 
@@ -60,16 +61,7 @@ pub extern "C" fn nexar_allreduce(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allreduce", || {
-        start::allreduce(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            op,
-            comm,
-            start::Mode::Blocking,
-        )?
-        .finish()
+        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Blocking)?.finish()
     })
 }
 
@@ -92,16 +84,8 @@ pub extern "C" fn nexar_iallreduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallreduce", || {
-        start::allreduce(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            op,
-            comm,
-            start::Mode::Request,
-        )?
-        .into_request(request)
+        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Request)?
+            .into_request(request)
     })
 }
 
@@ -126,15 +110,7 @@ pub extern "C" fn nexar_allgather(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allgather", || {
-        start::allgather(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            comm,
-            start::Mode::Blocking,
-        )?
-        .finish()
+        start::allgather(sendbuf, recvbuf, count, datatype, comm, Blocking)?.finish()
     })
 }
 
@@ -156,15 +132,7 @@ pub extern "C" fn nexar_iallgather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgather", || {
-        start::allgather(
-            sendbuf,
-            recvbuf,
-            count,
-            datatype,
-            comm,
-            start::Mode::Request,
-        )?
-        .into_request(request)
+        start::allgather(sendbuf, recvbuf, count, datatype, comm, Request)?.into_request(request)
     })
 }
 
@@ -345,16 +313,7 @@ pub extern "C" fn nexar_reduce_scatter(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce_scatter", || {
-        start::reduce_scatter(
-            sendbuf,
-            recvbuf,
-            recvcounts,
-            datatype,
-            op,
-            comm,
-            start::Mode::Blocking,
-        )?
-        .finish()
+        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Blocking)?.finish()
     })
 }
 
@@ -377,16 +336,8 @@ pub extern "C" fn nexar_ireduce_scatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter", || {
-        start::reduce_scatter(
-            sendbuf,
-            recvbuf,
-            recvcounts,
-            datatype,
-            op,
-            comm,
-            start::Mode::Request,
-        )?
-        .into_request(request)
+        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Request)?
+            .into_request(request)
     })
 }
 
@@ -410,16 +361,8 @@ pub extern "C" fn nexar_reduce_scatter_block(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce_scatter_block", || {
-        start::reduce_scatter_block(
-            sendbuf,
-            recvbuf,
-            recvcount,
-            datatype,
-            op,
-            comm,
-            start::Mode::Blocking,
-        )?
-        .finish()
+        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Blocking)?
+            .finish()
     })
 }
 
@@ -442,16 +385,8 @@ pub extern "C" fn nexar_ireduce_scatter_block(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter_block", || {
-        start::reduce_scatter_block(
-            sendbuf,
-            recvbuf,
-            recvcount,
-            datatype,
-            op,
-            comm,
-            start::Mode::Request,
-        )?
-        .into_request(request)
+        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Request)?
+            .into_request(request)
     })
 }
 

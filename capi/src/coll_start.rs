@@ -216,7 +216,9 @@ pub fn allreduce(
     let data = unsafe { input_not_aliased(send, recv, len)? };
     check_output(recv, len, "recvbuf")?; // before starting (see `reduce`)
     #[cfg(feature = "nccl")]
-    if mode == Mode::Blocking && route::allreduce(&c, send, recv, count, dt, o)? {
+    if mode == Mode::Blocking
+        && route::reduction(&c, route::Reduction::All, send, recv, count, dt, o)?
+    {
         return Ok(Started::done(c));
     }
     let p = match mode {
@@ -545,7 +547,7 @@ pub fn reduce_scatter(
     #[cfg(feature = "nccl")]
     if mode == Mode::Blocking
         && rc.iter().all(|&k| k == rc[0])
-        && route::reduce_scatter_block(&c, send, recv, rc[0], dt, o)?
+        && route::reduction(&c, route::Reduction::ScatterBlock, send, recv, rc[0], dt, o)?
     {
         return Ok(Started::done(c));
     }

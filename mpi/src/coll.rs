@@ -166,19 +166,8 @@ pub(crate) fn same_len(send: usize, recv: usize) -> Result<()> {
     Ok(())
 }
 
-/// Starts a broadcast.
+/// Starts a broadcast as a `mode` call.
 pub fn bcast(
-    buf: *mut c_void,
-    n: MPI_Count,
-    dt: MPI_Datatype,
-    root: c_int,
-    c: &Comm,
-) -> Result<Started> {
-    bcast_in(buf, n, dt, root, c, Mode::Request)
-}
-
-/// [`bcast`] as a `mode` call.
-fn bcast_in(
     buf: *mut c_void,
     n: MPI_Count,
     dt: MPI_Datatype,
@@ -241,23 +230,9 @@ pub(crate) fn reduce_source(
     Ok((b, reducer, per))
 }
 
-/// Starts a reduce (`root` given) or an allreduce.
+/// Starts a reduce (`root` given) or an allreduce as a `mode` call.
 #[allow(clippy::too_many_arguments)]
 pub fn reduce(
-    sbuf: *const c_void,
-    rbuf: *mut c_void,
-    n: MPI_Count,
-    dt: MPI_Datatype,
-    o: MPI_Op,
-    root: Option<c_int>,
-    c: &Comm,
-) -> Result<Started> {
-    reduce_in(sbuf, rbuf, n, dt, o, root, c, Mode::Request)
-}
-
-/// [`reduce`] as a `mode` call.
-#[allow(clippy::too_many_arguments)]
-fn reduce_in(
     sbuf: *const c_void,
     rbuf: *mut c_void,
     n: MPI_Count,
@@ -283,7 +258,7 @@ fn reduce_in(
     }
     #[cfg(feature = "nccl")]
     if let (Mode::Blocking, None, Some(rb), OpSpec::Builtin(o)) = (mode, root, &rb, op)
-        && route::allreduce(c, sbuf, &b, rb, o)?
+        && route::reduction(c, route::Reduction::All, sbuf, &b, rb, o)?
     {
         return Ok(Started::done(c));
     }
@@ -302,24 +277,9 @@ fn reduce_in(
     Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
 }
 
-/// Starts a gather (`root` given) or an allgather.
+/// Starts a gather (`root` given) or an allgather as a `mode` call.
 #[allow(clippy::too_many_arguments)]
 pub fn gather(
-    sbuf: *const c_void,
-    sn: MPI_Count,
-    st: MPI_Datatype,
-    rbuf: *mut c_void,
-    rn: MPI_Count,
-    rt: MPI_Datatype,
-    root: Option<c_int>,
-    c: &Comm,
-) -> Result<Started> {
-    gather_in(sbuf, sn, st, rbuf, rn, rt, root, c, Mode::Request)
-}
-
-/// [`gather`] as a `mode` call.
-#[allow(clippy::too_many_arguments)]
-fn gather_in(
     sbuf: *const c_void,
     sn: MPI_Count,
     st: MPI_Datatype,
@@ -478,34 +438,34 @@ coll_pair! {
     MPI_Bcast / PMPI_Bcast, MPI_Bcast_c / PMPI_Bcast_c
         (buf: *mut c_void | *mut c_void, n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype,
          root: c_int | c_int)
-        => |c, cv| bcast_in(buf, cv(n), dt, root, &c, Mode::Blocking);
+        => |c, cv| bcast(buf, cv(n), dt, root, &c, Mode::Blocking);
     /// Reduces to `root` (`sendbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Reduce / PMPI_Reduce, MPI_Reduce_c / PMPI_Reduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op,
          root: c_int | c_int)
-        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c);
+        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c, Mode::Request);
     /// Reduces to every rank (`sendbuf` may be `MPI_IN_PLACE`). Routed through NCCL in `nccl`
     /// builds when the communicator decided so (`MPI_Iallreduce` never is).
     MPI_Allreduce / PMPI_Allreduce, MPI_Allreduce_c / PMPI_Allreduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op)
-        => |c, cv| reduce_in(sendbuf, recvbuf, cv(n), dt, o, None, &c, Mode::Blocking);
+        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, None, &c, Mode::Blocking);
     /// Gathers equal blocks to `root` (`sendbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Gather / PMPI_Gather, MPI_Gather_c / PMPI_Gather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
          sendtype: MPI_Datatype | MPI_Datatype, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype, root: c_int | c_int)
         => |c, cv| gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount), recvtype,
-                          Some(root), &c);
+                          Some(root), &c, Mode::Request);
     /// Gathers equal blocks to every rank (`sendbuf` may be `MPI_IN_PLACE`). Routed through
     /// NCCL in `nccl` builds when the communicator decided so (`MPI_Iallgather` never is).
     MPI_Allgather / PMPI_Allgather, MPI_Allgather_c / PMPI_Allgather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
          sendtype: MPI_Datatype | MPI_Datatype, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype)
-        => |c, cv| gather_in(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount),
-                             recvtype, None, &c, Mode::Blocking);
+        => |c, cv| gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount), recvtype,
+                          None, &c, Mode::Blocking);
     /// Scatters equal blocks from `root` (`recvbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Scatter / PMPI_Scatter, MPI_Scatter_c / PMPI_Scatter_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,

@@ -10,6 +10,8 @@
 //! not supported (`MPI_ERR_ARG`). `MPI_IN_PLACE` is accepted where the standard allows it.
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
+#[cfg(feature = "nccl")]
+use crate::coll::route;
 use crate::coll::{Mode, Started, reduce_input, reduce_source, same_len};
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
@@ -278,7 +280,7 @@ fn reduce_scatter(
     #[cfg(feature = "nccl")]
     if let (Mode::Blocking, crate::op::OpSpec::Builtin(o)) = (mode, op)
         && rc.iter().all(|&k| k == rc[0])
-        && crate::coll::route::reduce_scatter_block(c, sbuf, &src, &rb, o)?
+        && route::reduction(c, route::Reduction::ScatterBlock, sbuf, &src, &rb, o)?
     {
         return Ok(Started::done(c));
     }

@@ -5,6 +5,7 @@
 
 use crate::args::count;
 use crate::coll;
+use crate::coll::Mode::Request;
 use crate::consts::*;
 use crate::error::{call, non_null};
 use crate::request::MPI_Request;
@@ -52,32 +53,32 @@ icoll_pair! {
     MPI_Ibcast / PMPI_Ibcast, MPI_Ibcast_c / PMPI_Ibcast_c
         (buf: *mut c_void | *mut c_void, n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype,
          root: c_int | c_int)
-        => |c, cv| coll::bcast(buf, cv(n), dt, root, &c);
+        => |c, cv| coll::bcast(buf, cv(n), dt, root, &c, Request);
     /// Starts a reduce to `root` (`sendbuf` may be `MPI_IN_PLACE` at the root).
     MPI_Ireduce / PMPI_Ireduce, MPI_Ireduce_c / PMPI_Ireduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op,
          root: c_int | c_int)
-        => |c, cv| coll::reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c);
+        => |c, cv| coll::reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c, Request);
     /// Starts a reduction to every rank (`sendbuf` may be `MPI_IN_PLACE`).
     MPI_Iallreduce / PMPI_Iallreduce, MPI_Iallreduce_c / PMPI_Iallreduce_c
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op)
-        => |c, cv| coll::reduce(sendbuf, recvbuf, cv(n), dt, o, None, &c);
+        => |c, cv| coll::reduce(sendbuf, recvbuf, cv(n), dt, o, None, &c, Request);
     /// Starts a gather of equal blocks to `root`.
     MPI_Igather / PMPI_Igather, MPI_Igather_c / PMPI_Igather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
          sendtype: MPI_Datatype | MPI_Datatype, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype, root: c_int | c_int)
         => |c, cv| coll::gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount),
-                                recvtype, Some(root), &c);
+                                recvtype, Some(root), &c, Request);
     /// Starts a gather of equal blocks to every rank.
     MPI_Iallgather / PMPI_Iallgather, MPI_Iallgather_c / PMPI_Iallgather_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,
          sendtype: MPI_Datatype | MPI_Datatype, recvbuf: *mut c_void | *mut c_void,
          recvcount: c_int | MPI_Count, recvtype: MPI_Datatype | MPI_Datatype)
         => |c, cv| coll::gather(sendbuf, cv(sendcount), sendtype, recvbuf, cv(recvcount),
-                                recvtype, None, &c);
+                                recvtype, None, &c, Request);
     /// Starts a scatter of equal blocks from `root`.
     MPI_Iscatter / PMPI_Iscatter, MPI_Iscatter_c / PMPI_Iscatter_c
         (sendbuf: *const c_void | *const c_void, sendcount: c_int | MPI_Count,

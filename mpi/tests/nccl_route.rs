@@ -18,6 +18,10 @@
 //!   device buffer into a device buffer is routed (`On`, one NCCL call) with exact results.
 #![cfg(feature = "nccl")]
 
+#[path = "../../tests/common/gpu.rs"]
+mod gpu;
+
+use gpu::{field, job_output, no_gpu};
 use mpi_abi::consts::{MPI_COMM_WORLD, MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Op};
 use nexar::device::nccl::NcclStatus;
 use std::ffi::{c_char, c_int, c_void};
@@ -100,6 +104,50 @@ fn ok(rc: c_int, what: &str) {
     assert_eq!(rc, 0, "{what} failed with error {rc}");
 }
 
+/// `send` as an MPI send buffer (`None`: `MPI_IN_PLACE`).
+fn source<T>(send: Option<&[T]>) -> *const c_void {
+    send.map_or(IN_PLACE, |s| s.as_ptr().cast())
+}
+
+/// `MPI_Allreduce` on `MPI_COMM_WORLD` from `send` (`None`: in place) into `recv`, checked
+/// (`what` names the call in a failure).
+///
+/// # Safety
+/// `send` and `recv` must hold `n` elements of `t`.
+unsafe fn allreduce<T>(
+    send: Option<&[T]>,
+    recv: &mut [T],
+    n: usize,
+    t: MPI_Datatype,
+    op: MPI_Op,
+    what: &str,
+) {
+    let (s, r) = (source(send), recv.as_mut_ptr().cast());
+    // SAFETY: per the contract.
+    ok(
+        unsafe { MPI_Allreduce(s, r, n as c_int, t, op, MPI_COMM_WORLD) },
+        what,
+    );
+}
+
+/// `MPI_Reduce_scatter_block` on `MPI_COMM_WORLD` of blocks of `recv.len()` floats from
+/// `send` (`None`: in place, `recv` holds every block), checked (`what` names the call).
+fn reduce_scatter_block(send: Option<&[f32]>, recv: &mut [f32], what: &str) {
+    let (_, size) = rank_and_size();
+    let per = send.map_or(recv.len() / size, |_| recv.len());
+    assert_eq!(
+        send.map_or(recv.len(), <[f32]>::len),
+        per * size,
+        "{what}: input size"
+    );
+    let (s, r) = (source(send), recv.as_mut_ptr().cast());
+    // SAFETY: `per * size` floats of input, `per` of output (checked above).
+    ok(
+        unsafe { MPI_Reduce_scatter_block(s, r, per as c_int, FLOAT, SUM, MPI_COMM_WORLD) },
+        what,
+    );
+}
+
 fn world_status() -> NcclStatus {
     mpi_abi::state::comm(MPI_COMM_WORLD)
         .expect("MPI_COMM_WORLD")
@@ -179,53 +227,26 @@ fn host_rank() {
         let want: Vec<i32> = (0..len).map(|i| tri * (i % 97) as i32).collect();
         let mut recv = vec![0i32; len];
         // SAFETY: `len` ints each.
-        ok(
-            unsafe {
-                MPI_Allreduce(
-                    send.as_ptr().cast(),
-                    recv.as_mut_ptr().cast(),
-                    len as c_int,
-                    INT,
-                    SUM,
-                    w,
-                )
-            },
-            "MPI_Allreduce",
-        );
+        unsafe { allreduce(Some(&send), &mut recv, len, INT, SUM, "MPI_Allreduce") };
         assert_eq!(recv, want, "int sum of {len}");
         h.add(&recv);
         let mut inplace = send.clone();
         // SAFETY: as above.
-        ok(
-            unsafe {
-                MPI_Allreduce(
-                    IN_PLACE,
-                    inplace.as_mut_ptr().cast(),
-                    len as c_int,
-                    INT,
-                    SUM,
-                    w,
-                )
-            },
-            "MPI_Allreduce in place",
-        );
+        unsafe { allreduce(None, &mut inplace, len, INT, SUM, "MPI_Allreduce in place") };
         assert_eq!(inplace, want, "in-place int sum of {len}");
         let dsend: Vec<f64> = (0..len).map(|i| r as f64 * 0.5 + i as f64).collect();
         let mut drecv = vec![0f64; len];
         // SAFETY: `len` doubles each.
-        ok(
-            unsafe {
-                MPI_Allreduce(
-                    dsend.as_ptr().cast(),
-                    drecv.as_mut_ptr().cast(),
-                    len as c_int,
-                    DOUBLE,
-                    MAX,
-                    w,
-                )
-            },
-            "MPI_Allreduce max",
-        );
+        unsafe {
+            allreduce(
+                Some(&dsend),
+                &mut drecv,
+                len,
+                DOUBLE,
+                MAX,
+                "MPI_Allreduce max",
+            )
+        };
         let dwant: Vec<f64> = (0..len).map(|i| (n - 1) as f64 * 0.5 + i as f64).collect();
         assert_eq!(drecv, dwant, "double max of {len}");
         h.add(&drecv);
@@ -287,37 +308,11 @@ fn host_rank() {
         .map(|k| tri as f32 * k as f32)
         .collect();
     let mut rs = vec![0f32; per];
-    // SAFETY: `n * per` and `per` floats.
-    ok(
-        unsafe {
-            MPI_Reduce_scatter_block(
-                rs_send.as_ptr().cast(),
-                rs.as_mut_ptr().cast(),
-                per as c_int,
-                FLOAT,
-                SUM,
-                w,
-            )
-        },
-        "MPI_Reduce_scatter_block",
-    );
+    reduce_scatter_block(Some(&rs_send), &mut rs, "MPI_Reduce_scatter_block");
     assert_eq!(rs, rs_want, "reduce_scatter_block");
     h.add(&rs);
     let mut rs_in = rs_send.clone();
-    // SAFETY: `n * per` floats.
-    ok(
-        unsafe {
-            MPI_Reduce_scatter_block(
-                IN_PLACE,
-                rs_in.as_mut_ptr().cast(),
-                per as c_int,
-                FLOAT,
-                SUM,
-                w,
-            )
-        },
-        "MPI_Reduce_scatter_block in place",
-    );
+    reduce_scatter_block(None, &mut rs_in, "MPI_Reduce_scatter_block in place");
     assert_eq!(rs_in[..per], rs_want[..], "in-place reduce_scatter_block");
     let counts = vec![per as c_int; n];
     let mut rs_v = vec![0f32; per];
@@ -370,19 +365,16 @@ fn mixed_datatypes(r: usize, n: usize, h: &mut Hash) {
     }
     let (count, ty) = if r == 0 { (len / 4, quad) } else { (len, INT) };
     // SAFETY: `len` ints, described either way.
-    ok(
-        unsafe {
-            MPI_Allreduce(
-                send.as_ptr().cast(),
-                recv.as_mut_ptr().cast(),
-                count,
-                ty,
-                SUM,
-                w,
-            )
-        },
-        "MPI_Allreduce (mixed types)",
-    );
+    unsafe {
+        allreduce(
+            Some(&send),
+            &mut recv,
+            count as usize,
+            ty,
+            SUM,
+            "MPI_Allreduce (mixed types)",
+        )
+    };
     assert_eq!(
         recv,
         (0..len).map(|i| tri * i).collect::<Vec<_>>(),
@@ -478,13 +470,7 @@ fn job(n: u32, role: &str, nccl: &str) -> Vec<String> {
         .env("NEXAR_NCCL", nccl)
         .output()
         .expect("nexarrun starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "n={n} {role} NEXAR_NCCL={nccl}: exit {:?}\n{stdout}\n{stderr}",
-        out.status
-    );
+    let (stdout, stderr) = job_output(&out, &format!("n={n} {role} NEXAR_NCCL={nccl}"));
     let mut lines: Vec<String> = stdout
         .lines()
         // The harness may print "test rank ... " before it on the same line.
@@ -503,14 +489,6 @@ fn job(n: u32, role: &str, nccl: &str) -> Vec<String> {
         "one line per rank:\n{stdout}\n{stderr}"
     );
     lines
-}
-
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    let at = line
-        .find(key)
-        .unwrap_or_else(|| panic!("no {key} in {line}"))
-        + key.len();
-    line[at..].split(' ').next().unwrap()
 }
 
 #[test]
@@ -543,9 +521,7 @@ fn blocking_collectives_decide_off_and_match_nccl_off() {
 
 #[test]
 fn a_device_allreduce_on_one_rank_routes_through_nccl() {
-    if nexar::device::device_count() == 0 {
-        println!("SKIPPED: no CUDA device");
-        eprintln!("SKIPPED: no CUDA device");
+    if no_gpu() {
         return;
     }
     let lines = job(1, "gpu", "auto");

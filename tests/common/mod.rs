@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod checks;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod procs;
 pub mod transport;
 

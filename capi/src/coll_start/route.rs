@@ -13,18 +13,36 @@ fn source(send: *const c_void) -> Option<*const u8> {
     (!is_in_place(send)).then_some(send.cast())
 }
 
-/// A blocking allreduce of `count` elements (buffers checked by the caller).
-pub fn allreduce(
+/// Which reduction [`reduction`] runs.
+#[derive(Clone, Copy)]
+pub enum Reduction {
+    /// An allreduce of `count` elements.
+    All,
+    /// A reduce_scatter with `count` elements per rank (in place: `recv` holds the whole
+    /// input).
+    ScatterBlock,
+}
+
+/// A blocking `kind` reduction (buffers checked by the caller).
+pub fn reduction(
     c: &Comm,
+    kind: Reduction,
     send: *const c_void,
     recv: *mut c_void,
     count: usize,
     dt: Datatype,
     op: ReduceOp,
 ) -> Result<bool> {
-    // SAFETY: checked buffers of `count` elements that do not overlap (the C contract); the
-    // caller is blocked until the call returns.
-    c.block_on(unsafe { c.allreduce_routed(source(send), recv.cast(), count, dt, op) })
+    let (send, recv) = (source(send), recv.cast());
+    match kind {
+        // SAFETY: checked buffers that do not overlap (the C contract); the caller is
+        // blocked until the call returns.
+        Reduction::All => c.block_on(unsafe { c.allreduce_routed(send, recv, count, dt, op) }),
+        Reduction::ScatterBlock => {
+            // SAFETY: as above.
+            c.block_on(unsafe { c.reduce_scatter_block_routed(send, recv, count, dt, op) })
+        }
+    }
 }
 
 /// A blocking bcast of `buf` (checked by the caller; moved as bytes).
@@ -40,19 +58,4 @@ pub fn allgather(c: &Comm, own: Option<&[u8]>, recv: &mut [u8], block: usize) ->
     // SAFETY: checked, disjoint buffers of `block` and `block * size` bytes, borrowed for
     // the call.
     c.block_on(unsafe { c.allgather_routed(send, recv.as_mut_ptr(), block) })
-}
-
-/// A blocking reduce_scatter with `count` elements per rank (buffers checked by the caller;
-/// in place: `recv` holds the whole input).
-pub fn reduce_scatter_block(
-    c: &Comm,
-    send: *const c_void,
-    recv: *mut c_void,
-    count: usize,
-    dt: Datatype,
-    op: ReduceOp,
-) -> Result<bool> {
-    // SAFETY: checked buffers per the C contract; the caller is blocked until the call
-    // returns.
-    c.block_on(unsafe { c.reduce_scatter_block_routed(source(send), recv.cast(), count, dt, op) })
 }

@@ -34,9 +34,20 @@ fn packed(b: &Buf) -> Result<Vec<u8>> {
     Ok(unsafe { b.send_bytes()? }.into_owned())
 }
 
-/// A blocking allreduce of `input` (`rb` itself when `sbuf` is `MPI_IN_PLACE`) into `rb`.
-pub(crate) fn allreduce(
+/// Which reduction [`reduction`] runs.
+#[derive(Clone, Copy)]
+pub(crate) enum Reduction {
+    /// An allreduce: `rb` gets the reduction of every rank's `input` (`rb`'s size).
+    All,
+    /// A reduce_scatter with equal blocks: `input` holds every block, `rb` gets this rank's.
+    ScatterBlock,
+}
+
+/// A blocking `kind` reduction of `input` (`rb`'s whole buffer when `sbuf` is
+/// `MPI_IN_PLACE`) into `rb`.
+pub(crate) fn reduction(
     c: &Comm,
+    kind: Reduction,
     sbuf: *const c_void,
     input: &Buf,
     rb: &Buf,
@@ -44,21 +55,33 @@ pub(crate) fn allreduce(
 ) -> Result<bool> {
     let dt = input.reduce_type(op)?;
     let count = rb.len / dt.size();
-    let in_place = in_place(sbuf);
-    if rb.is_dense() && (in_place || input.is_dense()) {
-        let send = (!in_place).then_some(input.ptr);
-        // SAFETY: checked, dense buffers of `count` elements that do not overlap (checked by
-        // the caller, or in place); the caller is blocked until this returns.
-        return Ok(
-            c.block_on(unsafe { c.allreduce_routed(send, rb.ptr.cast_mut(), count, dt, op) })?
-        );
+    // Only called below with checked, disjoint buffers of `count` elements (`count * size`
+    // for a reduce_scatter's input, `recv` itself in place); the caller is blocked until
+    // this returns.
+    let run = |send: Option<*const u8>, recv: *mut u8| match kind {
+        // SAFETY: as above.
+        Reduction::All => c.block_on(unsafe { c.allreduce_routed(send, recv, count, dt, op) }),
+        Reduction::ScatterBlock => {
+            // SAFETY: as above.
+            c.block_on(unsafe { c.reduce_scatter_block_routed(send, recv, count, dt, op) })
+        }
+    };
+    if rb.is_dense() && input.is_dense() {
+        // In place (allreduce), `input` is `rb` itself: dense alike.
+        let send = (!in_place(sbuf)).then_some(input.ptr);
+        return Ok(run(send, rb.ptr.cast_mut())?);
     }
-    let mut v = packed(input)?;
-    // SAFETY: `v` holds `count` elements.
-    if !c.block_on(unsafe { c.allreduce_routed(None, v.as_mut_ptr(), count, dt, op) })? {
+    // Packed host copies: an allreduce runs in place on the input's, a reduce_scatter from
+    // it into a packed result.
+    let all = packed(input)?;
+    let (send, mut v) = match kind {
+        Reduction::All => (None, all),
+        Reduction::ScatterBlock => (Some(all), vec![0; rb.len]),
+    };
+    if !run(send.as_deref().map(<[u8]>::as_ptr), v.as_mut_ptr())? {
         return Ok(false);
     }
-    unpack_into(rb, &v)?;
+    unpack_into(rb, &v[..rb.len])?;
     Ok(true)
 }
 
@@ -100,35 +123,4 @@ pub(crate) fn allgather(c: &Comm, sb: Option<&Buf>, rb: &Buf) -> Result<bool> {
     }
     unpack_into(rb, &v)?;
     Ok(true)
-}
-
-/// A blocking reduce_scatter with equal blocks: `input` (all blocks; `rb`'s whole buffer when
-/// `sbuf` is `MPI_IN_PLACE`) reduced, this rank's block into `rb`.
-pub(crate) fn reduce_scatter_block(
-    c: &Comm,
-    sbuf: *const c_void,
-    input: &Buf,
-    rb: &Buf,
-    op: ReduceOp,
-) -> Result<bool> {
-    let dt = input.reduce_type(op)?;
-    let count = rb.len / dt.size();
-    if rb.is_dense() && input.is_dense() {
-        let send = (!in_place(sbuf)).then_some(input.ptr);
-        // SAFETY: checked, dense buffers (`count` elements, `count * size` for the input,
-        // which is `rb`'s whole buffer in place); the caller is blocked until this returns.
-        return Ok(c.block_on(unsafe {
-            c.reduce_scatter_block_routed(send, rb.ptr.cast_mut(), count, dt, op)
-        })?);
-    }
-    let all = packed(input)?;
-    let mut v = vec![0; rb.len];
-    // SAFETY: `all` holds `count * size` elements, `v` `count`.
-    let ran = c.block_on(unsafe {
-        c.reduce_scatter_block_routed(Some(all.as_ptr()), v.as_mut_ptr(), count, dt, op)
-    })?;
-    if ran {
-        unpack_into(rb, &v)?;
-    }
-    Ok(ran)
 }

@@ -144,6 +144,19 @@ unsafe fn land(dst: *mut u8, scratch: Option<Scratch>, len: usize) -> Result<()>
     }
 }
 
+/// A raw reduction's arguments `(send, recv, count, dt, op)`: `count` elements of `dt` (per
+/// rank's block for a reduce_scatter) reduced with `op` from `send` (`None`: in place in
+/// `recv`) into `recv`.
+#[derive(Clone, Copy)]
+struct Raw(Option<*const u8>, *mut u8, usize, Datatype, ReduceOp);
+
+/// Which reduction [`Comm::reduction_routed`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reduction {
+    All,
+    ScatterBlock,
+}
+
 impl Comm {
     /// Allreduce of `count` elements of `dt` with `op` through automatic NCCL routing:
     /// `send` into `recv` (`None`: in place in `recv`). `Ok(false)`: not routed, nothing done
@@ -160,16 +173,9 @@ impl Comm {
         dt: Datatype,
         op: ReduceOp,
     ) -> Result<bool> {
-        let len = count.checked_mul(dt.size()).unwrap_or(0);
-        if len == 0 || op.check(dt).is_err() {
-            return Ok(false);
-        }
-        let Some(core) = routed(self, &[send.unwrap_or(recv), recv]).await? else {
-            return Ok(false);
-        };
+        let a = Raw(send, recv, count, dt, op);
         // SAFETY: per the contract.
-        unsafe { allreduce_on(&core, self, send, recv, count, dt, op).await? };
-        Ok(true)
+        unsafe { self.reduction_routed(Reduction::All, a).await }
     }
 
     /// Bcast of `len` bytes at `buf` from `root` through automatic NCCL routing (moved as
@@ -231,9 +237,24 @@ impl Comm {
         dt: Datatype,
         op: ReduceOp,
     ) -> Result<bool> {
+        let a = Raw(send, recv, count, dt, op);
+        // SAFETY: per the contract.
+        unsafe { self.reduction_routed(Reduction::ScatterBlock, a).await }
+    }
+
+    /// [`Comm::allreduce_routed`] or [`Comm::reduce_scatter_block_routed`] (`kind`).
+    ///
+    /// # Safety
+    /// As for the method `kind` names.
+    async unsafe fn reduction_routed(&self, kind: Reduction, a: Raw) -> Result<bool> {
+        let Raw(send, recv, count, dt, op) = a;
+        let blocks = match kind {
+            Reduction::All => 1,
+            Reduction::ScatterBlock => self.size() as usize,
+        };
         let total = count
             .checked_mul(dt.size())
-            .and_then(|b| b.checked_mul(self.size() as usize));
+            .and_then(|b| b.checked_mul(blocks));
         if total.is_none_or(|t| t == 0) || op.check(dt).is_err() {
             return Ok(false);
         }
@@ -241,7 +262,12 @@ impl Comm {
             return Ok(false);
         };
         // SAFETY: per the contract.
-        unsafe { reduce_scatter_on(&core, self, send, recv, count, dt, op).await? };
+        unsafe {
+            match kind {
+                Reduction::All => allreduce_on(&core, self, a).await?,
+                Reduction::ScatterBlock => reduce_scatter_on(&core, self, a).await?,
+            }
+        };
         Ok(true)
     }
 }
@@ -250,15 +276,8 @@ impl Comm {
 ///
 /// # Safety
 /// As for [`Comm::allreduce_routed`]; `count * dt.size()` does not overflow.
-async unsafe fn allreduce_on(
-    core: &Core,
-    c: &Comm,
-    send: Option<*const u8>,
-    recv: *mut u8,
-    count: usize,
-    dt: Datatype,
-    op: ReduceOp,
-) -> Result<()> {
+async unsafe fn allreduce_on(core: &Core, c: &Comm, a: Raw) -> Result<()> {
+    let Raw(send, recv, count, dt, op) = a;
     let len = count * dt.size();
     // SAFETY: `recv` holds `len` bytes per the contract.
     let (work, scratch) = unsafe { aligned(recv, len, dt.size().min(MAX_ALIGN))? };
@@ -312,15 +331,8 @@ async unsafe fn allgather_on(
 /// # Safety
 /// As for [`Comm::reduce_scatter_block_routed`]; `count * dt.size() * size` does not
 /// overflow.
-async unsafe fn reduce_scatter_on(
-    core: &Core,
-    c: &Comm,
-    send: Option<*const u8>,
-    recv: *mut u8,
-    count: usize,
-    dt: Datatype,
-    op: ReduceOp,
-) -> Result<()> {
+async unsafe fn reduce_scatter_on(core: &Core, c: &Comm, a: Raw) -> Result<()> {
+    let Raw(send, recv, count, dt, op) = a;
     let block = count * dt.size();
     let total = block * c.size() as usize;
     let align = dt.size().min(MAX_ALIGN);
@@ -380,6 +392,11 @@ mod tests {
         (buf, at)
     }
 
+    /// A sum of `count` elements of `dt` from `send` into `recv`.
+    fn sum(send: Option<*const u8>, recv: *mut u8, count: usize, dt: Datatype) -> Raw {
+        Raw(send, recv, count, dt, ReduceOp::Sum)
+    }
+
     #[test]
     fn raw_allreduce_in_place_out_of_place_and_misaligned() {
         for n in [1usize, 3] {
@@ -391,19 +408,19 @@ mod tests {
                 let (s, o) = (send.as_ptr().cast::<u8>(), out.as_mut_ptr().cast::<u8>());
                 let dt = Datatype::I64;
                 // SAFETY: 100 elements each, disjoint.
-                let run = unsafe { allreduce_on(core, w, Some(s), o, 100, dt, ReduceOp::Sum) };
+                let run = unsafe { allreduce_on(core, w, sum(Some(s), o, 100, dt)) };
                 w.block_on(run).unwrap();
                 assert_eq!(out, want);
                 let mut inplace = send.clone();
                 let p = inplace.as_mut_ptr().cast::<u8>();
                 // SAFETY: 100 elements.
-                let run = unsafe { allreduce_on(core, w, None, p, 100, dt, ReduceOp::Sum) };
+                let run = unsafe { allreduce_on(core, w, sum(None, p, 100, dt)) };
                 w.block_on(run).unwrap();
                 assert_eq!(inplace, want);
                 let (mut buf, at) = misaligned(&send);
                 let p = buf[at..].as_mut_ptr();
                 // SAFETY: 800 bytes at `p`.
-                let run = unsafe { allreduce_on(core, w, None, p, 100, dt, ReduceOp::Sum) };
+                let run = unsafe { allreduce_on(core, w, sum(None, p, 100, dt)) };
                 w.block_on(run).unwrap();
                 assert_eq!(&buf[at..at + 800], bytemuck::cast_slice::<i64, u8>(&want));
                 assert!(buf[..at].iter().all(|&b| b == 0), "nothing written before");
@@ -447,17 +464,17 @@ mod tests {
                 let send: Vec<f32> = (0..size * per).map(|k| (r + 1) as f32 * k as f32).collect();
                 let tri = (size * (size + 1) / 2) as f32;
                 let want: Vec<f32> = (r * per..(r + 1) * per).map(|k| tri * k as f32).collect();
-                let (dt, sum) = (Datatype::F32, ReduceOp::Sum);
+                let dt = Datatype::F32;
                 let mut out = vec![0f32; per];
                 let (s, o) = (send.as_ptr().cast::<u8>(), out.as_mut_ptr().cast::<u8>());
                 // SAFETY: `size * per` and `per` floats, disjoint.
-                w.block_on(unsafe { reduce_scatter_on(core, w, Some(s), o, per, dt, sum) })
+                w.block_on(unsafe { reduce_scatter_on(core, w, sum(Some(s), o, per, dt)) })
                     .unwrap();
                 assert_eq!(out, want);
                 let mut inplace = send.clone();
                 let p = inplace.as_mut_ptr().cast::<u8>();
                 // SAFETY: `size * per` floats.
-                w.block_on(unsafe { reduce_scatter_on(core, w, None, p, per, dt, sum) })
+                w.block_on(unsafe { reduce_scatter_on(core, w, sum(None, p, per, dt)) })
                     .unwrap();
                 assert_eq!(inplace[..per], want[..]);
                 // Misaligned input and output.
@@ -465,7 +482,7 @@ mod tests {
                 let (mut obuf, oat) = misaligned(&[0f32; 4]);
                 let (s, o) = (sbuf[sat..].as_ptr(), obuf[oat..].as_mut_ptr());
                 // SAFETY: as above.
-                w.block_on(unsafe { reduce_scatter_on(core, w, Some(s), o, per, dt, sum) })
+                w.block_on(unsafe { reduce_scatter_on(core, w, sum(Some(s), o, per, dt)) })
                     .unwrap();
                 assert_eq!(&obuf[oat..oat + 16], bytemuck::cast_slice::<f32, u8>(&want));
             });
