@@ -437,18 +437,8 @@ impl FrameSink for Engine {
                                 .map(|n| (n, members.clone()))
                         });
                         if let Some((notice, members)) = late {
-                            // A frame of a call this rank finished, from a different call:
-                            // tell every member (the sender's call may still be waiting), and
-                            // keep the notice for this rank's next call.
                             drop(r);
-                            for &to in members.iter().filter(|&&m| m != self.rank) {
-                                let mut h = notice.header;
-                                h.src = self.rank;
-                                let _ = self
-                                    .transport()
-                                    .send(to, Frame::new(h, notice.payload.clone()));
-                            }
-                            self.on_frame_local_notice(key, notice);
+                            self.report_late_mismatch(key, notice, &members);
                             return;
                         }
                         if frame.header.step == crate::driver::MISMATCH_STEP {

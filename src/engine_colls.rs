@@ -74,13 +74,37 @@ impl Engine {
         {
             r.closed.remove(&k);
         }
+        // Frames still unread arrived while the call was open but already done (a root's
+        // broadcast finishes as soon as it has sent): a mismatched one is a late frame of a
+        // different call and must be reported as one, or no rank may ever notice.
+        let mut late = None;
         while let Some(ev) = rx.try_recv() {
-            if let CollEvent::Frame(f) = ev
-                && f.header.step == crate::driver::MISMATCH_STEP
-            {
-                r.early.entry((context, seq)).or_default().push(f);
+            if let CollEvent::Frame(f) = ev {
+                if f.header.step == crate::driver::MISMATCH_STEP {
+                    r.early.entry((context, seq)).or_default().push(f);
+                } else if late.is_none() {
+                    late = crate::driver::late_mismatch(self.rank, fp, &f);
+                }
             }
         }
+        drop(r);
+        if let Some(notice) = late {
+            self.report_late_mismatch((context, seq), notice, members);
+        }
+    }
+
+    /// A frame of call `key`, which this rank finished, came from a different call: tells every
+    /// member (the sender's call may still be waiting) and keeps the notice for this rank's
+    /// later calls on that communicator. Called without the collective lock held.
+    pub(super) fn report_late_mismatch(&self, key: CollKey, notice: Frame, members: &[u32]) {
+        for &to in members.iter().filter(|&&m| m != self.rank) {
+            let mut h = notice.header;
+            h.src = self.rank;
+            let _ = self
+                .transport()
+                .send(to, Frame::new(h, notice.payload.clone()));
+        }
+        self.on_frame_local_notice(key, notice);
     }
 
     /// With a collective timeout configured (`NEXAR_TIMEOUT`), fails call `seq` of
