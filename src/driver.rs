@@ -190,11 +190,18 @@ pub(crate) fn check_frame(
     }
     let msg = mismatch_message(seq, comm.engine.rank, h.src, mine, &theirs);
     let note = bytes::Bytes::from(msg.clone().into_bytes());
-    for &to in comm.members.world().iter() {
+    let world = comm.members.world();
+    for &to in world.iter() {
         if to != comm.engine.rank {
-            let _ = comm
-                .engine
-                .send_coll(to, comm.context, seq, MISMATCH_STEP, note.clone(), mine);
+            let _ = comm.engine.send_coll(
+                to,
+                comm.context,
+                seq,
+                MISMATCH_STEP,
+                note.clone(),
+                mine,
+                world,
+            );
         }
     }
     Err(Error::new(ErrorKind::Mismatch, msg))
@@ -328,6 +335,7 @@ impl CollectiveRun {
                 m.step,
                 m.payload,
                 &self.fp,
+                members,
             )?;
         }
         Ok(())

@@ -152,6 +152,7 @@ impl Engine {
         step: u32,
         payload: Bytes,
         fp: &crate::driver::Fingerprint,
+        members: &[u32],
     ) -> Result<()> {
         if let Some(e) = self.failure_of(to) {
             return Err(e);
@@ -161,6 +162,26 @@ impl Engine {
         h.seq = seq;
         h.step = step;
         (h.fp, h.fp_len) = fp.words();
-        self.transport().send(to, Frame::new(h, payload))
+        self.transport()
+            .send(to, Frame::new(h, payload))
+            .map_err(|e| self.explain_departure(e, to, members))
+    }
+
+    /// A send to `to` failed with `e`. If `to` left without having failed (it finalized, most
+    /// likely after an error of its own), a process failure among `members` is the better
+    /// explanation: it is returned instead, once the transport looked for failures it has not
+    /// noticed yet (the departed peer may have noticed first).
+    fn explain_departure(&self, e: Error, to: u32, members: &[u32]) -> Error {
+        if e.kind() != ErrorKind::ProcFailed
+            || e.failed_rank() != Some(to)
+            || self.failure_of(to).is_some()
+        {
+            return e;
+        }
+        self.transport().refresh_liveness();
+        match self.check_alive(members) {
+            Err(failure) if failure.failed_rank() != Some(to) => failure,
+            _ => e,
+        }
     }
 }

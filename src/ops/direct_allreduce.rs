@@ -17,12 +17,30 @@
 //!    then writes the finished piece, still in cache, into every peer's receive buffer with
 //!    `process_vm_writev`. Each block is computed once and copied: every rank ends with
 //!    identical bits.
-//! 3. **Done** `[ok u8] [failed u32]?`: this rank has read all it needs from the peers and written its block
+//! 3. **Done** `[1]`, or `[0] [kind u8] [failed u32]?`: this rank has read all it needs from the peers and written its block
 //!    everywhere. A rank returns (and its buffers may be freed) only once every peer said so:
 //!    then every block of its receive buffer is final and nobody touches its memory any more.
-//!    A rank that failed locally sends `ok = 0` (followed by `failed u32`, the world rank of
-//!    the process it could not reach, when that was the cause), and everyone returns an error
-//!    (`ProcFailed` naming that rank, when given) instead of waiting forever.
+//!    A rank that failed sends `0`, the code of its error's kind and, when a failed process was
+//!    the cause, `failed u32`, its world rank; everyone returns an error (`ProcFailed` naming
+//!    that rank, when given, else of the same kind) instead of waiting forever.
+//!
+//! **Every rank sends `Done` exactly once per call**, whatever path it leaves by: after its
+//! block (direct), when it falls back (it will never touch a peer's memory), or when it fails
+//! before the direct phase. Without that, a rank in the direct phase waited forever for a peer
+//! that failed early (a third rank died while descriptions were arriving), said nothing and
+//! left cleanly.
+//!
+//! A rank that described itself as usable is *exposed* from then on: a peer that received every
+//! description may be reading its input and writing its receive buffer. Failing before the
+//! direct phase, such a rank waits (for a failure, not a mismatch or a timeout) until every
+//! peer *whose description it has received* said `Done` or failed: only those can be in the
+//! direct phase, and each of them is in this call, so says `Done` on every path. It does not
+//! wait for peers that have not described themselves: they may never come to this call (a
+//! failed earlier one). Such a peer enters the direct phase only if no `Done(false)` reached it
+//! first (checked before it touches any memory), and this rank's `Done(false)` follows its
+//! description on the same ordered channel; so only a peer whose description was still in
+//! flight when this rank gave up can write into its buffer afterwards: a window of a few
+//! microseconds, in a failure, that closing would take a shared-memory handshake per write.
 //!
 //! A failed peer surfaces as [`ErrorKind::ProcFailed`] through the collective mailbox or as a
 //! failed read; both end the call with an error.
@@ -109,12 +127,16 @@ pub(crate) struct DirectAllreduce {
     done: Vec<Option<bool>>,
     /// A world rank a peer named in its `Done` as the failed process it could not reach.
     blamed: Option<u32>,
+    /// The error kind of the first `Done(false)` that arrived.
+    peer_kind: Option<ErrorKind>,
     /// Frames of the proto machine, kept until the ranks agree to fall back.
     machine_frames: Vec<Frame>,
-    /// In the direct phase (every rank described itself as usable): peers may be reading this
-    /// rank's input and writing its receive buffer until each of them said `Done` or failed.
-    /// A run dropped in this phase waits for that (see `Drop`).
+    /// Described as usable and not (yet) known safe: peers may be reading this rank's input and
+    /// writing its receive buffer until each of them said `Done` or failed. A run that fails
+    /// or is dropped meanwhile waits for that (see `withdraw` and `Drop`).
     exposed: bool,
+    /// The direct phase began (every rank described itself as usable, lengths agree).
+    in_direct: bool,
     /// This rank's `Done` went out.
     sent_done: bool,
 }
@@ -185,8 +207,10 @@ impl DirectAllreduce {
             described: vec![None; n],
             done: vec![None; n],
             blamed: None,
+            peer_kind: None,
             machine_frames: Vec::new(),
             exposed: false,
+            in_direct: false,
             sent_done: false,
             data_addr,
             data_len,
@@ -228,6 +252,7 @@ impl DirectAllreduce {
             step,
             payload,
             &self.fp,
+            self.comm.members.world(),
         )
     }
 
@@ -274,10 +299,14 @@ impl DirectAllreduce {
                     len: word(17),
                 });
             }
-            STEP_DONE if (p.len() == 1 || p.len() == 5) && self.done[from].is_none() => {
+            STEP_DONE if done_is_well_formed(p) && self.done[from].is_none() => {
                 self.done[from] = Some(p[0] != 0);
-                if p.len() == 5 {
-                    let w = u32::from_le_bytes(p[1..5].try_into().expect("4 bytes"));
+                if p[0] == 0 {
+                    let kind = ErrorKind::from_code(i32::from(p[1])).unwrap_or(ErrorKind::Internal);
+                    self.peer_kind.get_or_insert(kind);
+                }
+                if p.len() == 6 {
+                    let w = u32::from_le_bytes(p[2..6].try_into().expect("4 bytes"));
                     if self.comm.members.comm_rank_of(w).is_some() {
                         self.blamed.get_or_insert(w);
                     }
@@ -296,14 +325,35 @@ impl DirectAllreduce {
 
     /// Completes the allreduce into `recv` (the caller checked its length).
     pub async fn finish_into(mut self, recv: &mut [u8]) -> Result<()> {
-        match self.run(recv).await {
-            // Before the direct phase nothing of the peers' is being read: a mismatch notice
-            // explains a failed peer better (see `prefer_mismatch`).
-            Err(e) if !self.exposed => {
-                let (comm, seq, fp) = (self.comm.clone(), self.seq, self.fp);
-                Err(crate::driver::prefer_mismatch(&comm, seq, &fp, &mut self.rx, e).await)
-            }
-            r => r,
+        let Err(e) = self.run(recv).await else {
+            return Ok(());
+        };
+        let e = self.withdraw(e).await;
+        if self.in_direct {
+            return Err(e);
+        }
+        // Before the direct phase nothing of the peers' was read: a mismatch notice explains
+        // a failed peer better (see `prefer_mismatch`).
+        let (comm, seq, fp) = (self.comm.clone(), self.seq, self.fp);
+        Err(crate::driver::prefer_mismatch(&comm, seq, &fp, &mut self.rx, e).await)
+    }
+
+    /// Leaving with `e`: says `Done` (if not said yet: peers wait for it) and, while exposed,
+    /// waits until no peer can touch this rank's buffers (see the module docs). Returns the
+    /// error to report: `e`, or a mismatch found while waiting.
+    async fn withdraw(&mut self, e: Error) -> Error {
+        self.say_done(Some(&e));
+        if !self.exposed {
+            return e;
+        }
+        let waited = match e.kind() {
+            ErrorKind::Mismatch | ErrorKind::Timeout => Ok(()),
+            _ => self.wait_peers_done(true).await,
+        };
+        self.exposed = false;
+        match waited {
+            Err(w) if w.kind() == ErrorKind::Mismatch => w,
+            _ => e,
         }
     }
 
@@ -318,9 +368,18 @@ impl DirectAllreduce {
         msg.extend_from_slice(&(self.data_addr as u64).to_le_bytes());
         msg.extend_from_slice(&(recv.as_ptr() as u64).to_le_bytes());
         msg.extend_from_slice(&(self.data_len as u64).to_le_bytes());
+        // Exposed before the first peer can read the description.
+        self.exposed = self.usable;
         self.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
         while (0..self.n()).any(|r| r != me && self.described[r].is_none()) {
             self.pump().await?;
+            // A peer gave up because a process failed: so does this one, naming it. (Other
+            // causes, a mismatch above all, are found and worded better here.)
+            if self.blamed.is_some()
+                && let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false))
+            {
+                return Err(self.peer_could_not(r));
+            }
         }
         let len = self.data_len as u64;
         let mut all_usable = self.usable;
@@ -334,6 +393,10 @@ impl DirectAllreduce {
             all_usable &= d.usable;
         }
         if !all_usable {
+            // A description said "not usable" (the same one to every rank): nobody enters the
+            // direct phase. Say so to any rank that failed early and waits for it.
+            self.exposed = false;
+            self.say_done(None);
             return Fallback::run(self, recv).await;
         }
         if let Some(f) = self.machine_frames.first() {
@@ -349,33 +412,22 @@ impl DirectAllreduce {
         let me = self.me();
         let mine = self.block(me);
         let in_place = self.data_len > 0 && recv.as_ptr() as usize == self.data_addr;
-        self.exposed = true;
+        // A peer that already gave up may have returned: touch nobody's memory.
+        if let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false)) {
+            return Err(self.peer_could_not(r));
+        }
+        self.in_direct = true;
         let local = self.reduce_mine(&mut recv[mine], in_place);
         self.say_done(local.as_ref().err());
         // Nobody frees a buffer a peer may still be reading or writing.
-        let waited = self.wait_peers_done().await;
+        let waited = self.wait_peers_done(false).await;
         self.exposed = false;
         local?;
         waited?;
         // A peer that could not reduce its block usually lost a rank: say which one failed.
         self.comm.engine.check_alive(self.comm.members.world())?;
         if let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false)) {
-            if let Some(w) = self.blamed {
-                return Err(Error::proc_failed(
-                    w,
-                    format!(
-                        "allreduce: rank {} could not reach it to reduce its block",
-                        self.world_of(r)
-                    ),
-                ));
-            }
-            return Err(Error::new(
-                ErrorKind::Transport,
-                format!(
-                    "allreduce: rank {} could not reduce its block",
-                    self.world_of(r)
-                ),
-            ));
+            return Err(self.peer_could_not(r));
         }
         if let Some(f) = self.machine_frames.first() {
             return Err(self.mismatch(format!(
@@ -384,6 +436,25 @@ impl DirectAllreduce {
             )));
         }
         Ok(())
+    }
+
+    /// The error for peer `r`'s `Done(false)`: the failed process it named, if any, else one
+    /// of the kind it reported.
+    fn peer_could_not(&self, r: usize) -> Error {
+        let who = self.world_of(r);
+        match self.blamed {
+            Some(w) => Error::proc_failed(
+                w,
+                format!("allreduce: rank {who} could not reach it and gave up on the call"),
+            ),
+            None => {
+                let kind = self.peer_kind.unwrap_or(ErrorKind::Transport);
+                Error::new(
+                    kind,
+                    format!("allreduce: rank {who} gave up on the call ({kind:?} there)"),
+                )
+            }
+        }
     }
 
     /// Tells every live peer this rank no longer touches their memory (`failure` `None`: its
@@ -396,8 +467,11 @@ impl DirectAllreduce {
         // `Done(false)` names the failed process that stopped this rank, if one did, so the
         // peers report the failure rather than a bare "could not reduce".
         let mut body = vec![u8::from(failure.is_none())];
-        if let Some(w) = failure.and_then(Error::failed_rank) {
-            body.extend_from_slice(&w.to_le_bytes());
+        if let Some(e) = failure {
+            body.push(u8::try_from(e.kind().code()).unwrap_or(0));
+            if let Some(w) = e.failed_rank() {
+                body.extend_from_slice(&w.to_le_bytes());
+            }
         }
         let msg = Bytes::from(body);
         for r in (0..self.n()).filter(|&r| r != self.me()) {
@@ -406,16 +480,18 @@ impl DirectAllreduce {
     }
 
     /// Waits until no peer can touch this rank's buffers any more: each one said `Done` or is
-    /// known to have failed (a dead process writes nothing). A peer failure does not end the
-    /// wait early (the others may still be writing); it is returned at the end. A protocol
-    /// violation ends it at once.
-    async fn wait_peers_done(&mut self) -> Result<()> {
+    /// known to have failed (a dead process writes nothing); with `described_only`, only the
+    /// peers whose description arrived (see the module docs: before the direct phase). A peer
+    /// failure does not end the wait early (the others may still be writing); it is returned at
+    /// the end. A protocol violation ends it at once.
+    async fn wait_peers_done(&mut self, described_only: bool) -> Result<()> {
         let mut first_failure = None;
         loop {
             let engine = &self.comm.engine;
             let waiting = (0..self.n()).any(|r| {
                 r != self.me()
                     && self.done[r].is_none()
+                    && (!described_only || self.described[r].is_some())
                     && engine.failure_of(self.world_of(r)).is_none()
             });
             if !waiting {
@@ -433,6 +509,11 @@ impl DirectAllreduce {
     }
 }
 
+/// A `Done` body: `[1]`, `[0, kind]` or `[0, kind, failed u32]`.
+fn done_is_well_formed(p: &[u8]) -> bool {
+    matches!((p.first(), p.len()), (Some(1), 1) | (Some(0), 2 | 6))
+}
+
 impl Drop for DirectAllreduce {
     fn drop(&mut self) {
         if self.exposed {
@@ -442,7 +523,9 @@ impl Drop for DirectAllreduce {
             self.say_done(Some(&Error::new(ErrorKind::Internal, "dropped")));
             let engine = self.comm.engine.clone();
             let progress = engine.transport().caller_progress();
-            let _ = crate::transport::caller::block_on(progress, self.wait_peers_done());
+            let described_only = !self.in_direct;
+            let _ =
+                crate::transport::caller::block_on(progress, self.wait_peers_done(described_only));
             self.exposed = false;
         }
         self.comm.close_collective(self.seq, &mut self.rx, &self.fp);

@@ -81,6 +81,12 @@ pub trait Transport: Send + Sync + 'static {
     fn cma_pid(&self, _to: u32) -> Option<i32> {
         None
     }
+
+    /// Looks now, rather than at the next periodic check, for peers whose process is gone,
+    /// and reports them through [`FrameSink::on_peer_lost`]; a no-op (the default) where the
+    /// transport cannot tell cheaply. Called when a peer turned out to have left, to find a
+    /// failure that may be the reason it left.
+    fn refresh_liveness(&self) {}
 }
 
 /// Traffic counters of one transport since it started.

@@ -63,6 +63,10 @@ impl Transport for Routed {
         self.shm.cma_pid(to)
     }
 
+    fn refresh_liveness(&self) {
+        self.shm.refresh_liveness();
+    }
+
     fn stats(&self) -> Vec<(&'static str, TransportStats)> {
         let mut v = self.shm.stats();
         v.extend(self.net.stats());

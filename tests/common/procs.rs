@@ -178,6 +178,13 @@ impl Reaper {
                 }
             }
             if status.iter().any(Option::is_none) && Instant::now() >= deadline {
+                let stacks: String = self
+                    .0
+                    .iter()
+                    .zip(&status)
+                    .filter(|(_, s)| s.is_none())
+                    .map(|(c, _)| stack_of(c.id()))
+                    .collect();
                 for c in &mut self.0 {
                     let _ = c.kill();
                     let _ = c.wait();
@@ -188,7 +195,7 @@ impl Reaper {
                     outs.push_str(&String::from_utf8_lossy(&o.take(grace)));
                     outs.push_str(&String::from_utf8_lossy(&e.take(grace)));
                 }
-                panic!("ranks still running after {limit:?}; output:\n{outs}");
+                panic!("ranks still running after {limit:?}; output:\n{outs}{stacks}");
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -205,6 +212,25 @@ impl Reaper {
             })
             .collect()
     }
+}
+
+/// Where the threads of hung process `pid` wait, for the report of a hang: the frames of
+/// nexar's own code per thread, when `gdb` is installed (else a line saying it is not).
+fn stack_of(pid: u32) -> String {
+    let out = Command::new("timeout")
+        .args(["30", "gdb", "-batch", "-nx", "-p", &pid.to_string()])
+        .args(["-ex", "thread apply all bt 40"])
+        .stdin(Stdio::null())
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        return format!("\n(pid {pid}: no stacks; gdb is not installed or could not attach)\n");
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let frames: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Thread ") || (l.starts_with('#') && l.contains("nexar")))
+        .collect();
+    format!("\n--- stacks of pid {pid}:\n{}\n", frames.join("\n"))
 }
 
 /// Waits for every child (in order) until `limit` and returns their outputs; past the limit

@@ -389,6 +389,10 @@ impl Transport for ShmTransport {
         self.inner.caller_progress.then_some(self as _)
     }
 
+    fn refresh_liveness(&self) {
+        self.inner.check_liveness_now();
+    }
+
     fn cma_pid(&self, to: u32) -> Option<i32> {
         let p = self.inner.peers.get(to as usize)?.as_ref()?;
         let usable = !self.inner.fail_reads

@@ -95,6 +95,22 @@ impl Inner {
         }
         false
     }
+
+    /// Checks every live peer's process now (see [`check_liveness`]), unless another thread
+    /// keeps reading the rings for a few milliseconds (it checks periodically itself; this
+    /// thread may even be that one, calling in from a delivery).
+    pub(super) fn check_liveness_now(&self) {
+        let Some(mut side) = self.rx.try_lock_for(Duration::from_millis(5)) else {
+            return;
+        };
+        let side = &mut *side;
+        let budget = side
+            .budget
+            .get_or_insert_with(|| self.sink.rx_budget())
+            .as_deref();
+        side.last_check = Instant::now();
+        check_liveness(self, &mut side.peers, budget);
+    }
 }
 
 /// The progress thread: runs until `inner.stop` is set.
