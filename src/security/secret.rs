@@ -146,7 +146,33 @@ impl JobSecret {
 
     /// Writes the secret as 64 hex digits to a new file with mode `0600` (for launches by hand:
     /// point every rank's `NEXAR_JOB_SECRET_FILE` at it). Fails if the file exists.
+    ///
+    /// The file appears whole: the digits go to a temporary file in the same directory, which
+    /// is then hard-linked to `path` (a link, unlike a rename, fails if `path` exists). A
+    /// reader that waits for the file (a joining host) so never reads it half-written. Where
+    /// the file system has no hard links, the file is written in place as before.
     pub fn write_file(&self, path: &Path) -> Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".{}.tmp", std::process::id()));
+        let tmp = std::path::PathBuf::from(tmp);
+        let linked = self
+            .write_new(&tmp)
+            .and_then(|()| std::fs::hard_link(&tmp, path));
+        let _ = std::fs::remove_file(&tmp);
+        let res = match linked {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => self.write_new(path),
+            other => other,
+        };
+        res.map_err(|e| {
+            Error::new(
+                ErrorKind::Bootstrap,
+                format!("cannot write job secret file {}: {e}", path.display()),
+            )
+        })
+    }
+
+    /// Writes the hex digits to a new file `path` with mode `0600`.
+    fn write_new(&self, path: &Path) -> std::io::Result<()> {
         use std::io::Write;
         use std::os::unix::fs::OpenOptionsExt;
         let mut hex = self.to_hex();
@@ -160,12 +186,7 @@ impl JobSecret {
                 f.write_all(b"\n")
             });
         hex.zeroize();
-        res.map_err(|e| {
-            Error::new(
-                ErrorKind::Bootstrap,
-                format!("cannot write job secret file {}: {e}", path.display()),
-            )
-        })
+        res
     }
 
     /// The raw secret bytes. Handle with care: never log or print them.
@@ -279,6 +300,42 @@ impl Eq for JobSecret {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_written_secret_file_appears_whole_private_and_only_once() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..100u8 {
+            let path = dir.path().join(format!("s{i}"));
+            let s = JobSecret::from_bytes([i; SECRET_LEN]);
+            // A reader that pounces on the file as soon as it exists (a joining host).
+            let watcher = {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    loop {
+                        if let Ok(data) = std::fs::read(&path) {
+                            return data;
+                        }
+                        std::thread::yield_now();
+                    }
+                })
+            };
+            s.write_file(&path).unwrap();
+            let seen = watcher.join().unwrap();
+            assert_eq!(
+                JobSecret::parse(&seen).unwrap(),
+                s,
+                "read at once: {seen:?}"
+            );
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+            let other = JobSecret::from_bytes([0xee; SECRET_LEN]);
+            assert!(other.write_file(&path).is_err(), "an existing file is kept");
+            assert_eq!(JobSecret::read_from_file(&path).unwrap(), s);
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 100, "no temporary file is left behind");
+    }
 
     #[test]
     fn debug_does_not_print_the_secret() {
