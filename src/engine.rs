@@ -479,4 +479,24 @@ impl FrameSink for Engine {
     fn rx_budget(&self) -> Option<Arc<crate::transport::budget::RxBudget>> {
         Some(self.matcher.lock().budget())
     }
+
+    fn known_failures(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.failed.read().keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn on_failures_reported(&self, by: u32, failed: &[u32]) {
+        // A peer's word is taken (it is authenticated, and detection is fail-stop): the
+        // survivors it leaves behind then name the failure that made it leave, at once,
+        // rather than the departed peer or nothing until their own detection fires.
+        for &rank in failed {
+            if rank < self.size && rank != self.rank && rank != by {
+                self.mark_failed(
+                    rank,
+                    Error::proc_failed(rank, format!("rank {by} saw it fail before leaving")),
+                );
+            }
+        }
+    }
 }

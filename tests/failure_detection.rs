@@ -213,6 +213,42 @@ fn kills_at_any_moment_of_a_call_leave_no_survivor_waiting_and_name_the_dead_ran
     }
 }
 
+/// A rank leaving after a failure names it in its goodbye, and the ranks it leaves behind take
+/// its word. Ranks 0 and 1 share one "host", 2 and 3 another (`NEXAR_HOSTNAME`), so 0 and 1
+/// talk over shared memory and across the hosts over QUIC, with a 30 s peer timeout. When
+/// rank 1 is killed, rank 0 sees its inbox lock go at once, returns the error and finalizes;
+/// ranks 2 and 3 mostly have nothing but QUIC's idle timeout to tell, and waited 30 s before
+/// goodbyes carried failures. They must name rank 1 within seconds.
+#[test]
+fn a_leaving_rank_passes_on_the_failure_it_saw() {
+    let _g = serial();
+    let victim = 1u32;
+    let dir = tempfile::tempdir().unwrap();
+    let launch = launch_by_hand(&example("fault_victim"), 4, dir.path(), |c| {
+        let low = c
+            .get_envs()
+            .any(|(k, v)| k == "NEXAR_RANK" && v.is_some_and(|v| v == "0" || v == "1"));
+        c.args(["kill", BYTES, &victim.to_string(), "500"])
+            .env("NEXAR_TRANSPORT", "auto")
+            .env("NEXAR_HOSTNAME", if low { "host-a" } else { "host-b" })
+            .env("NEXAR_PEER_TIMEOUT_MS", "30000");
+    });
+    let outs = Reaper(launch.children).wait(Duration::from_secs(90));
+    let text = stdout_of(&outs);
+    let ctx = format!("{text}\n{}", stderr_of(&outs));
+    let lat = survivors_saw(&text, victim, 4, &ctx);
+    eprintln!("a failure passed on in goodbyes: latency per survivor (ms): {lat:.1?}");
+    let max = lat.iter().copied().fold(0.0, f64::max);
+    assert!(max < 10_000.0, "{max} ms: the peer timeout is 30 s\n{ctx}");
+    // Ranks 2 and 3 may also see a TLS bulk lane from rank 1 reset; most often they hear of
+    // it through a goodbye.
+    let heard = lines(&text, "ERR")
+        .iter()
+        .filter(|e| e.contains("saw it fail before leaving"))
+        .count();
+    eprintln!("{heard} of 3 survivors heard of the failure through a goodbye");
+}
+
 #[test]
 fn a_stopped_rank_is_declared_failed_fenced_and_told_when_it_wakes() {
     let _g = serial();

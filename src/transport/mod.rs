@@ -39,6 +39,36 @@ pub trait FrameSink: Send + Sync + 'static {
     fn rx_budget(&self) -> Option<std::sync::Arc<budget::RxBudget>> {
         None
     }
+
+    /// World ranks this process knows to have failed. A transport shutting down passes them
+    /// on in its goodbyes (see [`failures_to_bytes`]); none by default.
+    fn known_failures(&self) -> Vec<u32> {
+        Vec::new()
+    }
+
+    /// Peer `by` said in its goodbye that these world ranks failed (it saw them fail, then
+    /// left, most likely because of that). Ignored by default.
+    fn on_failures_reported(&self, _by: u32, _failed: &[u32]) {}
+}
+
+/// Most failed ranks a goodbye names (they fit one shared-memory slot with room to spare).
+pub const MAX_REPORTED_FAILURES: usize = 1024;
+
+/// A goodbye's body: the first [`MAX_REPORTED_FAILURES`] of `failed`, 4 bytes each (LE).
+pub fn failures_to_bytes(failed: &[u32]) -> Vec<u8> {
+    failed
+        .iter()
+        .take(MAX_REPORTED_FAILURES)
+        .flat_map(|r| r.to_le_bytes())
+        .collect()
+}
+
+/// The ranks in a goodbye's body (a trailing partial entry is ignored).
+pub fn failures_from_bytes(body: &[u8]) -> Vec<u32> {
+    body.chunks_exact(4)
+        .take(MAX_REPORTED_FAILURES)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect()
 }
 
 /// Moves frames to other ranks of the world.
@@ -129,5 +159,24 @@ impl Transport for SelfOnly {
 
     fn name(&self) -> &'static str {
         "self"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goodbye_failure_lists_round_trip_capped_and_tolerate_a_partial_entry() {
+        let ranks = [3u32, 0, u32::MAX, 17];
+        assert_eq!(failures_from_bytes(&failures_to_bytes(&ranks)), ranks);
+        assert!(failures_to_bytes(&[]).is_empty());
+        let many: Vec<u32> = (0..5000).collect();
+        let body = failures_to_bytes(&many);
+        assert_eq!(body.len(), 4 * MAX_REPORTED_FAILURES);
+        assert_eq!(failures_from_bytes(&body), many[..MAX_REPORTED_FAILURES]);
+        let mut odd = failures_to_bytes(&[9]);
+        odd.extend_from_slice(&[1, 2]);
+        assert_eq!(failures_from_bytes(&odd), [9]);
     }
 }

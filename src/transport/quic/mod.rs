@@ -42,8 +42,11 @@
 //!   [`crate::wire::PREALLOC_LIMIT`] is reserved before its bytes arrive.
 //! * `NEXAR_CHAOS` (testing only, `chaos.rs`) puts a seeded datagram mangler under the socket.
 //!
-//! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A frame
-//! sent to this rank itself is handed to its own sink at once.
+//! `Hello` and `Goodbye` frames are consumed by the transport and never reach the sink. A
+//! `Goodbye` carries the ranks its sender knew had failed ([`FrameSink::known_failures`]; the
+//! shared-memory goodbye does the same), handed to [`FrameSink::on_failures_reported`]: a rank
+//! that leaves because of a failure tells the peers that could not see it yet. A frame sent to
+//! this rank itself is handed to its own sink at once.
 //!
 //! * With the cargo feature `rdma`, a bulk lane between hosts goes over an RDMA queue pair when
 //!   both sides have a device (`rdma_lane.rs`, `transport::rdma`, `NEXAR_RDMA`, `docs/RDMA.md`),

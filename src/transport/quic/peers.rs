@@ -208,6 +208,7 @@ impl Peers {
     /// writer to, and closes the queues. Returns the writer tasks to wait for.
     pub(super) fn say_goodbye(&self, inner: &Arc<Inner>) -> Vec<JoinHandle<()>> {
         let mut writers = Vec::new();
+        let known_failures = inner.sink.known_failures();
         for (peer, slot) in self.slots.iter().enumerate() {
             let peer = peer as u32;
             if peer == inner.rank {
@@ -222,7 +223,8 @@ impl Peers {
                 if let Some(l) = &st.lanes {
                     let mut bye = FrameHeader::new(FrameKind::Goodbye, inner.rank);
                     bye.seq = lanes::LANE_COUNT;
-                    let _ = l.push(Frame::new(bye, Bytes::new()));
+                    let failed = crate::transport::failures_to_bytes(&known_failures);
+                    let _ = l.push(Frame::new(bye, Bytes::from(failed)));
                 }
             }
             st.lanes = None;

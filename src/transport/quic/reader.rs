@@ -111,7 +111,13 @@ pub(super) fn deliver(
             stats.received(&frame);
             inner.sink.on_frame(frame);
         }
-        Some(FrameKind::Goodbye) => inner.peers.mark_left(peer, frame.header.seq),
+        Some(FrameKind::Goodbye) => {
+            inner.peers.mark_left(peer, frame.header.seq);
+            let failed = crate::transport::failures_from_bytes(&frame.payload);
+            if !failed.is_empty() {
+                inner.sink.on_failures_reported(peer, &failed);
+            }
+        }
         Some(FrameKind::Hello) | None => return Err("unexpected Hello in the middle of a stream"),
     }
     Ok(())

@@ -364,7 +364,7 @@ impl Transport for ShmTransport {
                         p,
                         Item::Control {
                             kind: outbound::GOODBYE,
-                            body: Vec::new(),
+                            body: super::failures_to_bytes(&inner.sink.known_failures()),
                         },
                     );
                 }

@@ -320,6 +320,10 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
         }
         GOODBYE => {
             peer.state.store(GONE, Ordering::Release);
+            let failed = crate::transport::failures_from_bytes(data);
+            if !failed.is_empty() {
+                inner.sink.on_failures_reported(peer.rank, &failed);
+            }
             Action::Nothing
         }
         other => Action::Violation(format!("unknown slot kind {other}")),
