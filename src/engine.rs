@@ -96,6 +96,8 @@ pub(crate) struct Engine {
     /// Set once `failed` has an entry: lets the per-message checks skip the lock while every
     /// peer is alive.
     any_failed: AtomicBool,
+    /// A peer declared this rank failed and dropped it: its goodbyes pass on no failures.
+    dropped: AtomicBool,
     closed: AtomicBool,
     /// Revoked communicators and agreement frames (see `crate::fault`).
     pub(crate) ulfm: crate::fault::state::UlfmState,
@@ -121,6 +123,7 @@ impl Engine {
             ssends: Mutex::new(FxHashMap::default()),
             failed: RwLock::new(HashMap::new()),
             any_failed: AtomicBool::new(false),
+            dropped: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             ulfm: Default::default(),
             rpc: Default::default(),
@@ -481,9 +484,16 @@ impl FrameSink for Engine {
     }
 
     fn known_failures(&self) -> Vec<u32> {
+        if self.dropped.load(Ordering::Acquire) {
+            return Vec::new();
+        }
         let mut v: Vec<u32> = self.failed.read().keys().copied().collect();
         v.sort_unstable();
         v
+    }
+
+    fn on_dropped_by(&self, _by: u32) {
+        self.dropped.store(true, Ordering::Release);
     }
 
     fn on_failures_reported(&self, by: u32, failed: &[u32]) {

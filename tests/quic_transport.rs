@@ -140,6 +140,32 @@ async fn clean_shutdown_flushes_queued_frames_and_reports_no_loss() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_goodbye_carries_the_failures_its_sender_knew_of() {
+    let (ts, sinks) = world(3, &secret(8), &test_config());
+    for (from, to) in [(0u32, 1u32), (0, 2), (1, 2)] {
+        ts[from as usize].send(to, frame(from, 0, 1)).unwrap();
+    }
+    assert!(
+        wait_until(T, || sinks[1].frame_count() == 1
+            && sinks[2].frame_count() == 2)
+        .await
+    );
+    // Rank 0 knew of two failures (ranks outside this world of 3 are passed on as they are:
+    // the receiving engine filters); rank 1 of none.
+    *sinks[0].known.lock() = vec![7, 2];
+    tokio::join!(ts[0].shutdown(), ts[1].shutdown(), ts[2].shutdown());
+    assert_eq!(*sinks[1].reported.lock(), [(0, vec![7, 2])]);
+    assert_eq!(*sinks[2].reported.lock(), [(0, vec![7, 2])]);
+    assert!(
+        sinks[0].reported.lock().is_empty(),
+        "an empty list is not reported"
+    );
+    for s in &sinks {
+        assert!(s.lost.lock().is_empty(), "{:?}", s.lost.lock());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_a_transport_reports_it_lost_at_once() {
     let (mut ts, sinks) = world(2, &secret(7), &test_config());
     ts[0].send(1, frame(0, 0, 10)).unwrap();

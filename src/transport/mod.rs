@@ -49,6 +49,12 @@ pub trait FrameSink: Send + Sync + 'static {
     /// Peer `by` said in its goodbye that these world ranks failed (it saw them fail, then
     /// left, most likely because of that). Ignored by default.
     fn on_failures_reported(&self, _by: u32, _failed: &[u32]) {}
+
+    /// Peer `by` declared this rank failed and dropped it (this rank was stalled). From then
+    /// on this rank's view of who failed is its own (the peers that dropped it look failed to
+    /// it, and are not): [`FrameSink::known_failures`] should report nothing. Ignored by
+    /// default.
+    fn on_dropped_by(&self, _by: u32) {}
 }
 
 /// Most failed ranks a goodbye names (they fit one shared-memory slot with room to spare).

@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 pub struct Recorder {
     pub frames: Mutex<Vec<Frame>>,
     pub lost: Mutex<Vec<(u32, String)>>,
+    /// What `known_failures` answers (set by a test).
+    pub known: Mutex<Vec<u32>>,
+    /// Failures peers reported in their goodbyes: (who, which ranks).
+    pub reported: Mutex<Vec<(u32, Vec<u32>)>>,
 }
 
 impl FrameSink for Recorder {
@@ -24,6 +28,12 @@ impl FrameSink for Recorder {
     }
     fn on_peer_lost(&self, peer: u32, reason: String) {
         self.lost.lock().push((peer, reason));
+    }
+    fn known_failures(&self) -> Vec<u32> {
+        self.known.lock().clone()
+    }
+    fn on_failures_reported(&self, by: u32, failed: &[u32]) {
+        self.reported.lock().push((by, failed.to_vec()));
     }
 }
 

@@ -69,6 +69,7 @@ fn check(inner: &Inner, seen: &mut [Seen], now: Instant, timeout: Duration, we_s
             continue;
         }
         if p.rx.fenced().load(Ordering::Acquire) != 0 {
+            inner.sink.on_dropped_by(p.rank);
             inner.lose(
                 p,
                 format!(
