@@ -373,11 +373,13 @@ impl DirectAllreduce {
         self.to_all(STEP_DESCRIBE, Bytes::from(msg))?;
         while (0..self.n()).any(|r| r != me && self.described[r].is_none()) {
             self.pump().await?;
-            // A peer gave up because a process failed: so does this one, naming it. (Other
-            // causes, a mismatch above all, are found and worded better here.)
-            if self.blamed.is_some()
-                && let Some(r) = (0..self.n()).find(|&r| self.done[r] == Some(false))
-            {
+            // A peer gave up because a process failed, or before describing itself (it never
+            // will: its `Done` follows its description): so does this one. Other causes, a
+            // mismatch above all, are found and worded better here.
+            if let Some(r) = (0..self.n()).find(|&r| {
+                self.done[r] == Some(false)
+                    && (self.blamed.is_some() || self.described[r].is_none())
+            }) {
                 return Err(self.peer_could_not(r));
             }
         }
