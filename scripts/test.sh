@@ -3,6 +3,18 @@
 # Fortran side through CMake and CTest. CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Disk: CI machines may have only a few GiB free. Every artefact is built once here, so the
+# incremental cache (as large as the build itself) is not kept; Cargo.toml builds debug
+# artefacts without debug info and release ones with line tables only. The free disk is
+# printed at the start and the end.
+export CARGO_INCREMENTAL=0
+disk_report() { echo "== disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free; target/ $(du -sh target 2>/dev/null | cut -f1)"; }
+disk_report
+# A cold run peaked at 6.2 GiB written (target/, build/, build-asan/, fuzz/target/); short of
+# that, say so now rather than through a compiler's "No space left on device" later.
+if [ "$(df -k --output=avail . | tail -1)" -lt $((7 * 1024 * 1024)) ] && [ ! -d target/debug ]; then
+  echo "warning: a cold run writes about 6.5 GiB and less than 7 GiB is free here"
+fi
 
 # First, so that every later step that compiles C or compares with or runs under Open MPI
 # (tests/sched_env.rs runs a job under mpirun.openmpi) finds its tools on a fresh machine.
@@ -75,3 +87,4 @@ cargo build -p nexar --locked "${feat[@]}" --bins --examples
 cargo test -p nexar --locked "${feat[@]}" --lib --test cuda_buffers --test nccl_hier --test nccl_auto \
   --test inprocess_collectives --test inprocess_userops --test p2p_modes --test rdma_lane --test tls_lane
 cargo test -p nexar-mpi --locked "${feat[@]}"
+disk_report
