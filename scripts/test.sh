@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL=0
 disk_report() { echo "== disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free; target/ $(du -sh target 2>/dev/null | cut -f1)"; }
 disk_report
-# A cold run peaked at 6.2 GiB written (target/, build/, build-asan/, fuzz/target/); short of
+# A cold run peaked at 3.9 GiB written (target/, build/, build-asan/, fuzz/target/); short of
 # that, say so now rather than through a compiler's "No space left on device" later.
-if [ "$(df -k --output=avail . | tail -1)" -lt $((7 * 1024 * 1024)) ] && [ ! -d target/debug ]; then
-  echo "warning: a cold run writes about 6.5 GiB and less than 7 GiB is free here"
+if [ "$(df -k --output=avail . | tail -1)" -lt $((5 * 1024 * 1024)) ] && [ ! -d target/debug ]; then
+  echo "warning: a cold run writes about 4 GiB and less than 5 GiB is free here"
 fi
 
 # First, so that every later step that compiles C or compares with or runs under Open MPI
