@@ -47,6 +47,9 @@ echo "== generated files up to date (cargo xtask check)"
 cargo xtask check
 echo "== MPI ABI header (mpi/spec/check.sh: compiles alone, standard values, every function + PMPI twin)"
 bash mpi/spec/check.sh
+echo "== nexar-proto is pure: #![no_std] + #![forbid(unsafe_code)], built for a target without an OS"
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+cargo build -p nexar-proto --lib --target wasm32-unknown-unknown --locked
 echo "== cargo clippy (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo build (release libraries and binaries; the examples are checked by clippy above)"

@@ -4,7 +4,9 @@
 //! `MPI_LONG_INT`, `MPI_2INT` and `MPI_SHORT_INT`: the value at offset 0, the `i32` index at the
 //! next 4-byte boundary, the whole padded to the struct's alignment.
 
-use std::fmt;
+use crate::prelude::*;
+
+use core::fmt;
 
 /// An element type. The discriminants are stable: they travel in frame headers and C constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,9 +191,9 @@ mod tests {
         struct DoubleInt(f64, i32);
         #[repr(C)]
         struct ShortInt(i16, i32);
-        assert_eq!(Datatype::F64I32.size(), std::mem::size_of::<DoubleInt>());
-        assert_eq!(Datatype::I16I32.size(), std::mem::size_of::<ShortInt>());
-        assert_eq!(Datatype::I64I32.size(), std::mem::size_of::<(i64, i32)>());
+        assert_eq!(Datatype::F64I32.size(), core::mem::size_of::<DoubleInt>());
+        assert_eq!(Datatype::I16I32.size(), core::mem::size_of::<ShortInt>());
+        assert_eq!(Datatype::I64I32.size(), core::mem::size_of::<(i64, i32)>());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Errors a state machine can report. They describe protocol violations or bad arguments; they
 //! never carry I/O failures (proto does no I/O).
 
+use crate::prelude::*;
+
 use crate::types::Rank;
 
 /// What went wrong inside a collective state machine.

@@ -12,6 +12,18 @@
 //! * [`algo`]: one module per collective algorithm.
 //! * [`select`]: which algorithm to use for (ranks, bytes).
 //! * [`sim`]: the deterministic multi-rank simulator.
+//!
+//! The crate is `#![no_std]` (it needs only `alloc`) and forbids unsafe code, and CI builds it for
+//! `wasm32-unknown-unknown`: a machine that reached for a socket, a clock, a thread or a pointer
+//! trick would fail the build, not a review.
+
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+// Unit tests run on the host and may print and use std's collections.
+#[cfg(test)]
+extern crate std;
 
 pub mod algo;
 pub mod datatype;
@@ -20,6 +32,7 @@ pub mod kernels;
 pub mod machine;
 pub mod op;
 pub mod partition;
+mod prelude;
 pub mod reducer;
 pub mod select;
 pub mod sim;

@@ -8,10 +8,12 @@
 //! Messages are tagged with a `step` chosen by the algorithm, so a machine can tell rounds apart
 //! when they arrive early or out of order. [`Inbox`] buffers early arrivals by (peer, step).
 
+use crate::prelude::*;
+
 use crate::error::ProtoError;
 use crate::types::Rank;
+use alloc::collections::BTreeMap;
 use bytes::Bytes;
-use std::collections::HashMap;
 
 /// A message a machine wants sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +86,7 @@ impl Outbox {
     }
 
     /// Takes every queued message, in the order they were queued.
-    pub fn drain(&mut self) -> std::vec::Drain<'_, Outgoing> {
+    pub fn drain(&mut self) -> alloc::vec::Drain<'_, Outgoing> {
         self.msgs.drain(..)
     }
 
@@ -122,7 +124,7 @@ pub trait Collective: Send {
 /// Buffers messages by (sender, step) until the machine is ready for them.
 #[derive(Debug, Default)]
 pub struct Inbox {
-    pending: HashMap<(Rank, u32), Bytes>,
+    pending: BTreeMap<(Rank, u32), Bytes>,
 }
 
 impl Inbox {
@@ -134,11 +136,13 @@ impl Inbox {
     /// Stores a message; a second message for the same (sender, step) is an error.
     pub fn put(&mut self, msg: Incoming) -> Result<(), ProtoError> {
         match self.pending.entry((msg.from, msg.step)) {
-            std::collections::hash_map::Entry::Occupied(_) => Err(ProtoError::DuplicateMessage {
-                from: msg.from,
-                step: msg.step,
-            }),
-            std::collections::hash_map::Entry::Vacant(v) => {
+            alloc::collections::btree_map::Entry::Occupied(_) => {
+                Err(ProtoError::DuplicateMessage {
+                    from: msg.from,
+                    step: msg.step,
+                })
+            }
+            alloc::collections::btree_map::Entry::Vacant(v) => {
                 v.insert(msg.payload);
                 Ok(())
             }

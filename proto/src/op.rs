@@ -1,7 +1,7 @@
 //! Reduction operators and which datatypes each accepts.
 
 use crate::datatype::Datatype;
-use std::fmt;
+use core::fmt;
 
 /// A predefined reduction operator. Discriminants are stable (frame headers, C constants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

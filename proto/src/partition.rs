@@ -1,6 +1,8 @@
 //! Splitting a vector of elements into near-equal blocks, identically on every rank.
 
-use std::ops::Range;
+use crate::prelude::*;
+
+use core::ops::Range;
 
 /// Element range of block `i` when `total` elements are split into `parts` blocks: the first
 /// `total % parts` blocks hold one element more. Every rank computes the same split.

@@ -7,12 +7,14 @@
 //! machines always put the lower-ranked partial result on the left, and the selection
 //! ([`crate::select`]) picks only order-preserving algorithms for a non-commutative one.
 
+use crate::prelude::*;
+
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::{self, Order};
 use crate::op::ReduceOp;
-use std::fmt;
-use std::sync::Arc;
+use alloc::sync::Arc;
+use core::fmt;
 
 /// A user-defined reduction over elements of [`CustomOp::elem_size`] bytes.
 ///

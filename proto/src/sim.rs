@@ -5,11 +5,13 @@
 //! messages and bytes and the critical-path length in rounds, for checking each algorithm against
 //! its formula.
 
+use crate::prelude::*;
+
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox};
 use crate::types::Rank;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use alloc::collections::BinaryHeap;
+use core::cmp::Reverse;
 
 /// SplitMix64: a tiny, good-enough PRNG so proto needs no dependency for randomness.
 #[derive(Debug, Clone)]
@@ -122,13 +124,13 @@ impl PartialEq for Queued {
 impl Eq for Queued {}
 
 impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
         self.key.cmp(&other.key)
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the algorithm tests: the rank counts, lengths and seeds every collective is
 //! checked with, deterministic inputs, and a sequential reference reduction.
 
+use crate::prelude::*;
+
 use crate::datatype::Datatype;
 use crate::kernels::{Order, reference};
 use crate::op::ReduceOp;

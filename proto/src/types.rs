@@ -1,5 +1,7 @@
 //! Ranks, tags and the group a collective runs in.
 
+use crate::prelude::*;
+
 /// A process's index inside a communicator (or the world), `0..size`.
 pub type Rank = u32;
 

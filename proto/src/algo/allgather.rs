@@ -11,6 +11,8 @@
 //! This module also holds the block-size validation helpers the other data-movement collectives
 //! (gather, scatter, alltoall) share.
 
+use crate::prelude::*;
+
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
@@ -255,7 +257,7 @@ impl RecursiveDoubling {
     }
 
     /// Byte range of the blocks of the aligned group of `2^k` ranks containing `rank`.
-    fn held(&self, rank: Rank, k: u32) -> std::ops::Range<usize> {
+    fn held(&self, rank: Rank, k: u32) -> core::ops::Range<usize> {
         let base = (rank as usize >> k) << k;
         self.off[base]..self.off[base + (1 << k)]
     }

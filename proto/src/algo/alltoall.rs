@@ -12,6 +12,8 @@
 //!
 //! Both send `n (n - 1)` messages in all.
 
+use crate::prelude::*;
+
 use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len};
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox, check_sender};

@@ -1,6 +1,8 @@
 //! Dissemination barrier: in round `k`, rank `r` signals `r + 2^k` and waits for `r - 2^k`
 //! (mod n). `ceil(log2 n)` rounds, `n * ceil(log2 n)` empty messages.
 
+use crate::prelude::*;
+
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};

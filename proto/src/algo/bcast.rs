@@ -15,6 +15,8 @@
 //!      which already holds everything. Messages: `(n - 1) + (n - 1)^2 = n (n - 1)`, every one
 //!      sent even when its block is empty.
 
+use crate::prelude::*;
+
 use crate::algo::ceil_log2;
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
@@ -23,7 +25,7 @@ use crate::partition::block;
 use crate::select::reductions::{self as select, BcastAlgo};
 use crate::types::{Group, Rank};
 use bytes::Bytes;
-use std::ops::Range;
+use core::ops::Range;
 
 /// A bcast of the root's `data` (every rank passes the same length; only the root's contents
 /// matter), using the algorithm [`select::bcast`] picks for this size.

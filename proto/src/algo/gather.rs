@@ -9,6 +9,8 @@
 //!   concatenated on the way up. `floor(log2 n)` rounds of dependent messages, but bytes cross up
 //!   to that many links.
 
+use crate::prelude::*;
+
 use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
@@ -236,7 +238,7 @@ impl Binomial {
         }
         if self.v != 0 && !self.sent {
             let parent = self.abs(self.v - (1usize << self.limit));
-            let acc = std::mem::take(&mut self.acc);
+            let acc = core::mem::take(&mut self.acc);
             out.send(parent, self.limit, Bytes::from(acc));
             self.sent = true;
         }

@@ -15,6 +15,8 @@
 //!   every participant sends its block straight to the root; for large vectors. See
 //!   [`crate::algo::allreduce::rabenseifner`] for the schedule and its formulas.
 
+use crate::prelude::*;
+
 use crate::algo::allreduce::rabenseifner::{self, Finish};
 use crate::algo::allreduce::{check_order, check_reduction};
 use crate::algo::ceil_log2;
@@ -177,7 +179,7 @@ impl Binomial {
     /// Sends my partial result up once every child has been combined.
     fn send_up(&mut self, out: &mut Outbox) {
         if let Some((to, depth)) = self.tree.parent {
-            let data = std::mem::take(&mut self.acc);
+            let data = core::mem::take(&mut self.acc);
             out.send(to, self.steps - 1 - depth, Bytes::from(data));
         }
     }

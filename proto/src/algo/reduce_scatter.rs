@@ -21,6 +21,8 @@
 //!   partial is the left operand, so each block is a balanced tree over the ranks in order.
 //!   `n log2 n` messages, `log2 n` rounds.
 
+use crate::prelude::*;
+
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::kernels::Order;
@@ -31,7 +33,7 @@ use crate::reducer::Reducer;
 use crate::select::movement::{self, ReduceScatterAlgo};
 use crate::types::Group;
 use bytes::Bytes;
-use std::ops::Range;
+use core::ops::Range;
 
 /// Builds rank `g.rank`'s reduce_scatter machine with the algorithm [`movement::reduce_scatter`]
 /// picks. `data` is the full vector of `Σ recv_counts` elements; `recv_counts[i]` is the number

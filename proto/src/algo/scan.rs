@@ -17,6 +17,8 @@
 //!   Results are exactly the sequential left fold. Segment `i` travels at step `i`, with the top
 //!   bit set on the last one, so ranks that disagree on the segment count fail loudly.
 
+use crate::prelude::*;
+
 use crate::algo::ceil_log2;
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
@@ -27,7 +29,7 @@ use crate::reducer::Reducer;
 use crate::select::movement::{self, ScanAlgo};
 use crate::types::Group;
 use bytes::Bytes;
-use std::ops::Range;
+use core::ops::Range;
 
 /// Builds rank `g.rank`'s scan (or exscan, if `exclusive`) machine with the algorithm
 /// [`movement::scan`] picks for this group and vector size. `data` is this rank's vector (the

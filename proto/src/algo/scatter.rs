@@ -9,6 +9,8 @@
 //!
 //! Payloads are zero-copy slices of the root's buffer, forwarded without copying.
 
+use crate::prelude::*;
+
 use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
@@ -194,7 +196,7 @@ impl Binomial {
     }
 
     /// Byte range, in relative order, of the subtree of `2^k` relative ranks starting at `c`.
-    fn subtree(&self, c: usize, k: u32) -> std::ops::Range<usize> {
+    fn subtree(&self, c: usize, k: u32) -> core::ops::Range<usize> {
         self.rel_off[c]..self.rel_off[self.n().min(c + (1usize << k))]
     }
 

@@ -9,6 +9,8 @@
 //! [`Driven`] turns a [`Steps`] implementation (what to send at start and after each receive) into
 //! a [`Collective`], so each algorithm only describes its schedule and its reactions.
 
+use crate::prelude::*;
+
 use crate::error::ProtoError;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
 use crate::types::Rank;

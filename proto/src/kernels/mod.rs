@@ -18,13 +18,15 @@
 //! * Min and max follow `f32::min`/`f32::max` (a NaN operand loses to a number); on a tie
 //!   (`-0.0` vs `+0.0`) the left operand wins, and of two NaNs the right one is returned unchanged.
 
+use crate::prelude::*;
+
 pub mod fast;
 pub mod reference;
 
 use crate::datatype::Datatype;
 use crate::error::ProtoError;
 use crate::op::ReduceOp;
-use std::ops::{Add, Mul};
+use core::ops::{Add, Mul};
 
 /// Which operand goes on the left of `⊕`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,7 +44,7 @@ macro_rules! float_op {
 /// Applies `f(left, right)` to every element of a plain scalar type, respecting `order`.
 macro_rules! each {
     ($t:ty, $acc:expr, $inc:expr, $order:expr, |$l:ident, $r:ident| $body:expr) => {{
-        const N: usize = std::mem::size_of::<$t>();
+        const N: usize = core::mem::size_of::<$t>();
         for (a, b) in $acc.chunks_exact_mut(N).zip($inc.chunks_exact(N)) {
             let x = <$t>::from_ne_bytes(a.try_into().unwrap());
             let y = <$t>::from_ne_bytes(b.try_into().unwrap());
@@ -60,7 +60,7 @@ macro_rules! each {
 /// Value-index pairs: keep the better value; on a tie keep the lower index.
 macro_rules! pair {
     ($t:ty, $op:expr, $acc:expr, $inc:expr, $size:expr, $ioff:expr) => {{
-        const V: usize = std::mem::size_of::<$t>();
+        const V: usize = core::mem::size_of::<$t>();
         for (a, b) in $acc.chunks_exact_mut($size).zip($inc.chunks_exact($size)) {
             let av = <$t>::from_ne_bytes(a[..V].try_into().unwrap());
             let bv = <$t>::from_ne_bytes(b[..V].try_into().unwrap());

@@ -14,6 +14,8 @@
 //! partial results on the left; ring: see [`ring`]) and either computed identically on every
 //! rank or computed once and copied.
 
+use crate::prelude::*;
+
 pub mod rabenseifner;
 pub mod recursive_doubling;
 pub mod ring;
@@ -99,7 +101,7 @@ pub(crate) fn check_order(
     red: &Reducer,
     preserves: bool,
     what: &str,
-    algo: &dyn std::fmt::Debug,
+    algo: &dyn core::fmt::Debug,
 ) -> Result<(), ProtoError> {
     if preserves || red.commutative() {
         Ok(())

@@ -16,6 +16,8 @@
 //!    root (step `1 + L + nr`). Messages: `rem + p2 * L + p2 - [root is a participant]`;
 //!    rounds: at most `L + 1 + [rem > 0]`.
 
+use crate::prelude::*;
+
 use super::recursive_doubling::{Fold, Role, order};
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
@@ -25,7 +27,7 @@ use crate::partition::block_bytes;
 use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
-use std::ops::Range;
+use core::ops::Range;
 
 /// How the reduced blocks are distributed after the reduce-scatter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,7 +218,7 @@ impl Steps for Rabenseifner {
                 if self.finish == Finish::GatherTo(self.g.rank) {
                     out.send(to, FOLD_STEP, Bytes::copy_from_slice(&self.acc));
                 } else {
-                    out.send(to, FOLD_STEP, Bytes::from(std::mem::take(&mut self.acc)));
+                    out.send(to, FOLD_STEP, Bytes::from(core::mem::take(&mut self.acc)));
                 }
             }
             Role::Absorber { .. } => {}

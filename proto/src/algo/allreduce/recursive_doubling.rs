@@ -14,6 +14,8 @@
 //! absorber's partial must cross every exchange. Each element is reduced as a balanced tree over
 //! the rank order (after the fold), with the lower-ranked partial result always on the left.
 
+use crate::prelude::*;
+
 use crate::algo::floor_pow2;
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
@@ -168,7 +170,7 @@ impl Steps for RecursiveDoubling {
     fn on_start(&mut self, out: &mut Outbox) -> Result<(), ProtoError> {
         match self.role {
             Role::Donor => {
-                let data = std::mem::take(&mut self.acc);
+                let data = core::mem::take(&mut self.acc);
                 out.send(self.g.rank + 1, FOLD_STEP, Bytes::from(data));
             }
             Role::Absorber { .. } => {}

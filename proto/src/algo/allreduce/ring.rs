@@ -18,6 +18,8 @@
 //! It is not the rank-ordered product for a non-commutative custom op, so it is never selected
 //! for one (and refused when forced: [`crate::select::reductions::AllreduceAlgo::preserves_order`]).
 
+use crate::prelude::*;
+
 use crate::algo::sched::{Driven, Recv, Steps};
 use crate::error::ProtoError;
 use crate::kernels::Order;
@@ -26,7 +28,7 @@ use crate::partition::block_bytes;
 use crate::reducer::Reducer;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
-use std::ops::Range;
+use core::ops::Range;
 
 #[derive(Debug)]
 struct Ring {
