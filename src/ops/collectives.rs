@@ -12,12 +12,14 @@
 //! [`nexar_proto::CustomOp`] included (counts are then in the reducer's elements). A
 //! non-commutative custom op is combined in rank order (`x0 ⊕ x1 ⊕ ... ⊕ x(n-1)`).
 
-use super::direct_allreduce::{self, DirectAllreduce};
+use super::direct_allreduce::DirectAllreduce;
 use super::layout::{Unpack, expect_len, lens, pack, ranges};
+use super::plan::unplanned;
 use crate::comm::Comm;
 use crate::driver::{CollectiveRun, Fingerprint, Kind};
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::algo;
+use nexar_proto::select::plan::{Algo, Coll, Facts, Plan};
 use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp, Reducer};
 
 /// A collective that has started on this rank; finish it to get the result.
@@ -78,6 +80,17 @@ impl PendingCollective {
     }
 }
 
+/// The algorithm the plan gives a call (`$facts`) of collective `$coll`, which its caller runs
+/// as a proto machine; a plan for another path is an internal error.
+macro_rules! planned {
+    ($comm:expr, $facts:expr, $coll:ident) => {
+        match $comm.inner.machine_algo(&$facts)? {
+            Algo::$coll(a) => a,
+            other => return Err(unplanned(Coll::$coll, other)),
+        }
+    };
+}
+
 fn whole(len: usize) -> (Unpack, Option<usize>) {
     (Unpack::Whole, Some(len))
 }
@@ -106,6 +119,14 @@ impl Comm {
         Ok(())
     }
 
+    /// The facts of an allreduce of `len` bytes with `reducer` on this communicator.
+    fn allreduce_facts(&self, reducer: &Reducer, len: usize) -> Facts {
+        Facts {
+            commutative: reducer.commutative(),
+            ..self.inner.facts(Coll::Allreduce, len)
+        }
+    }
+
     fn launch(
         &self,
         fp: Fingerprint,
@@ -122,7 +143,13 @@ impl Comm {
     /// Starts a barrier.
     pub fn start_barrier(&self) -> Result<PendingCollective> {
         let fp = Fingerprint::of(Kind::Barrier);
-        let m = Box::new(algo::barrier::Barrier::new(self.inner.group()));
+        let m = match self
+            .inner
+            .machine_algo(&self.inner.facts(Coll::Barrier, 0))?
+        {
+            Algo::Barrier => Box::new(algo::barrier::Barrier::new(self.inner.group())),
+            other => return Err(unplanned(Coll::Barrier, other)),
+        };
         self.launch(fp, Ok(m), (Unpack::Nothing, None))
     }
 
@@ -130,7 +157,9 @@ impl Comm {
     pub fn start_bcast(&self, buf: &[u8], root: u32) -> Result<PendingCollective> {
         let fp = Fingerprint::of(Kind::Bcast).root(root).len(buf.len());
         self.check_root(root)?;
-        let m = algo::bcast::machine(self.inner.group(), root, crate::device::to_host_vec(buf)?);
+        let a = planned!(self, self.inner.facts(Coll::Bcast, buf.len()), Bcast);
+        let data = crate::device::to_host_vec(buf)?;
+        let m = algo::bcast::machine_with(self.inner.group(), root, data, a);
         self.launch(fp, m, whole(buf.len()))
     }
 
@@ -160,12 +189,13 @@ impl Comm {
             .len(send.len());
         self.check_root(root)?;
         Self::check_reducer(&reducer, send.len())?;
-        let m = algo::reduce::reducer_machine(
-            self.inner.group(),
-            root,
-            reducer,
-            crate::device::to_host_vec(send)?,
-        );
+        let facts = Facts {
+            commutative: reducer.commutative(),
+            ..self.inner.facts(Coll::Reduce, send.len())
+        };
+        let a = planned!(self, facts, Reduce);
+        let data = crate::device::to_host_vec(send)?;
+        let m = algo::reduce::reducer_machine_with(self.inner.group(), root, reducer, data, a);
         let unpack = if self.rank() == root {
             whole(send.len())
         } else {
@@ -204,15 +234,20 @@ impl Comm {
             .len(send.len());
         Self::check_reducer(&reducer, send.len())?;
         let len = send.len();
-        if direct_allreduce::applies(&self.inner, len) {
-            let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
-            return Ok(PendingCollective {
-                work: Work::Direct(Box::new(d)),
-                recv_len: Some(len),
-            });
+        match self.inner.plan(&self.allreduce_facts(&reducer, len)) {
+            Plan::Direct => {
+                let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
+                Ok(PendingCollective {
+                    work: Work::Direct(Box::new(d)),
+                    recv_len: Some(len),
+                })
+            }
+            Plan::Machine(Algo::Allreduce(a)) => {
+                let m = algo::allreduce::reducer_machine_with(self.inner.group(), reducer, send, a);
+                self.launch(fp, m, whole(len))
+            }
+            other => Err(unplanned(Coll::Allreduce, other)),
         }
-        let m = algo::allreduce::reducer_machine(self.inner.group(), reducer, send);
-        self.launch(fp, m, whole(len))
     }
 
     /// [`Comm::start_allreduce_with`] over the caller's `len` bytes at `send`, which the direct
@@ -239,7 +274,7 @@ impl Comm {
             let dev = unsafe { std::slice::from_raw_parts(send, len) };
             return self.start_allreduce_owned(crate::device::to_host_vec(dev)?, reducer);
         }
-        if len > 0 && direct_allreduce::applies(&self.inner, len) {
+        if self.inner.plan(&self.allreduce_facts(&reducer, len)) == Plan::Direct {
             // SAFETY: forwarded from this function's contract.
             let d =
                 unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len, fp) }?;
@@ -281,11 +316,10 @@ impl Comm {
             send.len(),
             r[self.rank() as usize].len(),
         )?;
-        let m = algo::allgather::machine(
-            self.inner.group(),
-            crate::device::to_host_vec(send)?,
-            lens(&r),
-        );
+        let total = r.last().map_or(0, |b| b.end);
+        let a = planned!(self, self.inner.facts(Coll::Allgather, total), Allgather);
+        let data = crate::device::to_host_vec(send)?;
+        let m = algo::allgather::machine_with(self.inner.group(), data, lens(&r), a);
         self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
@@ -315,6 +349,11 @@ impl Comm {
         let fp = Fingerprint::of(Kind::Gather).root(root);
         self.check_root(root)?;
         let n = self.size() as usize;
+        // Non-roots know only their own block: the plan picks an algorithm that needs no more.
+        let gatherv_facts = Facts {
+            layout_shared: false,
+            ..self.inner.facts(Coll::Gather, 0)
+        };
         if self.rank() == root {
             let r = ranges(
                 "gatherv",
@@ -325,25 +364,17 @@ impl Comm {
                 self.size(),
             )?;
             expect_len("gatherv send buffer", send.len(), r[root as usize].len())?;
-            let m = algo::gather::machine_with(
-                self.inner.group(),
-                root,
-                crate::device::to_host_vec(send)?,
-                lens(&r),
-                algo::gather::Algo::Linear,
-            );
+            let a = planned!(self, gatherv_facts, Gather);
+            let data = crate::device::to_host_vec(send)?;
+            let m = algo::gather::machine_with(self.inner.group(), root, data, lens(&r), a);
             self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
         } else {
             // Non-roots know only their own block; the linear algorithm needs no more.
             let mut l = vec![0; n];
             l[self.rank() as usize] = send.len();
-            let m = algo::gather::machine_with(
-                self.inner.group(),
-                root,
-                crate::device::to_host_vec(send)?,
-                l,
-                algo::gather::Algo::Linear,
-            );
+            let a = planned!(self, gatherv_facts, Gather);
+            let data = crate::device::to_host_vec(send)?;
+            let m = algo::gather::machine_with(self.inner.group(), root, data, l, a);
             self.launch(fp, m, (Unpack::Nothing, None))
         }
     }
@@ -363,12 +394,9 @@ impl Comm {
             .len()
             .checked_mul(n)
             .ok_or_else(|| Error::new(ErrorKind::InvalidCount, "gather: total size overflows"))?;
-        let m = algo::gather::machine(
-            self.inner.group(),
-            root,
-            crate::device::to_host_vec(send)?,
-            vec![send.len(); n],
-        );
+        let a = planned!(self, self.inner.facts(Coll::Gather, total), Gather);
+        let data = crate::device::to_host_vec(send)?;
+        let m = algo::gather::machine_with(self.inner.group(), root, data, vec![send.len(); n], a);
         let unpack = if self.rank() == root {
             whole(total)
         } else {
@@ -408,13 +436,13 @@ impl Comm {
             l[self.rank() as usize] = recv_len;
             (Vec::new(), l)
         };
-        let m = algo::scatter::machine_with(
-            self.inner.group(),
-            root,
-            data,
-            l,
-            algo::scatter::Algo::Linear,
-        );
+        // Non-roots know only their own block: the plan picks an algorithm that needs no more.
+        let facts = Facts {
+            layout_shared: false,
+            ..self.inner.facts(Coll::Scatter, 0)
+        };
+        let a = planned!(self, facts, Scatter);
+        let m = algo::scatter::machine_with(self.inner.group(), root, data, l, a);
         self.launch(fp, m, whole(recv_len))
     }
 
@@ -439,7 +467,10 @@ impl Comm {
         } else {
             Vec::new()
         };
-        let m = algo::scatter::machine(self.inner.group(), root, data, vec![recv_len; n]);
+        // Every rank knows the total (`recv_len * n`), the root's send length included.
+        let total = recv_len.saturating_mul(n);
+        let a = planned!(self, self.inner.facts(Coll::Scatter, total), Scatter);
+        let m = algo::scatter::machine_with(self.inner.group(), root, data, vec![recv_len; n], a);
         self.launch(fp, m, whole(recv_len))
     }
 
@@ -482,12 +513,11 @@ impl Comm {
                 "alltoallv: the block a rank sends itself must equal the block it receives",
             ));
         }
-        let m = algo::alltoall::machine(
-            self.inner.group(),
-            pack(&crate::device::host_view(send)?, &s),
-            lens(&s),
-            lens(&r),
-        );
+        // This rank's send volume: the alltoall algorithms interoperate, so it may differ.
+        let sent = s.iter().map(|b| b.len()).sum();
+        let a = planned!(self, self.inner.facts(Coll::Alltoall, sent), Alltoall);
+        let data = pack(&crate::device::host_view(send)?, &s);
+        let m = algo::alltoall::machine_with(self.inner.group(), data, lens(&s), lens(&r), a);
         self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
     }
 
@@ -540,10 +570,17 @@ impl Comm {
         let total = r.last().map_or(0, |r| r.end);
         expect_len("reduce_scatter send buffer", send.len(), total)?;
         let mine = r[self.rank() as usize].len();
-        let m = algo::reduce_scatter::reducer_machine(
+        let facts = Facts {
+            commutative: reducer.commutative(),
+            ..self.inner.facts(Coll::ReduceScatter, total)
+        };
+        let a = planned!(self, facts, ReduceScatter);
+        let data = crate::device::to_host_vec(send)?;
+        let m = algo::reduce_scatter::reducer_with_algo(
+            a,
             self.inner.group(),
             reducer,
-            crate::device::to_host_vec(send)?,
+            data,
             counts.to_vec(),
         );
         self.launch(fp, m, whole(mine))
@@ -574,12 +611,9 @@ impl Comm {
             .len(send.len());
         Self::check_reducer(&reducer, send.len())?;
         let len = send.len();
-        let m = algo::scan::reducer_machine(
-            self.inner.group(),
-            reducer,
-            crate::device::to_host_vec(send)?,
-            exclusive,
-        );
+        let a = planned!(self, self.inner.facts(Coll::Scan, len), Scan);
+        let data = crate::device::to_host_vec(send)?;
+        let m = algo::scan::reducer_with_algo(a, self.inner.group(), reducer, data, exclusive);
         let unpack = if exclusive && self.rank() == 0 {
             (Unpack::Nothing, Some(len))
         } else {

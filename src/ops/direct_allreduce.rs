@@ -83,18 +83,6 @@ pub fn min_bytes() -> usize {
     })
 }
 
-/// True when an allreduce of `len` bytes on `comm` takes the direct path (the same answer on
-/// every rank: it depends only on the length and the host of each member).
-pub(crate) fn applies(comm: &CommInner, len: usize) -> bool {
-    let world = comm.members.world();
-    let hosts = comm.engine.hosts();
-    let host_of = |w: u32| hosts.get(w as usize);
-    world.len() > 1
-        && len >= min_bytes()
-        && host_of(world[0]).is_some()
-        && world.iter().all(|&w| host_of(w) == host_of(world[0]))
-}
-
 /// What a peer said in its describe message.
 #[derive(Clone, Copy)]
 struct Described {

@@ -12,6 +12,7 @@ pub mod local;
 pub mod nonblocking;
 pub mod p2p;
 pub mod p2p_modes;
+mod plan;
 pub mod typed;
 
 use crate::element::Element;

@@ -7,8 +7,12 @@
 use super::{bytes_of, bytes_of_mut};
 use crate::ReduceOp;
 use crate::comm::Comm;
+#[cfg(feature = "nccl")]
+use crate::device::nccl::auto::routed;
 use crate::element::Element;
 use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "nccl")]
+use nexar_proto::select::plan::Coll;
 
 fn elems_total(what: &str, per_rank: usize, n: u32) -> Result<usize> {
     per_rank.checked_mul(n as usize).ok_or_else(|| {
@@ -29,7 +33,13 @@ impl Comm {
     pub async fn bcast<T: Element>(&self, buf: &mut [T], root: u32) -> Result<()> {
         #[cfg(feature = "nccl")]
         if root < self.size()
-            && let Some(h) = crate::device::nccl::auto::routed(self, &[buf.as_ptr().cast()]).await?
+            && let Some(h) = routed(
+                self,
+                Coll::Bcast,
+                bytes_of(buf).len(),
+                &[buf.as_ptr().cast()],
+            )
+            .await?
         {
             return h.bcast(self, buf, root).await;
         }
@@ -55,7 +65,14 @@ impl Comm {
     pub async fn allreduce<T: Element>(&self, buf: &mut [T], op: ReduceOp) -> Result<()> {
         op.check(T::DATATYPE).map_err(crate::Error::from)?;
         #[cfg(feature = "nccl")]
-        if let Some(h) = crate::device::nccl::auto::routed(self, &[buf.as_ptr().cast()]).await? {
+        if let Some(h) = routed(
+            self,
+            Coll::Allreduce,
+            bytes_of(buf).len(),
+            &[buf.as_ptr().cast()],
+        )
+        .await?
+        {
             return h.allreduce(self, buf, op).await;
         }
         let data = bytes_of(buf);
@@ -84,8 +101,10 @@ impl Comm {
         let _total = elems_total("allgather", send.len(), self.size())?;
         #[cfg(feature = "nccl")]
         if recv.len() == _total
-            && let Some(h) = crate::device::nccl::auto::routed(
+            && let Some(h) = routed(
                 self,
+                Coll::Allgather,
+                bytes_of(recv).len(),
                 &[send.as_ptr().cast(), recv.as_ptr().cast()],
             )
             .await?
@@ -217,8 +236,10 @@ impl Comm {
         #[cfg(feature = "nccl")]
         if crate::device::nccl::auto::equal_blocks(counts, send.len(), recv.len(), self.size())
             && op.check(T::DATATYPE).is_ok()
-            && let Some(h) = crate::device::nccl::auto::routed(
+            && let Some(h) = routed(
                 self,
+                Coll::ReduceScatter,
+                bytes_of(send).len(),
                 &[send.as_ptr().cast(), recv.as_ptr().cast()],
             )
             .await?

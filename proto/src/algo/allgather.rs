@@ -12,6 +12,7 @@
 //! (gather, scatter, alltoall) share.
 
 use crate::prelude::*;
+use crate::select::movement;
 
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
@@ -19,11 +20,6 @@ use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
 use crate::partition;
 use crate::types::{Group, Rank};
 use bytes::Bytes;
-
-/// Totals (in bytes, summed over all blocks) below this use a logarithmic algorithm
-/// ([`Algo::RecursiveDoubling`] or [`Algo::Bruck`]); totals at or above it use [`Algo::Ring`].
-/// Shared by the gather and scatter selection too. A starting point, to be tuned by benchmarks.
-pub(crate) const SMALL_TOTAL_BYTES: usize = 32 * 1024;
 
 /// An allgather algorithm, for forcing one with [`machine_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,7 +47,7 @@ pub fn machine(
     block_bytes: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
     let off = block_offsets(g, &block_bytes, "block_bytes")?;
-    let algo = choose(g.size, off[off.len() - 1]);
+    let algo = movement::allgather(g.size, off[off.len() - 1]);
     machine_with(g, data, block_bytes, algo)
 }
 
@@ -79,20 +75,6 @@ pub fn machine_with(
         }
         Algo::Bruck => Box::new(Bruck::new(g, data, off)),
     })
-}
-
-/// Size-based choice, identical on every rank because `total` comes from the shared
-/// `block_bytes`: below [`SMALL_TOTAL_BYTES`], recursive doubling for power-of-two groups and
-/// Bruck otherwise (latency-bound: `ceil(log2 n)` rounds); at or above it, the ring
-/// (bandwidth-bound: each link carries every block once, and nothing is copied to forward).
-fn choose(n: u32, total: usize) -> Algo {
-    if total >= SMALL_TOTAL_BYTES {
-        Algo::Ring
-    } else if n.is_power_of_two() {
-        Algo::RecursiveDoubling
-    } else {
-        Algo::Bruck
-    }
 }
 
 /// Checks that `lens` has one entry per rank of `g` and that its total fits in `usize`; returns
@@ -426,10 +408,16 @@ mod tests {
 
     #[test]
     fn choice_by_total_and_shape() {
-        assert_eq!(choose(8, 0), Algo::RecursiveDoubling);
-        assert_eq!(choose(6, SMALL_TOTAL_BYTES - 1), Algo::Bruck);
-        assert_eq!(choose(8, SMALL_TOTAL_BYTES), Algo::Ring);
-        assert_eq!(choose(5, 1 << 30), Algo::Ring);
+        assert_eq!(movement::allgather(8, 0), Algo::RecursiveDoubling);
+        assert_eq!(
+            movement::allgather(6, movement::SMALL_TOTAL_BYTES - 1),
+            Algo::Bruck
+        );
+        assert_eq!(
+            movement::allgather(8, movement::SMALL_TOTAL_BYTES),
+            Algo::Ring
+        );
+        assert_eq!(movement::allgather(5, 1 << 30), Algo::Ring);
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! Both send `n (n - 1)` messages in all.
 
 use crate::prelude::*;
+use crate::select::movement;
 
-use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len};
+use crate::algo::allgather::{block_offsets, check_len};
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox, check_sender};
 use crate::types::{Group, Rank};
@@ -42,7 +43,7 @@ pub fn machine(
     recv_bytes: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
     let soff = block_offsets(g, &send_bytes, "send_bytes")?;
-    let algo = choose(soff[soff.len() - 1]);
+    let algo = movement::alltoall(soff[soff.len() - 1]);
     machine_with(g, data, send_bytes, recv_bytes, algo)
 }
 
@@ -66,17 +67,6 @@ pub fn machine_with(
         )));
     }
     Ok(Box::new(Exchange::new(g, algo, data, soff, roff)))
-}
-
-/// Per-rank choice, safe because the algorithms interoperate: scattered (one round) when this
-/// rank sends less than `SMALL_TOTAL_BYTES` (32 KiB) in all, pairwise (one peer at a time, no
-/// incast) otherwise.
-fn choose(send_total: usize) -> Algo {
-    if send_total < SMALL_TOTAL_BYTES {
-        Algo::Scattered
-    } else {
-        Algo::Pairwise
-    }
 }
 
 /// Either alltoall algorithm: blocks are placed as they arrive; only the send schedule differs.
@@ -186,8 +176,14 @@ mod tests {
 
     #[test]
     fn choice_by_send_volume() {
-        assert_eq!(choose(0), Algo::Scattered);
-        assert_eq!(choose(SMALL_TOTAL_BYTES - 1), Algo::Scattered);
-        assert_eq!(choose(SMALL_TOTAL_BYTES), Algo::Pairwise);
+        assert_eq!(movement::alltoall(0), Algo::Scattered);
+        assert_eq!(
+            movement::alltoall(movement::SMALL_TOTAL_BYTES - 1),
+            Algo::Scattered
+        );
+        assert_eq!(
+            movement::alltoall(movement::SMALL_TOTAL_BYTES),
+            Algo::Pairwise
+        );
     }
 }

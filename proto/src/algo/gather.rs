@@ -10,8 +10,9 @@
 //!   to that many links.
 
 use crate::prelude::*;
+use crate::select::movement;
 
-use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
+use crate::algo::allgather::{block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Inbox, Incoming, Outbox, check_sender};
@@ -39,7 +40,7 @@ pub fn machine(
     block_bytes: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
     let off = block_offsets(g, &block_bytes, "block_bytes")?;
-    let algo = choose(off[off.len() - 1]);
+    let algo = movement::gather(off[off.len() - 1]);
     machine_with(g, root, data, block_bytes, algo)
 }
 
@@ -58,18 +59,6 @@ pub fn machine_with(
         Algo::Linear => Box::new(Linear::new(g, root, data, off)),
         Algo::Binomial => Box::new(Binomial::new(g, root, data, off)),
     })
-}
-
-/// Size-based choice, identical on every rank because `total` comes from the shared
-/// `block_bytes`: the binomial tree below `SMALL_TOTAL_BYTES` (32 KiB, latency-bound: the root
-/// handles `ceil(log2 n)` messages instead of `n - 1`), linear at or above it (bandwidth-bound:
-/// no byte is forwarded twice).
-fn choose(total: usize) -> Algo {
-    if total < SMALL_TOTAL_BYTES {
-        Algo::Binomial
-    } else {
-        Algo::Linear
-    }
 }
 
 /// Linear gather: the root places each block as it arrives, in any order.
@@ -293,8 +282,11 @@ mod tests {
 
     #[test]
     fn choice_by_total() {
-        assert_eq!(choose(0), Algo::Binomial);
-        assert_eq!(choose(SMALL_TOTAL_BYTES - 1), Algo::Binomial);
-        assert_eq!(choose(SMALL_TOTAL_BYTES), Algo::Linear);
+        assert_eq!(movement::gather(0), Algo::Binomial);
+        assert_eq!(
+            movement::gather(movement::SMALL_TOTAL_BYTES - 1),
+            Algo::Binomial
+        );
+        assert_eq!(movement::gather(movement::SMALL_TOTAL_BYTES), Algo::Linear);
     }
 }

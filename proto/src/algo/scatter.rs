@@ -10,8 +10,9 @@
 //! Payloads are zero-copy slices of the root's buffer, forwarded without copying.
 
 use crate::prelude::*;
+use crate::select::movement;
 
-use crate::algo::allgather::{SMALL_TOTAL_BYTES, block_offsets, check_len, relative_offsets};
+use crate::algo::allgather::{block_offsets, check_len, relative_offsets};
 use crate::algo::ceil_log2;
 use crate::error::ProtoError;
 use crate::machine::{Collective, Incoming, Outbox, check_sender};
@@ -41,7 +42,7 @@ pub fn machine(
     block_bytes: Vec<usize>,
 ) -> Result<Box<dyn Collective>, ProtoError> {
     let off = block_offsets(g, &block_bytes, "block_bytes")?;
-    let algo = choose(off[off.len() - 1]);
+    let algo = movement::scatter(off[off.len() - 1]);
     machine_with(g, root, data, block_bytes, algo)
 }
 
@@ -65,18 +66,6 @@ pub fn machine_with(
         Algo::Linear => Box::new(Linear::new(g, root, data, off)),
         Algo::Binomial => Box::new(Binomial::new(g, root, data, off)),
     })
-}
-
-/// Size-based choice, identical on every rank because `total` comes from the shared
-/// `block_bytes`: the binomial tree below `SMALL_TOTAL_BYTES` (32 KiB, latency-bound: the root
-/// sends `ceil(log2 n)` messages instead of `n - 1`), linear at or above it (bandwidth-bound: no
-/// byte is forwarded twice).
-fn choose(total: usize) -> Algo {
-    if total < SMALL_TOTAL_BYTES {
-        Algo::Binomial
-    } else {
-        Algo::Linear
-    }
 }
 
 /// Linear scatter: the root sends everything at `start`; the others wait for one message.
@@ -256,8 +245,11 @@ mod tests {
 
     #[test]
     fn choice_by_total() {
-        assert_eq!(choose(0), Algo::Binomial);
-        assert_eq!(choose(SMALL_TOTAL_BYTES - 1), Algo::Binomial);
-        assert_eq!(choose(SMALL_TOTAL_BYTES), Algo::Linear);
+        assert_eq!(movement::scatter(0), Algo::Binomial);
+        assert_eq!(
+            movement::scatter(movement::SMALL_TOTAL_BYTES - 1),
+            Algo::Binomial
+        );
+        assert_eq!(movement::scatter(movement::SMALL_TOTAL_BYTES), Algo::Linear);
     }
 }

@@ -1,6 +1,6 @@
 //! Selection for allgather(v), gather(v), scatter(v), alltoall(v), reduce_scatter and scan.
 
-use crate::algo::ceil_log2;
+use crate::algo::{allgather, alltoall, ceil_log2, gather, scatter};
 
 // ---------------------------------------------------------------------------------------------
 // reduce_scatter / reduce_scatter_block
@@ -30,7 +30,7 @@ pub const REDUCE_SCATTER_HALVING_MAX: usize = 1024 * 1024;
 
 /// Picks the reduce_scatter algorithm for `size` ranks and a vector of `total_bytes` (the sum of
 /// every rank's block: the same on every rank, so every rank picks the same algorithm).
-pub fn reduce_scatter(size: u32, total_bytes: usize) -> ReduceScatterAlgo {
+pub(crate) fn reduce_scatter(size: u32, total_bytes: usize) -> ReduceScatterAlgo {
     if size.is_power_of_two() && total_bytes <= REDUCE_SCATTER_HALVING_MAX {
         ReduceScatterAlgo::Halving
     } else if total_bytes <= REDUCE_SCATTER_PAIRWISE_MAX {
@@ -54,7 +54,11 @@ impl ReduceScatterAlgo {
 
 /// [`reduce_scatter`] for a reducer that is `commutative` or not: a non-commutative one gets
 /// recursive halving on powers of two and the pairwise exchange otherwise, never the ring.
-pub fn reduce_scatter_for(size: u32, total_bytes: usize, commutative: bool) -> ReduceScatterAlgo {
+pub(crate) fn reduce_scatter_for(
+    size: u32,
+    total_bytes: usize,
+    commutative: bool,
+) -> ReduceScatterAlgo {
     match reduce_scatter(size, total_bytes) {
         a if commutative || a.preserves_order() => a,
         _ if size.is_power_of_two() => ReduceScatterAlgo::Halving,
@@ -86,7 +90,7 @@ pub const SCAN_ALPHA_BYTES: u64 = 64 * 1024;
 /// Picks the scan algorithm for `size` ranks and `bytes` per rank, from an α-β cost model:
 /// doubling costs `ceil(log2 n)(α + βm)`, a pipeline of `s` segments `(n - 2 + s)(α + βm/s)`,
 /// minimised at `s = sqrt((n - 2)βm/α)`.
-pub fn scan(size: u32, bytes: usize) -> ScanAlgo {
+pub(crate) fn scan(size: u32, bytes: usize) -> ScanAlgo {
     if size <= 2 {
         return ScanAlgo::Doubling;
     }
@@ -100,6 +104,62 @@ pub fn scan(size: u32, bytes: usize) -> ScanAlgo {
         }
     } else {
         ScanAlgo::Doubling
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// allgather(v), gather(v), scatter(v), alltoall(v)
+// ---------------------------------------------------------------------------------------------
+
+/// Below this total (bytes) the block-moving collectives are latency-bound.
+pub(crate) const SMALL_TOTAL_BYTES: usize = 32 * 1024;
+
+/// Size-based choice, identical on every rank because `total` comes from the shared
+/// `block_bytes`: below [`SMALL_TOTAL_BYTES`], recursive doubling for power-of-two groups and
+/// Bruck otherwise (latency-bound: `ceil(log2 n)` rounds); at or above it, the ring
+/// (bandwidth-bound: each link carries every block once, and nothing is copied to forward).
+pub(crate) fn allgather(n: u32, total: usize) -> allgather::Algo {
+    if total >= SMALL_TOTAL_BYTES {
+        allgather::Algo::Ring
+    } else if n.is_power_of_two() {
+        allgather::Algo::RecursiveDoubling
+    } else {
+        allgather::Algo::Bruck
+    }
+}
+
+/// Size-based choice, identical on every rank because `total` comes from the shared
+/// `block_bytes`: the binomial tree below `SMALL_TOTAL_BYTES` (32 KiB, latency-bound: the root
+/// handles `ceil(log2 n)` messages instead of `n - 1`), linear at or above it (bandwidth-bound:
+/// no byte is forwarded twice).
+pub(crate) fn gather(total: usize) -> gather::Algo {
+    if total < SMALL_TOTAL_BYTES {
+        gather::Algo::Binomial
+    } else {
+        gather::Algo::Linear
+    }
+}
+
+/// Size-based choice, identical on every rank because `total` comes from the shared
+/// `block_bytes`: the binomial tree below `SMALL_TOTAL_BYTES` (32 KiB, latency-bound: the root
+/// sends `ceil(log2 n)` messages instead of `n - 1`), linear at or above it (bandwidth-bound: no
+/// byte is forwarded twice).
+pub(crate) fn scatter(total: usize) -> scatter::Algo {
+    if total < SMALL_TOTAL_BYTES {
+        scatter::Algo::Binomial
+    } else {
+        scatter::Algo::Linear
+    }
+}
+
+/// Per-rank choice, safe because the algorithms interoperate: scattered (one round) when this
+/// rank sends less than `SMALL_TOTAL_BYTES` (32 KiB) in all, pairwise (one peer at a time, no
+/// incast) otherwise.
+pub(crate) fn alltoall(send_total: usize) -> alltoall::Algo {
+    if send_total < SMALL_TOTAL_BYTES {
+        alltoall::Algo::Scattered
+    } else {
+        alltoall::Algo::Pairwise
     }
 }
 

@@ -92,7 +92,7 @@ fn small(size: u32, bytes: usize) -> bool {
 }
 
 /// The bcast algorithm for `size` ranks and `bytes` bytes.
-pub fn bcast(size: u32, bytes: usize) -> BcastAlgo {
+pub(crate) fn bcast(size: u32, bytes: usize) -> BcastAlgo {
     if size < BCAST_MIN_RANKS || small(size, bytes) {
         BcastAlgo::Binomial
     } else {
@@ -101,7 +101,7 @@ pub fn bcast(size: u32, bytes: usize) -> BcastAlgo {
 }
 
 /// The reduce algorithm for `size` ranks and `bytes` bytes.
-pub fn reduce(size: u32, bytes: usize) -> ReduceAlgo {
+pub(crate) fn reduce(size: u32, bytes: usize) -> ReduceAlgo {
     if size <= 2 || small(size, bytes) {
         ReduceAlgo::Binomial
     } else {
@@ -110,7 +110,7 @@ pub fn reduce(size: u32, bytes: usize) -> ReduceAlgo {
 }
 
 /// The allreduce algorithm for `size` ranks and `bytes` bytes.
-pub fn allreduce(size: u32, bytes: usize) -> AllreduceAlgo {
+pub(crate) fn allreduce(size: u32, bytes: usize) -> AllreduceAlgo {
     if size <= 2 || small(size, bytes) {
         AllreduceAlgo::RecursiveDoubling
     } else if size.is_power_of_two() || bytes < RING_BYTES {
@@ -122,7 +122,7 @@ pub fn allreduce(size: u32, bytes: usize) -> AllreduceAlgo {
 
 /// The reduce algorithm for a reducer that may be non-commutative: [`reduce`] (both
 /// algorithms keep the rank order).
-pub fn reduce_for(size: u32, bytes: usize, commutative: bool) -> ReduceAlgo {
+pub(crate) fn reduce_for(size: u32, bytes: usize, commutative: bool) -> ReduceAlgo {
     let algo = reduce(size, bytes);
     debug_assert!(commutative || algo.preserves_order());
     algo
@@ -131,7 +131,7 @@ pub fn reduce_for(size: u32, bytes: usize, commutative: bool) -> ReduceAlgo {
 /// The allreduce algorithm for a reducer that is `commutative` or not: [`allreduce`], with
 /// Rabenseifner (order-preserving, also bandwidth optimal) instead of the ring for a
 /// non-commutative one.
-pub fn allreduce_for(size: u32, bytes: usize, commutative: bool) -> AllreduceAlgo {
+pub(crate) fn allreduce_for(size: u32, bytes: usize, commutative: bool) -> AllreduceAlgo {
     match allreduce(size, bytes) {
         a if commutative || a.preserves_order() => a,
         _ => AllreduceAlgo::Rabenseifner,

@@ -138,6 +138,7 @@ mod routing {
     use crate::device::nccl::{Fallback, log_fallback};
     use crate::error::Result;
     use nexar_proto::ReduceOp;
+    use nexar_proto::select::plan::{Coll, Facts, Plan};
     use std::sync::Arc;
 
     /// A communicator's cached decision (a field of the communicator's shared state).
@@ -156,8 +157,21 @@ mod routing {
     /// The hierarchical core to send this call through, or `None` for the ordinary path.
     /// Decides for the communicator on its first call (collective); `bufs` are this call's
     /// buffers (they pick the GPU on the first call only).
-    pub(crate) async fn routed(c: &Comm, bufs: &[*const u8]) -> Result<Option<Arc<Core>>> {
-        if disabled(c) {
+    ///
+    /// Whether to try NCCL at all is the plan's answer (`Plan::Nccl`) for this `coll` call of
+    /// `bytes`, given whether NCCL is still possible on this communicator.
+    pub(crate) async fn routed(
+        c: &Comm,
+        coll: Coll,
+        bytes: usize,
+        bufs: &[*const u8],
+    ) -> Result<Option<Arc<Core>>> {
+        let possible = !disabled(c) && !matches!(c.inner.nccl.0.get(), Some(Decided::Off(_)));
+        let facts = Facts {
+            nccl: possible,
+            ..c.inner.facts(coll, bytes)
+        };
+        if c.inner.plan(&facts) != Plan::Nccl {
             return Ok(None);
         }
         let d = c.inner.nccl.0.get_or_try_init(|| decide(c, bufs)).await?;

@@ -26,6 +26,7 @@ use crate::device::{Memory, classify};
 use crate::element::{DoubleInt, FloatInt, IntInt, LongInt, ShortInt};
 use crate::error::Result;
 use cudarc::driver::sys as cu;
+use nexar_proto::select::plan::Coll;
 use nexar_proto::{Datatype, ReduceOp};
 
 /// Runs `$body` with `$t` naming the [`crate::Element`] type of datatype `$dt`.
@@ -187,7 +188,7 @@ impl Comm {
         if len == 0 || root >= self.size() {
             return Ok(false);
         }
-        let Some(core) = routed(self, &[buf]).await? else {
+        let Some(core) = routed(self, Coll::Bcast, len, &[buf]).await? else {
             return Ok(false);
         };
         // SAFETY: `len` bytes per the contract; device memory is never read on the host.
@@ -212,7 +213,9 @@ impl Comm {
         if block == 0 || block.checked_mul(self.size() as usize).is_none() {
             return Ok(false);
         }
-        let Some(core) = routed(self, &[send.unwrap_or(recv), recv]).await? else {
+        let total = block * self.size() as usize;
+        let bufs = [send.unwrap_or(recv), recv];
+        let Some(core) = routed(self, Coll::Allgather, total, &bufs).await? else {
             return Ok(false);
         };
         // SAFETY: per the contract.
@@ -255,10 +258,17 @@ impl Comm {
         let total = count
             .checked_mul(dt.size())
             .and_then(|b| b.checked_mul(blocks));
-        if total.is_none_or(|t| t == 0) || op.check(dt).is_err() {
+        let Some(total) = total.filter(|&t| t > 0) else {
+            return Ok(false);
+        };
+        if op.check(dt).is_err() {
             return Ok(false);
         }
-        let Some(core) = routed(self, &[send.unwrap_or(recv), recv]).await? else {
+        let coll = match kind {
+            Reduction::All => Coll::Allreduce,
+            Reduction::ScatterBlock => Coll::ReduceScatter,
+        };
+        let Some(core) = routed(self, coll, total, &[send.unwrap_or(recv), recv]).await? else {
             return Ok(false);
         };
         // SAFETY: per the contract.

@@ -3,6 +3,8 @@
 
 use super::DirectAllreduce;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ops::plan::unplanned;
+use nexar_proto::select::plan::{Algo, Coll, Facts};
 use nexar_proto::{Collective, Incoming, Outbox, algo};
 
 /// The proto machine run over the direct allreduce's collective when some rank cannot copy
@@ -20,8 +22,18 @@ impl Fallback {
         } else {
             d.data().to_vec()
         };
+        // The direct path is out (some rank cannot copy directly): the plan's machine for it.
+        let facts = Facts {
+            commutative: d.red.commutative(),
+            direct_min_bytes: usize::MAX,
+            ..d.comm.facts(Coll::Allreduce, data.len())
+        };
+        let algo = match d.comm.machine_algo(&facts)? {
+            Algo::Allreduce(a) => a,
+            other => return Err(unplanned(Coll::Allreduce, other)),
+        };
         let mut m: Box<dyn Collective> =
-            algo::allreduce::reducer_machine(group, d.red.clone(), data)?;
+            algo::allreduce::reducer_machine_with(group, d.red.clone(), data, algo)?;
         let mut out = Outbox::new();
         m.start(&mut out)?;
         Self::flush(d, &mut out)?;

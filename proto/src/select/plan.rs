@@ -1,0 +1,271 @@
+//! The one plan per collective call: NCCL, the direct shared-memory allreduce, or which proto
+//! algorithm.
+//!
+//! The engine asks [`plan`] once for every collective it starts, with [`Facts`] that are the
+//! same on every rank of the communicator (its size, the vector's length, whether every member
+//! runs on one host, the operator's commutativity, settings every rank reads alike), so every
+//! rank takes the same path without exchanging a message. Nothing else in nexar chooses an
+//! algorithm: the per-collective rules in [`super::reductions`] and [`super::movement`] are the
+//! plan's parts, and the machines' convenience constructors (`algo::bcast::machine` and the
+//! like, for tests and the simulator) ask those same rules.
+
+use super::movement::{self, ReduceScatterAlgo, ScanAlgo};
+use super::reductions::{self, AllreduceAlgo, BcastAlgo, ReduceAlgo};
+use crate::algo::{allgather, alltoall, gather, scatter};
+
+/// Which collective a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Coll {
+    /// Barrier.
+    Barrier,
+    /// Broadcast from a root.
+    Bcast,
+    /// Reduction to a root.
+    Reduce,
+    /// Reduction to every rank.
+    Allreduce,
+    /// Reduction whose result is scattered in blocks (reduce_scatter and its `_block` form).
+    ReduceScatter,
+    /// Inclusive or exclusive prefix reduction.
+    Scan,
+    /// Every rank's block to every rank (allgather(v)).
+    Allgather,
+    /// Every rank's block to a root (gather(v)).
+    Gather,
+    /// A root's blocks to every rank (scatter(v)).
+    Scatter,
+    /// Every rank's blocks to every rank (alltoall(v)).
+    Alltoall,
+}
+
+impl Coll {
+    /// Whether NCCL can run this collective (the four NCCL has, with equal blocks).
+    pub const fn nccl_routable(self) -> bool {
+        matches!(
+            self,
+            Self::Allreduce | Self::Bcast | Self::Allgather | Self::ReduceScatter
+        )
+    }
+}
+
+/// What the plan is decided from. Every field must be the same on every rank of the
+/// communicator (except where a field says otherwise), or ranks would take different paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Facts {
+    /// The collective.
+    pub coll: Coll,
+    /// Ranks in the communicator.
+    pub size: u32,
+    /// Bytes the algorithm moves: the vector for bcast, reduce, allreduce and scan; the sum of
+    /// every rank's block for allgather, gather, scatter and reduce_scatter; **this rank's** send
+    /// volume for alltoall (its algorithms interoperate, so ranks may choose differently).
+    pub bytes: usize,
+    /// The reduction operator is commutative (`true` where nothing is reduced).
+    pub commutative: bool,
+    /// Every rank knows every block's size. False for gatherv and scatterv, where a non-root
+    /// knows only its own block: only the linear algorithms work then.
+    pub layout_shared: bool,
+    /// Every member of the communicator runs on this host (the direct allreduce needs it).
+    pub one_host: bool,
+    /// Smallest allreduce (bytes) the direct shared-memory path takes; `usize::MAX` turns it off.
+    pub direct_min_bytes: usize,
+    /// The call may go through NCCL: a build with NCCL, not turned off, not already decided
+    /// against for this communicator, and a blocking call (MPI never matches a blocking
+    /// collective with a non-blocking one, so the two kinds may take different paths).
+    pub nccl: bool,
+}
+
+impl Facts {
+    /// Facts for a call that can only run as a proto machine (no shared memory, no NCCL), the
+    /// case of the simulator and the machines' convenience constructors.
+    pub const fn machine(coll: Coll, size: u32, bytes: usize, commutative: bool) -> Self {
+        Self {
+            coll,
+            size,
+            bytes,
+            commutative,
+            layout_shared: true,
+            one_host: false,
+            direct_min_bytes: usize::MAX,
+            nccl: false,
+        }
+    }
+}
+
+/// The proto algorithm a collective runs, with the collective it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algo {
+    /// The barrier's one algorithm (dissemination).
+    Barrier,
+    /// A bcast algorithm.
+    Bcast(BcastAlgo),
+    /// A reduce algorithm.
+    Reduce(ReduceAlgo),
+    /// An allreduce algorithm.
+    Allreduce(AllreduceAlgo),
+    /// A reduce_scatter algorithm.
+    ReduceScatter(ReduceScatterAlgo),
+    /// A scan / exscan algorithm.
+    Scan(ScanAlgo),
+    /// An allgather algorithm.
+    Allgather(allgather::Algo),
+    /// A gather algorithm.
+    Gather(gather::Algo),
+    /// A scatter algorithm.
+    Scatter(scatter::Algo),
+    /// An alltoall algorithm.
+    Alltoall(alltoall::Algo),
+}
+
+/// How one collective call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Plan {
+    /// Through NCCL, whose per-communicator decision (taken collectively on the first such
+    /// call) may still send it back to the other paths.
+    Nccl,
+    /// The direct shared-memory allreduce: every rank reads its peers' buffers in place.
+    Direct,
+    /// A proto machine running this algorithm.
+    Machine(Algo),
+}
+
+/// How the call described by `f` runs. Pure and deterministic: the same facts give the same
+/// plan on every rank.
+pub fn plan(f: &Facts) -> Plan {
+    if f.nccl && f.coll.nccl_routable() {
+        return Plan::Nccl;
+    }
+    if f.coll == Coll::Allreduce
+        && f.one_host
+        && f.size > 1
+        && f.bytes > 0
+        && f.bytes >= f.direct_min_bytes
+    {
+        return Plan::Direct;
+    }
+    Plan::Machine(algorithm(f))
+}
+
+/// The proto algorithm for `f` (the [`Plan::Machine`] part of [`plan`]).
+fn algorithm(f: &Facts) -> Algo {
+    let (n, b, comm) = (f.size, f.bytes, f.commutative);
+    match f.coll {
+        Coll::Barrier => Algo::Barrier,
+        Coll::Bcast => Algo::Bcast(reductions::bcast(n, b)),
+        Coll::Reduce => Algo::Reduce(reductions::reduce_for(n, b, comm)),
+        Coll::Allreduce => Algo::Allreduce(reductions::allreduce_for(n, b, comm)),
+        Coll::ReduceScatter => Algo::ReduceScatter(movement::reduce_scatter_for(n, b, comm)),
+        Coll::Scan => Algo::Scan(movement::scan(n, b)),
+        Coll::Allgather => Algo::Allgather(movement::allgather(n, b)),
+        Coll::Gather if !f.layout_shared => Algo::Gather(gather::Algo::Linear),
+        Coll::Gather => Algo::Gather(movement::gather(b)),
+        Coll::Scatter if !f.layout_shared => Algo::Scatter(scatter::Algo::Linear),
+        Coll::Scatter => Algo::Scatter(movement::scatter(b)),
+        Coll::Alltoall => Algo::Alltoall(movement::alltoall(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(coll: Coll, size: u32, bytes: usize) -> Facts {
+        Facts {
+            one_host: true,
+            direct_min_bytes: 1 << 20,
+            ..Facts::machine(coll, size, bytes, true)
+        }
+    }
+
+    #[test]
+    fn a_large_allreduce_on_one_host_goes_direct_and_nothing_else_does() {
+        assert_eq!(plan(&facts(Coll::Allreduce, 4, 1 << 20)), Plan::Direct);
+        // Below the threshold, on one rank, empty, across hosts, or another collective: a machine.
+        for f in [
+            facts(Coll::Allreduce, 4, (1 << 20) - 1),
+            facts(Coll::Allreduce, 1, 1 << 20),
+            facts(Coll::Allreduce, 4, 0),
+            Facts {
+                one_host: false,
+                ..facts(Coll::Allreduce, 4, 1 << 20)
+            },
+            facts(Coll::Reduce, 4, 1 << 20),
+            facts(Coll::Bcast, 4, 1 << 20),
+        ] {
+            assert!(matches!(plan(&f), Plan::Machine(_)), "{f:?}");
+        }
+        let zero_min = Facts {
+            direct_min_bytes: 0,
+            ..facts(Coll::Allreduce, 2, 8)
+        };
+        assert_eq!(plan(&zero_min), Plan::Direct);
+    }
+
+    #[test]
+    fn nccl_takes_only_the_four_collectives_it_has() {
+        for coll in [
+            Coll::Allreduce,
+            Coll::Bcast,
+            Coll::Allgather,
+            Coll::ReduceScatter,
+        ] {
+            let f = Facts {
+                nccl: true,
+                ..facts(coll, 4, 8)
+            };
+            assert_eq!(plan(&f), Plan::Nccl, "{coll:?}");
+        }
+        for coll in [
+            Coll::Barrier,
+            Coll::Reduce,
+            Coll::Scan,
+            Coll::Gather,
+            Coll::Scatter,
+            Coll::Alltoall,
+        ] {
+            let f = Facts {
+                nccl: true,
+                ..facts(coll, 4, 8)
+            };
+            assert!(matches!(plan(&f), Plan::Machine(_)), "{coll:?}");
+        }
+    }
+
+    #[test]
+    fn the_machine_part_follows_the_collective_rules() {
+        let m = |f: Facts| match plan(&f) {
+            Plan::Machine(a) => a,
+            p => panic!("{f:?}: {p:?}"),
+        };
+        assert_eq!(
+            m(Facts::machine(Coll::Allreduce, 12, 16 << 20, true)),
+            Algo::Allreduce(AllreduceAlgo::Ring)
+        );
+        // A non-commutative reducer never gets the ring.
+        assert_eq!(
+            m(Facts::machine(Coll::Allreduce, 12, 16 << 20, false)),
+            Algo::Allreduce(AllreduceAlgo::Rabenseifner)
+        );
+        assert_eq!(
+            m(Facts::machine(Coll::Allgather, 8, 100, true)),
+            Algo::Allgather(allgather::Algo::RecursiveDoubling)
+        );
+        assert_eq!(
+            m(Facts::machine(Coll::Allgather, 6, 100, true)),
+            Algo::Allgather(allgather::Algo::Bruck)
+        );
+        // gatherv / scatterv: non-roots know only their own block, so the linear algorithm.
+        for (coll, want) in [
+            (Coll::Gather, Algo::Gather(gather::Algo::Linear)),
+            (Coll::Scatter, Algo::Scatter(scatter::Algo::Linear)),
+        ] {
+            let f = Facts {
+                layout_shared: false,
+                ..Facts::machine(coll, 8, 100, true)
+            };
+            assert_eq!(m(f), want);
+            assert_ne!(m(Facts::machine(coll, 8, 100, true)), want);
+        }
+        assert_eq!(m(Facts::machine(Coll::Barrier, 5, 0, true)), Algo::Barrier);
+    }
+}
