@@ -2,7 +2,7 @@
 //! other rank, which exits with its code on receipt (`Engine::on_frame`), whether or not a
 //! launcher watches the job.
 
-use crate::engine::Engine;
+use crate::core::engine::Engine;
 use crate::wire::{Frame, FrameHeader, FrameKind};
 use bytes::Bytes;
 use std::sync::Arc;

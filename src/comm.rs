@@ -7,7 +7,7 @@
 //! self is 1. Communicators on a subset of the parent, made by their members only, derive
 //! theirs from the member list and a tag instead (see `comm_subset.rs`).
 
-use crate::engine::Engine;
+use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -78,7 +78,10 @@ impl CommInner {
     /// the sequence number, opens the call's mailbox and arms the collective timeout.
     pub(crate) fn open_collective(
         &self,
-    ) -> Result<(u64, crate::mailbox::Receiver<crate::engine::CollEvent>)> {
+    ) -> Result<(
+        u64,
+        crate::core::mailbox::Receiver<crate::core::engine::CollEvent>,
+    )> {
         let engine = &self.engine;
         engine.check_alive(self.members.world())?;
         let seq = self.next_collective_seq();
@@ -91,8 +94,8 @@ impl CommInner {
     pub(crate) fn close_collective(
         &self,
         seq: u64,
-        rx: &mut crate::mailbox::Receiver<crate::engine::CollEvent>,
-        fp: &crate::driver::Fingerprint,
+        rx: &mut crate::core::mailbox::Receiver<crate::core::engine::CollEvent>,
+        fp: &crate::core::fingerprint::Fingerprint,
     ) {
         self.engine
             .close_collective(self.context, seq, rx, fp, self.members.world());

@@ -4,7 +4,7 @@
 use crate::bootstrap::{self, Launch, World};
 use crate::comm::{Comm, SELF_CONTEXT, WORLD_CONTEXT};
 use crate::config::{Config, TransportChoice};
-use crate::engine::Engine;
+use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::transport::mem::MemFabric;
 use std::sync::Arc;
@@ -107,6 +107,7 @@ impl Context {
             launch.size,
             cfg.clone(),
             runtime.handle().clone(),
+            crate::router::features(),
         );
         let sink = engine.clone();
         let join = runtime.spawn(async move {
@@ -152,7 +153,13 @@ impl Context {
         let host = bootstrap::hostname();
         Ok((0..n as u32)
             .map(|rank| {
-                let engine = Engine::new(rank, n as u32, cfg.clone(), handle.clone());
+                let engine = Engine::new(
+                    rank,
+                    n as u32,
+                    cfg.clone(),
+                    handle.clone(),
+                    crate::router::features(),
+                );
                 let transport = Arc::new(fabric.attach(rank, engine.clone()));
                 engine.connect(World {
                     transport,
@@ -188,6 +195,11 @@ impl Context {
     /// The communicator of every rank in the job.
     pub fn world(&self) -> &Comm {
         &self.world
+    }
+
+    /// The RPC handle of the world communicator (see [`Comm::rpc`]).
+    pub fn rpc(&self) -> crate::rpc::Rpc {
+        self.world().rpc()
     }
 
     /// The epoch of this world: 0 for a job as started, one more for each

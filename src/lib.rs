@@ -17,27 +17,32 @@
 //! have non-blocking forms returning a [`Request`]. Collective algorithms live in the sans-IO
 //! crate `nexar-proto`; this crate moves their messages.
 
+// The floors, lowest first (checked by `cargo xtask check`, see xtask/src/floors.rs): a module
+// imports only from its own floor and those below.
+// Foundation: errors, the wire format, security, element types.
+mod element;
+pub mod error;
+pub mod security;
+pub mod wire;
+// Core: the engine, its mailboxes and send paths, transports, configuration, bootstrap.
 mod abort;
 pub mod bootstrap;
+pub mod config;
+mod core;
+pub mod transport;
+// Features: communicators, operations, collectives' driver, failures, devices, RPC.
 mod comm;
 mod comm_subset;
-pub mod config;
-mod context;
 pub mod device;
 mod driver;
-mod element;
-mod engine;
-pub mod error;
 mod fault;
 mod grow;
-mod mailbox;
-mod matching;
 pub mod ops;
 mod request;
 pub mod rpc;
-pub mod security;
-pub mod transport;
-pub mod wire;
+// Top: the frame router (the one file naming every feature) and the context that assembles them.
+mod context;
+mod router;
 
 pub use abort::{abort_job, exit_status};
 pub use comm::Comm;
@@ -53,10 +58,10 @@ pub use ops::collectives::PendingCollective;
 pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
+pub use ops::progress::PollBackoff;
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use request::{Request, wait_all};
 pub use rpc::Rpc;
-pub use transport::caller::PollBackoff;
 
 /// The README's Rust code blocks, compiled as doctests so the quick start stays true.
 #[cfg(doctest)]

@@ -39,6 +39,7 @@
 //! apart from collectives, so agreement works after a revocation or after failed collectives
 //! left their numbers out of step.
 
+use super::state::Agreements;
 use crate::comm::{Comm, CommInner};
 use crate::error::{Error, Result};
 use crate::wire::{Frame, FrameHeader, FrameKind};
@@ -216,10 +217,8 @@ fn send(comm: &CommInner, seq: u64, to: usize, (step, ballot): (u32, u32), paylo
 pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)> {
     let engine = &comm.engine;
     engine.check_open()?;
-    engine
-        .ulfm
-        .recovering
-        .store(true, std::sync::atomic::Ordering::Release);
+    engine.set_recovering();
+    let agreements = engine.feature::<Agreements>();
     let seq = comm.fault.next_agreement();
     let key = (comm.context, seq);
     let n = comm.size() as usize;
@@ -249,7 +248,7 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
         tokio::pin!(notified);
         notified.as_mut().enable();
         engine.check_open()?;
-        let frames = engine.ulfm.agree.lock().take(key);
+        let frames = agreements.frames.lock().take(key);
         for f in frames {
             let Some(from) = comm.members.comm_rank_of(f.header.src) else {
                 continue;
@@ -266,9 +265,8 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
                     }
                     let ballot = f.header.tag as u32;
                     // Refused when this rank promised a later coordinator.
-                    decision = engine
-                        .ulfm
-                        .agree
+                    decision = agreements
+                        .frames
                         .lock()
                         .adopt(key, ballot, f.payload.clone());
                 }
@@ -293,11 +291,11 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
                     let d = Agreement::decide(&got, &dead).encode();
                     // Refused only if a successor already queried this rank: then wait for
                     // its decision.
-                    decision = engine.ulfm.agree.lock().adopt(key, 0, d);
+                    decision = agreements.frames.lock().adopt(key, 0, d);
                 }
             } else if coord == me {
                 let a = answers.get_or_insert_with(|| {
-                    let mine = engine.ulfm.agree.lock().promise(key, me as u32);
+                    let mine = agreements.frames.lock().promise(key, me as u32);
                     for r in (0..n).filter(|&r| r != me && !dead[r]) {
                         send(comm, seq, r, (QUERY, me as u32), Bytes::new());
                     }
@@ -317,12 +315,12 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
                         Some((_, d)) => d,
                         None => Agreement::decide(&got, &dead).encode(),
                     };
-                    decision = engine.ulfm.agree.lock().adopt(key, me as u32, d);
+                    decision = agreements.frames.lock().adopt(key, me as u32, d);
                 }
             }
         }
         if let Some((ballot, payload)) = decision {
-            engine.ulfm.agree.lock().finish(key);
+            agreements.frames.lock().finish(key);
             for r in (0..n).filter(|&r| r != me && !dead[r]) {
                 send(comm, seq, r, (DECIDE, ballot), payload.clone());
             }

@@ -9,7 +9,6 @@
 use crate::comm::Comm;
 use crate::error::{ErrorKind, Result};
 use crate::ops::collectives::PendingCollective;
-use std::sync::atomic::Ordering;
 
 /// Finishes the final `barrier` started on `world`; if it fails because a member failed or
 /// the world was revoked, synchronizes with the other survivors by agreement instead (in a
@@ -24,7 +23,7 @@ pub(crate) async fn final_sync(world: Comm, barrier: Result<PendingCollective>) 
     };
     // Only for programs that use ULFM recovery (a revocation or an agreement happened here):
     // others keep the barrier's fast failure, and ranks the others dropped do not wait.
-    let recovering = world.inner.engine.ulfm.recovering.load(Ordering::Acquire);
+    let recovering = world.inner.engine.recovering();
     if !recovering || !matches!(err.kind(), ErrorKind::ProcFailed | ErrorKind::Revoked) {
         return Err(err);
     }

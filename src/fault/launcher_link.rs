@@ -1,6 +1,6 @@
 //! This rank's declarations to the launcher over the rendezvous connection.
 
-use crate::engine::Engine;
+use crate::core::engine::Engine;
 
 impl Engine {
     /// Tells the launcher (if one watches this job) whether this rank returns errors to its

@@ -4,8 +4,9 @@
 //!   errors are returned, so the launcher leaves the rank running when a peer dies).
 //! * Recovery in the style of MPI's ULFM proposal: revoking a communicator ([`revoke`]),
 //!   fault-tolerant agreement ([`agree`]), shrinking to the survivors and acknowledging
-//!   failures ([`shrink`]), finalizing after failures ([`finalize`]). Engine-side state and
-//!   frame handling are in [`state`] and `engine_hooks.rs` (a child module of the engine).
+//!   failures ([`shrink`]), finalizing after failures ([`finalize`]). The agreement feature's
+//!   state and frame handling are in [`state`]; revocation itself is the core's
+//!   (`core/engine/revoke.rs`: every send path checks it).
 //!
 //! Detection itself lives with the transports (QUIC keep-alives and idle timeout, shared-memory
 //! inbox locks and heartbeats) and the rendezvous control channel

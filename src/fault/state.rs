@@ -1,12 +1,13 @@
-//! Per-engine ULFM state: which communicators are revoked, and the agreement frames that
-//! arrived for agreements still running (or not yet started) on this rank.
+//! Per-engine agreement state: the agreement frames that arrived for agreements still running
+//! (or not yet started) on this rank, and the feature that files them. (Which communicators
+//! are revoked is the core's: `core::engine`.)
 
-use crate::error::Error;
-use crate::wire::Frame;
-use parking_lot::{Mutex, RwLock};
+use crate::core::engine::Engine;
+use crate::core::feature::Feature;
+use crate::wire::{Frame, FrameHeader, FrameKind};
+use parking_lot::Mutex;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Key of one agreement: (communicator context, agreement number).
 pub(crate) type AgreeKey = (u64, u64);
@@ -112,46 +113,43 @@ impl AgreeFrames {
     }
 }
 
-/// ULFM state of one engine.
+/// The agreement feature of one engine: the frames of agreements still running (or not yet
+/// started) on this rank, and the promises it gave (see `fault::agree`).
 #[derive(Default)]
-pub(crate) struct UlfmState {
-    /// Revoked contexts and the error their operations fail with.
-    revoked: RwLock<FxHashMap<u64, Error>>,
-    /// Set once `revoked` has an entry, so the per-operation check skips the lock.
-    any_revoked: AtomicBool,
-    /// Frames of agreements.
-    pub agree: Mutex<AgreeFrames>,
-    /// Set once a communicator was revoked here or an agreement ran: the program uses ULFM
-    /// recovery (see `fault::finalize`).
-    pub recovering: AtomicBool,
+pub(crate) struct Agreements {
+    /// Frames and ballots, by agreement.
+    pub frames: Mutex<AgreeFrames>,
 }
 
-impl UlfmState {
-    /// The error operations on `context` fail with, if it is revoked.
-    pub fn revoked(&self, context: u64) -> Option<Error> {
-        if !self.any_revoked.load(Ordering::Acquire) {
-            return None;
-        }
-        self.revoked.read().get(&context).cloned()
+impl Feature for Agreements {
+    fn kinds(&self) -> &'static [FrameKind] {
+        &[FrameKind::Agree]
     }
 
-    /// Records `context` as revoked; false if it already was.
-    pub fn insert_revoked(&self, context: u64, err: Error) -> bool {
-        let mut r = self.revoked.write();
-        if r.contains_key(&context) {
-            return false;
+    /// A query is answered here, whether or not this rank's agreement runs or already
+    /// returned: the promise must hold from now on (see `fault::agree`). Other agreement
+    /// frames wait for their agreement.
+    fn on_frame(&self, engine: &Engine, frame: Frame) {
+        let h = frame.header;
+        if h.step == super::agree::QUERY {
+            let ballot = h.tag as u32;
+            let state = self.frames.lock().promise((h.context, h.seq), ballot);
+            let mut r = FrameHeader::new(FrameKind::Agree, engine.rank);
+            (r.context, r.seq, r.step, r.tag) = (h.context, h.seq, super::agree::PROMISE, h.tag);
+            let payload = super::agree::encode_promise(&state);
+            // A failed reply means the coordinator is gone: its successor asks again.
+            let _ = engine.transport().send(h.src, Frame::new(r, payload));
+            return;
         }
-        r.insert(context, err);
-        self.any_revoked.store(true, Ordering::Release);
-        self.recovering.store(true, Ordering::Release);
-        true
+        if self.frames.lock().push((h.context, h.seq), frame) {
+            engine.arrivals().notify_waiters();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::{FrameHeader, FrameKind};
 
     #[test]
     fn a_promise_refuses_lower_ballots_and_reports_the_adopted_decision() {

@@ -46,8 +46,8 @@
 //! failed read; both end the call with an error.
 
 use crate::comm::CommInner;
-use crate::driver::Fingerprint;
-use crate::engine::CollEvent;
+use crate::core::engine::CollEvent;
+use crate::core::fingerprint::Fingerprint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::wire::Frame;
 use bytes::Bytes;
@@ -100,7 +100,7 @@ pub(crate) struct DirectAllreduce {
     seq: u64,
     /// What this call is, carried by its frames (see [`Fingerprint`]).
     fp: Fingerprint,
-    rx: crate::mailbox::Receiver<CollEvent>,
+    rx: crate::core::mailbox::Receiver<CollEvent>,
     red: Reducer,
     /// This rank's input (`data_len` bytes at `data_addr`): `owned`, or the caller's buffer
     /// (see [`DirectAllreduce::start_borrowed`]). Peers read it until they say they are

@@ -13,6 +13,7 @@ pub mod nonblocking;
 pub mod p2p;
 pub mod p2p_modes;
 mod plan;
+pub mod progress;
 pub mod typed;
 
 use crate::element::Element;

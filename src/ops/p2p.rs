@@ -1,17 +1,17 @@
 //! Point-to-point operations: send, receive, probe, sendrecv.
 //!
 //! Sends are eager: the data is copied and queued, and the call returns. Receives match with MPI
-//! semantics (see [`crate::matching`]). A message larger than the receive buffer fills the buffer
+//! semantics (see [`crate::core::matching`]). A message larger than the receive buffer fills the buffer
 //! and fails with [`ErrorKind::Truncated`]; nothing is written past the buffer.
 //!
 //! Synchronous sends, matched probes and receive cancellation are in [`super::p2p_modes`].
 
 use super::{Source, Status, TagMatch, bytes_of, bytes_of_mut, check_tag};
 use crate::comm::Comm;
+use crate::core::engine::{Engine, RecvWait};
+use crate::core::matching::{Envelope, RecvSpec};
 use crate::element::Element;
-use crate::engine::{Engine, RecvWait};
 use crate::error::{Error, ErrorKind, Result};
-use crate::matching::{Envelope, RecvSpec};
 use bytes::Bytes;
 use std::sync::Arc;
 

@@ -11,10 +11,10 @@
 use super::p2p::{truncation_error, wait_matching};
 use super::{Source, Status, TagMatch, bytes_of, check_tag};
 use crate::comm::Comm;
+use crate::core::engine::{Engine, SyncWait};
+use crate::core::matching::Envelope;
 use crate::element::Element;
-use crate::engine::{Engine, SyncWait};
 use crate::error::{Error, ErrorKind, Result};
-use crate::matching::Envelope;
 use crate::ops::p2p::RecvOutcome;
 use crate::request::Request;
 use bytes::Bytes;

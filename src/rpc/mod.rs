@@ -53,12 +53,10 @@ mod serve;
 mod table;
 pub mod wire;
 
-pub(crate) use serve::on_frame;
 pub(crate) use table::Tables;
 
 use crate::comm::Comm;
-use crate::context::Context;
-use crate::engine::Engine;
+use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
 use crate::request::Request;
 use bytes::Bytes;
@@ -68,7 +66,7 @@ use table::{Pending, Registered, Scope};
 use tokio::sync::oneshot;
 
 /// A handle for making and serving remote procedure calls on one communicator. Cheap to clone;
-/// get one with [`Comm::rpc`] or [`Context::rpc`].
+/// get one with [`Comm::rpc`] or [`Context::rpc`](crate::Context::rpc).
 #[derive(Clone)]
 pub struct Rpc {
     engine: Arc<Engine>,
@@ -107,13 +105,6 @@ impl Comm {
     }
 }
 
-impl Context {
-    /// The RPC handle of the world communicator (see [`Comm::rpc`]).
-    pub fn rpc(&self) -> Rpc {
-        self.world().rpc()
-    }
-}
-
 impl Rpc {
     /// Number of ranks that can be called.
     pub fn size(&self) -> u32 {
@@ -131,23 +122,30 @@ impl Rpc {
             handler: Arc::new(handler),
             scope: self.scope.clone(),
         };
-        self.engine.rpc.register(self.context, fn_id, r)
+        self.engine
+            .feature::<Tables>()
+            .register(self.context, fn_id, r)
     }
 
     /// Removes the handler under `fn_id`; true if there was one. Later calls to it get
     /// "no such function"; calls already running finish.
     pub fn unregister(&self, fn_id: u32) -> bool {
-        self.engine.rpc.unregister(self.context, fn_id)
+        self.engine
+            .feature::<Tables>()
+            .unregister(self.context, fn_id)
     }
 
     /// Whether a handler is registered under `fn_id` on this rank.
     pub fn is_registered(&self, fn_id: u32) -> bool {
-        self.engine.rpc.handler(self.context, fn_id).is_some()
+        self.engine
+            .feature::<Tables>()
+            .handler(self.context, fn_id)
+            .is_some()
     }
 
     /// Number of this rank's calls still awaiting a reply (on every communicator).
     pub fn pending_calls(&self) -> usize {
-        self.engine.rpc.pending_len()
+        self.engine.feature::<Tables>().pending_len()
     }
 
     /// Calls function `fn_id` on `rank` with `payload` and blocks for the reply (at most
@@ -223,7 +221,7 @@ impl Rpc {
         if let Some(e) = engine.failure_of(to) {
             return Err(e);
         }
-        let tables = &engine.rpc;
+        let tables = engine.feature::<Tables>();
         let id = tables.next_id();
         let (tx, rx) = oneshot::channel();
         tables.insert(
@@ -278,7 +276,7 @@ fn tables_timer(
     fn_id: u32,
     d: Duration,
 ) -> tokio::task::AbortHandle {
-    let tables = engine.rpc.clone();
+    let tables = engine.feature::<Tables>();
     engine
         .runtime
         .spawn(async move {

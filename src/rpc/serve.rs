@@ -3,10 +3,11 @@
 
 use super::table::{Handler, MAX_QUEUED, MAX_QUEUED_BYTES, Registered, Tables};
 use super::wire::{self, Outcome, RpcMsg};
-use crate::engine::Engine;
+use crate::core::engine::Engine;
+use crate::core::feature::Feature;
 use crate::error::{Error, ErrorKind};
 use crate::transport::Transport;
-use crate::wire::Frame;
+use crate::wire::{Frame, FrameKind};
 use bytes::Bytes;
 use std::sync::Arc;
 
@@ -22,7 +23,7 @@ struct Replier {
 impl Replier {
     fn of(engine: &Engine) -> Self {
         Self {
-            tables: engine.rpc.clone(),
+            tables: engine.feature::<Tables>(),
             transport: engine.transport().clone(),
             me: engine.rank,
         }
@@ -47,8 +48,28 @@ impl Replier {
     }
 }
 
+/// The RPC tables are the engine's RPC feature: they take the RPC frames and fail the calls a
+/// failed peer or the close leaves unanswered.
+impl Feature for Tables {
+    fn kinds(&self) -> &'static [FrameKind] {
+        &[FrameKind::Rpc]
+    }
+
+    fn on_frame(&self, engine: &Engine, frame: Frame) {
+        on_frame(engine, frame);
+    }
+
+    fn on_peer_failed(&self, rank: u32, err: &Error) {
+        self.fail_peer(rank, err);
+    }
+
+    fn on_close(&self, err: &Error) {
+        self.close(err);
+    }
+}
+
 /// Routes an [`crate::wire::FrameKind::Rpc`] frame from world rank `frame.header.src`.
-pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
+fn on_frame(engine: &Engine, frame: Frame) {
     let src = frame.header.src;
     match wire::decode(frame) {
         Ok(RpcMsg::Request {
@@ -62,7 +83,9 @@ pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
             id,
             fn_id,
             outcome,
-        }) => engine.rpc.reply(src, context, id, fn_id, outcome),
+        }) => engine
+            .feature::<Tables>()
+            .reply(src, context, id, fn_id, outcome),
         Err(m) => {
             tracing::debug!(
                 rank = engine.rank,
@@ -73,9 +96,11 @@ pub(crate) fn on_frame(engine: &Engine, frame: Frame) {
             );
             if m.reply {
                 let why = format!("rpc: malformed reply from world rank {src}: {}", m.why);
-                engine
-                    .rpc
-                    .fail_one(src, m.id, Error::new(ErrorKind::Mismatch, why));
+                engine.feature::<Tables>().fail_one(
+                    src,
+                    m.id,
+                    Error::new(ErrorKind::Mismatch, why),
+                );
             } else {
                 let why = format!("malformed request: {}", m.why);
                 Replier::of(engine).send(
@@ -98,7 +123,8 @@ pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32
         // Told rather than left waiting: a rank that left cleanly is not a failed one.
         return refuse(Outcome::Failed(e.kind(), e.message().to_string()));
     }
-    let Some(Registered { handler, scope }) = engine.rpc.handler(context, fn_id) else {
+    let Some(Registered { handler, scope }) = engine.feature::<Tables>().handler(context, fn_id)
+    else {
         return refuse(Outcome::NoSuchFunction);
     };
     let Some(&caller) = scope.get(&src) else {
@@ -108,7 +134,7 @@ pub(crate) fn serve(engine: &Engine, src: u32, context: u64, id: u64, fn_id: u32
         ));
     };
     let len = payload.len() as u64;
-    if !engine.rpc.admit(len) {
+    if !engine.feature::<Tables>().admit(len) {
         return refuse(Outcome::Failed(
             ErrorKind::ResourceExhausted,
             format!(

@@ -3,7 +3,8 @@
 //! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`, and from the
 //!   MPI spec table under `mpi/spec/`: `include/mpi.h`, `mpi/spec/stubs.txt`, the stubs, and the
 //!   Fortran binding: `include/mpif.h`, `fortran/mpi.f90`, `mpi/src/generated/fortran.rs`).
-//! * `cargo xtask check`: regenerates them in memory and fails on any difference.
+//! * `cargo xtask check`: regenerates them in memory and fails on any difference, and fails when
+//!   a module of the engine imports from a floor above its own (see `floors`).
 //!   `gen` and `check` also check that the IMPL flags of `mpi/spec/functions.txt` agree with the
 //!   hand-written sources of `mpi/src` (see `mpi_stubs`).
 //! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
@@ -12,6 +13,7 @@
 //!   every function of the MPI spec table, the Fortran entry points (`mpi_x_`, `pmpi_x_`) and
 //!   COMMON blocks of `fortran_wrappers` / `fortran_consts`, and nothing else.
 
+mod floors;
 mod fortran_consts;
 mod fortran_wrappers;
 mod mpi_header;
@@ -104,6 +106,7 @@ fn gen_all() -> Result<(), String> {
 }
 
 fn check_all() -> Result<(), String> {
+    check_floors()?;
     let mut stale = Vec::new();
     for (path, text) in generated()? {
         let on_disk = std::fs::read_to_string(root().join(&path)).unwrap_or_default();
@@ -120,6 +123,23 @@ fn check_all() -> Result<(), String> {
             stale.join(", ")
         ))
     }
+}
+
+/// The engine's import floors (`floors`): fails listing every import from a higher floor.
+fn check_floors() -> Result<(), String> {
+    let v = floors::check(&root().join("src"))?;
+    if v.is_empty() {
+        println!("the engine's import floors hold");
+        return Ok(());
+    }
+    let list: Vec<String> = v
+        .iter()
+        .map(|v| format!("  {}: {} imports {}", v.at, v.from, v.to))
+        .collect();
+    Err(format!(
+        "a module imports from a floor above its own (xtask/src/floors.rs):\n{}",
+        list.join("\n")
+    ))
 }
 
 /// The defined dynamic symbols of `lib` that count (code and data; not version markers).

@@ -1,18 +1,67 @@
-//! The engine's side of ULFM (a child module of `engine`, so it reaches the engine's queues):
-//! revoking a context fails everything waiting on it, and ULFM frames are routed here.
+//! Revocation, the core's part of ULFM (a child module of `engine`, so it reaches the
+//! engine's queues): revoking a context fails everything waiting on it, here and, through
+//! forwarded revoke frames, on every member. Agreement is a feature (`crate::fault`).
 
 use super::{CollEvent, Engine};
 use crate::error::{Error, ErrorKind, Result};
 use crate::wire::{Frame, FrameHeader, FrameKind};
 use bytes::Bytes;
+use parking_lot::RwLock;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The revoked contexts of one engine.
+#[derive(Default)]
+pub(super) struct Revocations {
+    /// Revoked contexts and the error their operations fail with.
+    revoked: RwLock<FxHashMap<u64, Error>>,
+    /// Set once `revoked` has an entry, so the per-operation check skips the lock.
+    any_revoked: AtomicBool,
+    /// Set once a communicator was revoked here or an agreement ran: the program uses ULFM
+    /// recovery (see `fault::finalize`).
+    recovering: AtomicBool,
+}
+
+impl Revocations {
+    /// The error operations on `context` fail with, if it is revoked.
+    fn revoked(&self, context: u64) -> Option<Error> {
+        if !self.any_revoked.load(Ordering::Acquire) {
+            return None;
+        }
+        self.revoked.read().get(&context).cloned()
+    }
+
+    /// Records `context` as revoked; false if it already was.
+    fn insert(&self, context: u64, err: Error) -> bool {
+        let mut r = self.revoked.write();
+        if r.contains_key(&context) {
+            return false;
+        }
+        r.insert(context, err);
+        self.any_revoked.store(true, Ordering::Release);
+        self.recovering.store(true, Ordering::Release);
+        true
+    }
+}
 
 impl Engine {
     /// Fails with [`ErrorKind::Revoked`] if communicator `context` was revoked.
     pub(crate) fn check_revoked(&self, context: u64) -> Result<()> {
-        match self.ulfm.revoked(context) {
+        match self.revoked.revoked(context) {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// Records that the program uses ULFM recovery (an agreement ran here).
+    pub(crate) fn set_recovering(&self) {
+        self.revoked.recovering.store(true, Ordering::Release);
+    }
+
+    /// Whether the program uses ULFM recovery: a communicator was revoked or an agreement
+    /// ran on this rank.
+    pub(crate) fn recovering(&self) -> bool {
+        self.revoked.recovering.load(Ordering::Acquire)
     }
 
     /// Revokes `context` here (once): pending receives, synchronous sends and collectives on
@@ -25,7 +74,7 @@ impl Engine {
             ErrorKind::Revoked,
             format!("the communicator (context {context:#x}) was revoked by world rank {from}"),
         );
-        if !self.ulfm.insert_revoked(context, err.clone()) {
+        if !self.revoked.insert(context, err.clone()) {
             return false;
         }
         tracing::debug!(rank = self.rank, context, from, "communicator revoked");
@@ -73,51 +122,32 @@ impl Engine {
         true
     }
 
-    /// Routes a [`FrameKind::Revoke`] or [`FrameKind::Agree`] frame.
-    pub(crate) fn on_ulfm_frame(&self, frame: Frame) {
+    /// Handles a [`FrameKind::Revoke`] frame: revokes its context here and forwards it.
+    pub(super) fn on_revoke_frame(&self, frame: Frame) {
         let h = frame.header;
-        if h.frame_kind() == Some(FrameKind::Revoke) {
-            let p = &frame.payload;
-            let n = p.len() / 4;
-            if !p.len().is_multiple_of(4) || n > self.size as usize {
-                tracing::warn!(
-                    rank = self.rank,
-                    src = h.src,
-                    "dropping a malformed revoke frame"
-                );
-                return;
-            }
-            let members: Vec<u32> = p
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect();
-            if members.iter().any(|&m| m >= self.size) || !members.contains(&self.rank) {
-                tracing::warn!(
-                    rank = self.rank,
-                    src = h.src,
-                    "dropping a revoke frame with bad members"
-                );
-                return;
-            }
-            self.revoke_context(h.context, &members, h.src);
+        let p = &frame.payload;
+        let n = p.len() / 4;
+        if !p.len().is_multiple_of(4) || n > self.size as usize {
+            tracing::warn!(
+                rank = self.rank,
+                src = h.src,
+                "dropping a malformed revoke frame"
+            );
             return;
         }
-        if h.step == crate::fault::agree::QUERY {
-            // Answered here, whether or not this rank's agreement runs or already returned:
-            // the promise must hold from now on (see `fault::agree`).
-            let ballot = h.tag as u32;
-            let state = self.ulfm.agree.lock().promise((h.context, h.seq), ballot);
-            let mut r = FrameHeader::new(FrameKind::Agree, self.rank);
-            (r.context, r.seq, r.step, r.tag) =
-                (h.context, h.seq, crate::fault::agree::PROMISE, h.tag);
-            let payload = crate::fault::agree::encode_promise(&state);
-            // A failed reply means the coordinator is gone: its successor asks again.
-            let _ = self.transport().send(h.src, Frame::new(r, payload));
+        let members: Vec<u32> = p
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if members.iter().any(|&m| m >= self.size) || !members.contains(&self.rank) {
+            tracing::warn!(
+                rank = self.rank,
+                src = h.src,
+                "dropping a revoke frame with bad members"
+            );
             return;
         }
-        if self.ulfm.agree.lock().push((h.context, h.seq), frame) {
-            self.arrivals.notify_waiters();
-        }
+        self.revoke_context(h.context, &members, h.src);
     }
 }
 

@@ -6,9 +6,9 @@
 
 use crate::bootstrap::World;
 use crate::config::Config;
+use crate::core::mailbox;
+use crate::core::matching::{Envelope, Matcher, Posting, RecvSpec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::mailbox;
-use crate::matching::{Envelope, Matcher, Posting, RecvSpec};
 use crate::transport::{FrameSink, Transport};
 use crate::wire::{Frame, FrameHeader, FrameKind, P2P_SYNC};
 use bytes::Bytes;
@@ -19,10 +19,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use tokio::sync::{Notify, oneshot};
 
-#[path = "engine_colls.rs"]
 mod colls;
-#[path = "fault/engine_hooks.rs"]
-mod ulfm_hooks;
+mod revoke;
+
+use super::feature::{Feature, Features};
+use revoke::Revocations;
 
 /// What a running collective's mailbox receives.
 #[derive(Debug)]
@@ -48,7 +49,7 @@ struct CollRouter {
     early: FxHashMap<CollKey, Vec<Frame>>,
     /// Recently finished calls (fingerprint and members' world ranks), so a frame of a
     /// mismatched call that arrives after this rank finished is still caught.
-    closed: FxHashMap<CollKey, (crate::driver::Fingerprint, Arc<[u32]>)>,
+    closed: FxHashMap<CollKey, (crate::core::fingerprint::Fingerprint, Arc<[u32]>)>,
     closed_order: std::collections::VecDeque<CollKey>,
 }
 
@@ -99,15 +100,22 @@ pub(crate) struct Engine {
     /// A peer declared this rank failed and dropped it: its goodbyes pass on no failures.
     dropped: AtomicBool,
     closed: AtomicBool,
-    /// Revoked communicators and agreement frames (see `crate::fault`).
-    pub(crate) ulfm: crate::fault::state::UlfmState,
-    /// Remote procedure calls: handlers and calls awaiting replies (see `crate::rpc`).
-    pub(crate) rpc: Arc<crate::rpc::Tables>,
+    /// Revoked communicators (see [`Engine::revoke_context`]).
+    revoked: Revocations,
+    /// The features above the core: their frames, failures and the close reach them here.
+    features: Features,
 }
 
 impl Engine {
     /// An engine for world rank `rank` of `size`, not yet connected.
-    pub fn new(rank: u32, size: u32, cfg: Config, runtime: tokio::runtime::Handle) -> Arc<Self> {
+    /// `features` (from `crate::router`) receive the frames the core does not handle itself.
+    pub fn new(
+        rank: u32,
+        size: u32,
+        cfg: Config,
+        runtime: tokio::runtime::Handle,
+        features: Features,
+    ) -> Arc<Self> {
         Arc::new(Self {
             rank,
             size,
@@ -125,9 +133,16 @@ impl Engine {
             any_failed: AtomicBool::new(false),
             dropped: AtomicBool::new(false),
             closed: AtomicBool::new(false),
-            ulfm: Default::default(),
-            rpc: Default::default(),
+            revoked: Default::default(),
+            features,
         })
+    }
+
+    /// The installed feature of type `T` (every feature is installed by `crate::router`).
+    pub(crate) fn feature<T: Feature>(&self) -> Arc<T> {
+        self.features
+            .get::<T>()
+            .expect("crate::router installs every feature in every engine")
     }
 
     /// Installs the connected world (once).
@@ -171,7 +186,7 @@ impl Engine {
         for tx in open {
             tx.send(CollEvent::PeerLost(err.clone()));
         }
-        self.rpc.close(&err);
+        self.features.close(&err);
     }
 
     /// Fails if the engine was finalized.
@@ -390,7 +405,7 @@ impl Engine {
         for tx in lost {
             let _ = tx.send(Err(err.clone()));
         }
-        self.rpc.fail_peer(rank, &err);
+        self.features.peer_failed(rank, &err);
         let open: Vec<_> = self.colls.lock().open.values().cloned().collect();
         for tx in open {
             tx.send(CollEvent::PeerLost(err.clone()));
@@ -436,7 +451,7 @@ impl FrameSink for Engine {
                     Some(tx) => tx.send(CollEvent::Frame(frame)),
                     None => {
                         let late = r.closed.get(&key).and_then(|(fp, members)| {
-                            crate::driver::late_mismatch(self.rank, fp, &frame)
+                            crate::core::fingerprint::late_mismatch(self.rank, fp, &frame)
                                 .map(|n| (n, members.clone()))
                         });
                         if let Some((notice, members)) = late {
@@ -444,7 +459,7 @@ impl FrameSink for Engine {
                             self.report_late_mismatch(key, notice, &members);
                             return;
                         }
-                        if frame.header.step == crate::driver::MISMATCH_STEP {
+                        if frame.header.step == crate::core::fingerprint::MISMATCH_STEP {
                             // A call this rank already finished was mismatched elsewhere: the
                             // calls it has started since on that communicator fail too, so
                             // nobody waits for ranks that gave up.
@@ -467,8 +482,12 @@ impl FrameSink for Engine {
                 );
                 std::process::exit(code);
             }
-            Some(FrameKind::Revoke | FrameKind::Agree) => self.on_ulfm_frame(frame),
-            Some(FrameKind::Rpc) => crate::rpc::on_frame(self, frame),
+            Some(FrameKind::Revoke) => self.on_revoke_frame(frame),
+            Some(kind @ (FrameKind::Agree | FrameKind::Rpc)) => {
+                if !self.features.route(self, kind, frame) {
+                    tracing::warn!(rank = self.rank, src, ?kind, "no feature takes this frame");
+                }
+            }
             Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
         }
     }

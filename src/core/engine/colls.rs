@@ -3,8 +3,8 @@
 //! a mismatched call, the optional collective timeout, and sending collective frames.
 
 use super::{CLOSED_KEPT, CollEvent, CollKey, Engine};
+use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
-use crate::mailbox;
 use crate::wire::{Frame, FrameHeader, FrameKind};
 use bytes::Bytes;
 use std::sync::Arc;
@@ -28,7 +28,8 @@ impl Engine {
             let mut notice = None;
             for k in stale {
                 for f in r.early.remove(&k).unwrap_or_default() {
-                    if f.header.step == crate::driver::MISMATCH_STEP && notice.is_none() {
+                    if f.header.step == crate::core::fingerprint::MISMATCH_STEP && notice.is_none()
+                    {
                         notice = Some((k.1, f));
                     }
                 }
@@ -60,7 +61,7 @@ impl Engine {
         context: u64,
         seq: u64,
         rx: &mut mailbox::Receiver<CollEvent>,
-        fp: &crate::driver::Fingerprint,
+        fp: &crate::core::fingerprint::Fingerprint,
         members: &Arc<[u32]>,
     ) {
         let mut r = self.colls.lock();
@@ -80,10 +81,10 @@ impl Engine {
         let mut late = None;
         while let Some(ev) = rx.try_recv() {
             if let CollEvent::Frame(f) = ev {
-                if f.header.step == crate::driver::MISMATCH_STEP {
+                if f.header.step == crate::core::fingerprint::MISMATCH_STEP {
                     r.early.entry((context, seq)).or_default().push(f);
                 } else if late.is_none() {
-                    late = crate::driver::late_mismatch(self.rank, fp, &f);
+                    late = crate::core::fingerprint::late_mismatch(self.rank, fp, &f);
                 }
             }
         }
@@ -151,7 +152,7 @@ impl Engine {
         seq: u64,
         step: u32,
         payload: Bytes,
-        fp: &crate::driver::Fingerprint,
+        fp: &crate::core::fingerprint::Fingerprint,
         members: &[u32],
     ) -> Result<()> {
         if let Some(e) = self.failure_of(to) {

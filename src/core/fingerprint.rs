@@ -1,0 +1,184 @@
+//! The fingerprint of a collective call: what every member must agree on (which collective, its
+//! root, its reduction, its length). Every collective frame carries it, so the engine can catch a
+//! mismatched call even in a frame that arrives after this rank's call has finished.
+
+/// What every member of a communicator must agree on for one collective call: which
+/// collective, its root, its reduction and (where all ranks pass the same amount) its byte
+/// length. Carried by every collective frame; a frame whose fingerprint differs from the
+/// receiver's own call fails the call with [`ErrorKind::Mismatch`](crate::ErrorKind::Mismatch) naming both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Fingerprint {
+    /// The collective ([`Kind`] as a byte).
+    pub kind: u8,
+    /// Root rank (0 for rootless collectives).
+    pub root: u32,
+    /// Reduction: `op + 1` in the high byte and the datatype in the low one for a predefined
+    /// op, `0xFF` and the element size (capped at 255) for a custom one; 0 without reduction.
+    pub reduction: u16,
+    /// Byte length every rank passes (0 where ranks may legitimately pass different lengths).
+    pub len: u64,
+}
+
+/// Collectives, as named in mismatch messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Kind {
+    Barrier = 1,
+    Bcast = 2,
+    Reduce = 3,
+    Allreduce = 4,
+    Allgather = 5,
+    Gather = 6,
+    Scatter = 7,
+    Alltoall = 8,
+    ReduceScatter = 9,
+    Scan = 10,
+}
+
+const KIND_NAMES: [&str; 11] = [
+    "?",
+    "barrier",
+    "bcast",
+    "reduce",
+    "allreduce",
+    "allgather",
+    "gather",
+    "scatter",
+    "alltoall",
+    "reduce_scatter",
+    "scan",
+];
+
+impl Fingerprint {
+    /// A fingerprint of `kind` with nothing else to compare.
+    pub fn of(kind: Kind) -> Self {
+        Self {
+            kind: kind as u8,
+            ..Self::default()
+        }
+    }
+
+    /// With a root.
+    pub fn root(mut self, root: u32) -> Self {
+        self.root = root;
+        self
+    }
+
+    /// With the byte length every rank passes.
+    pub fn len(mut self, len: usize) -> Self {
+        self.len = len as u64;
+        self
+    }
+
+    /// With a reduction.
+    pub fn reducing(mut self, r: &nexar_proto::Reducer) -> Self {
+        self.reduction = match r {
+            nexar_proto::Reducer::Builtin { op, dtype } => {
+                (((*op as u16) + 1) << 8) | (*dtype as u16)
+            }
+            nexar_proto::Reducer::Custom(c) => 0xFF00 | c.elem_size().min(255) as u16,
+        };
+        self
+    }
+
+    /// The two header words.
+    pub fn words(&self) -> (u64, u64) {
+        (
+            ((self.kind as u64) << 56) | ((self.reduction as u64) << 32) | self.root as u64,
+            self.len,
+        )
+    }
+
+    /// From the two header words.
+    pub fn from_words(fp: u64, len: u64) -> Self {
+        Self {
+            kind: (fp >> 56) as u8,
+            reduction: (fp >> 32) as u16,
+            root: fp as u32,
+            len,
+        }
+    }
+
+    fn kind_name(&self) -> &'static str {
+        KIND_NAMES.get(self.kind as usize).copied().unwrap_or("?")
+    }
+
+    /// "kind X vs Y, root ..." for the fields that differ between this call and `theirs`.
+    pub fn differences(&self, theirs: &Fingerprint) -> String {
+        let mut d = Vec::new();
+        if self.kind != theirs.kind {
+            d.push(format!(
+                "collective {} here, {} there",
+                self.kind_name(),
+                theirs.kind_name()
+            ));
+        }
+        if self.root != theirs.root {
+            d.push(format!("root {} here, {} there", self.root, theirs.root));
+        }
+        if self.reduction >> 8 != theirs.reduction >> 8 {
+            d.push(format!(
+                "reduction op {:#x} here, {:#x} there",
+                self.reduction >> 8,
+                theirs.reduction >> 8
+            ));
+        }
+        if self.reduction & 0xFF != theirs.reduction & 0xFF {
+            d.push(format!(
+                "datatype {} here, {} there",
+                self.reduction & 0xFF,
+                theirs.reduction & 0xFF
+            ));
+        }
+        if self.len != theirs.len {
+            d.push(format!("{} bytes here, {} there", self.len, theirs.len));
+        }
+        d.join("; ")
+    }
+}
+
+/// Step of the notice a rank that found a mismatch sends every member, so all of them fail
+/// the call instead of some waiting forever. Its payload is the message.
+pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
+
+/// The message naming both ranks and the fields in which their calls differ.
+pub(crate) fn mismatch_message(
+    seq: u64,
+    me: u32,
+    src: u32,
+    mine: &Fingerprint,
+    theirs: &Fingerprint,
+) -> String {
+    format!(
+        "mismatched collective (call {seq} on this communicator) between world ranks {me} and \
+         {src}: {}",
+        mine.differences(theirs)
+    )
+}
+
+/// For a frame that arrives after this rank finished its call with fingerprint `mine`: if the
+/// frame's call differs, the mismatch notice (a frame from `me`, step [`MISMATCH_STEP`]) to
+/// send every member and to file for this rank's next call.
+pub(crate) fn late_mismatch(
+    me: u32,
+    mine: &Fingerprint,
+    f: &crate::wire::Frame,
+) -> Option<crate::wire::Frame> {
+    let h = &f.header;
+    if h.step == MISMATCH_STEP {
+        return None;
+    }
+    let theirs = Fingerprint::from_words(h.fp, h.fp_len);
+    if theirs == *mine {
+        return None;
+    }
+    let msg = mismatch_message(h.seq, me, h.src, mine, &theirs);
+    let mut nh = *h;
+    nh.src = me;
+    nh.step = MISMATCH_STEP;
+    (nh.fp, nh.fp_len) = mine.words();
+    Some(crate::wire::Frame::new(
+        nh,
+        bytes::Bytes::from(msg.into_bytes()),
+    ))
+}
