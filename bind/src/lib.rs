@@ -8,10 +8,12 @@
 //!   into a status through the caller's [`boundary::Report`]).
 //! * [`last_error`]: the thread-local record of the last error a thread raised.
 //! * [`handles`]: the generational handle table (each crate picks its own bit [`handles::Layout`]).
+//! * [`buffers`]: raw buffer views (empty buffers never dereferenced) and the aliasing test.
 //!
 //! This crate exports no symbol: it has no `#[no_mangle]` and no `extern "C"` function, so the
 //! export allow-lists of both libraries (`cargo xtask symbols`) are untouched by it.
 
 pub mod boundary;
+pub mod buffers;
 pub mod handles;
 pub mod last_error;
