@@ -9,10 +9,13 @@
 //! * [`last_error`]: the thread-local record of the last error a thread raised.
 //! * [`handles`]: the generational handle table (each crate picks its own bit [`handles::Layout`]).
 //! * [`buffers`]: raw buffer views (empty buffers never dereferenced) and the aliasing test.
+//! * [`any`]: completing any one of an array of requests, with the caller's progress between
+//!   passes.
 //!
 //! This crate exports no symbol: it has no `#[no_mangle]` and no `extern "C"` function, so the
 //! export allow-lists of both libraries (`cargo xtask symbols`) are untouched by it.
 
+pub mod any;
 pub mod boundary;
 pub mod buffers;
 pub mod handles;
