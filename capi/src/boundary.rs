@@ -27,12 +27,12 @@ pub fn abort_on_error() -> bool {
 /// Turns an error into its status code, recording the message (and aborting if asked to).
 pub fn fail(func: &str, e: &Error) -> i32 {
     let msg = format!("{func}: {e}");
-    let code = e.kind().code();
-    last_error::set(code, msg.clone());
     if abort_on_error() {
         eprintln!("nexar: aborting on error: {msg}");
         std::process::abort();
     }
+    let code = e.kind().code();
+    last_error::set(code, msg);
     code
 }
 
@@ -82,4 +82,36 @@ pub fn non_null<T>(p: *const T, name: &str) -> nexar::Result<()> {
 pub unsafe fn write_out<T>(out: *mut T, v: T) {
     // SAFETY: the caller checked `out` for NULL and the C contract makes it writable.
     unsafe { out.write(v) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn last_message() -> String {
+        // SAFETY: a NUL-terminated string valid until this thread's next error.
+        unsafe { CStr::from_ptr(last_error::message_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn errors_and_panics_become_codes_and_the_last_error_message() {
+        assert_eq!(call("nexar_ok", || Ok(())), SUCCESS);
+        let code = call("nexar_bad", || Err(null_arg("buf")));
+        assert_eq!(code, ErrorKind::InvalidArgument.code());
+        let m = last_message();
+        assert!(
+            m.starts_with("nexar_bad: ") && m.contains("`buf` is NULL"),
+            "{m}"
+        );
+        let code = call("nexar_boom", || panic!("boom"));
+        assert_eq!(code, ErrorKind::Internal.code());
+        let m = last_message();
+        assert!(
+            m.starts_with("nexar_boom: ") && m.contains("internal panic: boom"),
+            "{m}"
+        );
+    }
 }
