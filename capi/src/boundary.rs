@@ -1,19 +1,16 @@
-//! The one helper every `extern "C"` body runs in: it catches panics, converts errors to status
-//! codes, records the message for `nexar_last_error_message`, and aborts instead of returning when
-//! the process chose "abort on error".
+//! libnexar's side of the panic boundary: how an error becomes a status code (its kind's code,
+//! the message recorded for `nexar_last_error_message`, or an abort when the process chose
+//! "abort on error"), plus the pointer checks every body starts with. The boundary itself
+//! (panics caught, never unwinding into C) is [`nexar_bind::boundary`].
 
 use nexar::{Error, ErrorKind};
-use std::cell::RefCell;
-use std::ffi::CString;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use nexar_bind::boundary::Report;
+use nexar_bind::last_error;
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Status code of success.
 pub(crate) const SUCCESS: i32 = 0;
-
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
-}
 
 static ABORT_ON_ERROR: AtomicBool = AtomicBool::new(false);
 
@@ -27,49 +24,41 @@ pub fn abort_on_error() -> bool {
     ABORT_ON_ERROR.load(Ordering::SeqCst)
 }
 
-/// Records `msg` as this thread's last error message.
-pub fn set_last_error(msg: &str) {
-    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
-    LAST_ERROR.with(|l| *l.borrow_mut() = c);
-}
-
-/// Pointer to this thread's last error message (valid until the thread's next failing call).
-pub fn last_error_ptr() -> *const libc::c_char {
-    LAST_ERROR.with(|l| l.borrow().as_ptr())
-}
-
 /// Turns an error into its status code, recording the message (and aborting if asked to).
 pub fn fail(func: &str, e: &Error) -> i32 {
     let msg = format!("{func}: {e}");
-    set_last_error(&msg);
     if abort_on_error() {
         eprintln!("nexar: aborting on error: {msg}");
         std::process::abort();
     }
-    e.kind().code()
+    let code = e.kind().code();
+    last_error::set(code, msg);
+    code
 }
 
-/// Runs `f` as the body of C function `func`: `Ok` gives `NEXAR_SUCCESS`, `Err` its code, a
-/// panic `NEXAR_ERR_INTERNAL` (never unwinding into C).
+/// libnexar's [`Report`]: engine errors, reported by [`fail`].
+struct Nexar;
+
+impl Report for Nexar {
+    type Error = Error;
+    const SUCCESS: c_int = SUCCESS;
+
+    fn internal(&self, message: String) -> Error {
+        Error::new(ErrorKind::Internal, message)
+    }
+
+    fn fail(&self, func: &str, e: Error) -> c_int {
+        fail(func, &e)
+    }
+}
+
+/// Runs `f` as the body of C function `func` inside [`nexar_bind::boundary::call`]: `Ok` gives
+/// `NEXAR_SUCCESS`, `Err` its code, a panic `NEXAR_ERR_INTERNAL` (never unwinding into C).
 pub fn call<F>(func: &str, f: F) -> i32
 where
     F: FnOnce() -> nexar::Result<()>,
 {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => SUCCESS,
-        Ok(Err(e)) => fail(func, &e),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            fail(
-                func,
-                &Error::new(ErrorKind::Internal, format!("internal panic: {what}")),
-            )
-        }
-    }
+    nexar_bind::boundary::call(Nexar, func, f)
 }
 
 /// An `InvalidArgument` error for a NULL pointer argument.
@@ -93,4 +82,36 @@ pub fn non_null<T>(p: *const T, name: &str) -> nexar::Result<()> {
 pub unsafe fn write_out<T>(out: *mut T, v: T) {
     // SAFETY: the caller checked `out` for NULL and the C contract makes it writable.
     unsafe { out.write(v) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn last_message() -> String {
+        // SAFETY: a NUL-terminated string valid until this thread's next error.
+        unsafe { CStr::from_ptr(last_error::message_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn errors_and_panics_become_codes_and_the_last_error_message() {
+        assert_eq!(call("nexar_ok", || Ok(())), SUCCESS);
+        let code = call("nexar_bad", || Err(null_arg("buf")));
+        assert_eq!(code, ErrorKind::InvalidArgument.code());
+        let m = last_message();
+        assert!(
+            m.starts_with("nexar_bad: ") && m.contains("`buf` is NULL"),
+            "{m}"
+        );
+        let code = call("nexar_boom", || panic!("boom"));
+        assert_eq!(code, ErrorKind::Internal.code());
+        let m = last_message();
+        assert!(
+            m.starts_with("nexar_boom: ") && m.contains("internal panic: boom"),
+            "{m}"
+        );
+    }
 }

@@ -1,8 +1,11 @@
 //! Turning C buffer arguments into checked byte slices, and carrying a receive buffer into a
-//! background task.
+//! background task. libnexar's rules (NULL only with a zero length, `NEXAR_IN_PLACE`, `size_t`
+//! count arrays) are here; the views themselves and the overlap test are
+//! [`nexar_bind::buffers`].
 
 use crate::boundary::null_arg;
 use nexar::{Datatype, Error, ErrorKind, Result};
+use nexar_bind::buffers::{overlaps, view, view_mut};
 use std::ffi::c_void;
 
 /// The value of `NEXAR_IN_PLACE`.
@@ -32,14 +35,11 @@ pub fn byte_len(count: usize, dt: Datatype) -> Result<usize> {
 /// # Safety
 /// If non-NULL, `p` must be valid for reads of `len` bytes for the returned lifetime.
 pub unsafe fn input<'a>(p: *const c_void, len: usize, name: &str) -> Result<&'a [u8]> {
-    if len == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() || is_in_place(p) {
+    if len > 0 && (p.is_null() || is_in_place(p)) {
         return Err(null_arg(name));
     }
-    // SAFETY: non-NULL, and the C contract makes it readable for `len` bytes.
-    Ok(unsafe { std::slice::from_raw_parts(p.cast(), len) })
+    // SAFETY: non-NULL when `len > 0`, and the C contract makes it readable for `len` bytes.
+    Ok(unsafe { view(p.cast(), len) })
 }
 
 /// The checks of [`output`] without making the slice: lets a collective refuse a bad receive
@@ -57,14 +57,9 @@ pub fn check_output(p: *mut c_void, len: usize, name: &str) -> Result<()> {
 /// If non-NULL, `p` must be valid for writes of `len` bytes for the returned lifetime and not
 /// aliased by another live reference.
 pub unsafe fn output<'a>(p: *mut c_void, len: usize, name: &str) -> Result<&'a mut [u8]> {
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    if p.is_null() || is_in_place(p) {
-        return Err(null_arg(name));
-    }
-    // SAFETY: non-NULL, and the C contract makes it writable for `len` bytes.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p.cast(), len) })
+    check_output(p, len, name)?;
+    // SAFETY: non-NULL when `len > 0`, and the C contract makes it writable for `len` bytes.
+    Ok(unsafe { view_mut(p.cast(), len) })
 }
 
 /// Fails if a send buffer of `send_len` bytes and a receive buffer of `recv_len` bytes overlap:
@@ -76,11 +71,10 @@ pub fn disjoint(
     recv: *const c_void,
     recv_len: usize,
 ) -> Result<()> {
-    if send_len == 0 || recv_len == 0 || send.is_null() || recv.is_null() || is_in_place(send) {
+    if send.is_null() || recv.is_null() || is_in_place(send) {
         return Ok(());
     }
-    let (s, r) = (send as usize, recv as usize);
-    if s < r.saturating_add(recv_len) && r < s.saturating_add(send_len) {
+    if overlaps(send.cast(), send_len, recv.cast(), recv_len) {
         return Err(Error::invalid(format!(
             "`sendbuf` ({send_len} bytes at {send:p}) and `recvbuf` ({recv_len} bytes at \
              {recv:p}) overlap; pass NEXAR_IN_PLACE as `sendbuf` to use one buffer"
@@ -146,11 +140,8 @@ impl RawOut {
     /// # Safety
     /// The C caller must have kept the buffer valid and unaliased (see the type's docs).
     pub unsafe fn get<'a>(self) -> &'a mut [u8] {
-        if self.len == 0 {
-            return &mut [];
-        }
         // SAFETY: see the type-level contract.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+        unsafe { view_mut(self.ptr, self.len) }
     }
 }
 

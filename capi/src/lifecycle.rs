@@ -2,7 +2,7 @@
 //! version and errors.
 
 use crate::boundary::{self, call, non_null, write_out};
-use crate::handles::Table;
+use crate::handles::Handles;
 use crate::request::CRequest;
 use crate::types::{NEXAR_ERRORS_ABORT, NEXAR_ERRORS_RETURN, nexar_comm_t};
 use nexar::{Comm, Context, Error, ErrorKind, Result};
@@ -21,9 +21,9 @@ pub struct Running {
     /// The process's context.
     pub ctx: Context,
     /// User communicators.
-    pub comms: Mutex<Table<Comm>>,
+    pub comms: Mutex<Handles<Comm>>,
     /// Live requests.
-    pub requests: Mutex<Table<CRequest>>,
+    pub requests: Mutex<Handles<CRequest>>,
 }
 
 enum Phase {
@@ -103,8 +103,8 @@ pub extern "C" fn nexar_init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c
         let ctx = Context::init_with(cfg)?;
         *state = Phase::Running(Box::new(Running {
             ctx,
-            comms: Mutex::new(Table::new(1, "communicator", ErrorKind::InvalidComm)),
-            requests: Mutex::new(Table::new(2, "request", ErrorKind::InvalidRequest)),
+            comms: Mutex::new(Handles::new(1, "communicator", ErrorKind::InvalidComm)),
+            requests: Mutex::new(Handles::new(2, "request", ErrorKind::InvalidRequest)),
         }));
         Ok(())
     })
@@ -262,7 +262,7 @@ pub extern "C" fn nexar_error_string(code: c_int) -> *const c_char {
 /// Blocking: no. Thread safety: per thread.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_last_error_message() -> *const c_char {
-    boundary::last_error_ptr()
+    nexar_bind::last_error::message_ptr()
 }
 
 /// Chooses what failing calls do: `NEXAR_ERRORS_RETURN` (default: return the code) or

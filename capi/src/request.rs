@@ -1,4 +1,5 @@
-//! Request functions: wait, test, waitall, waitany, testall, free.
+//! Request functions: wait, test, waitall, waitany, testall, free. `nexar_waitany`'s pass over
+//! the array and its wait loop are [`nexar_bind::any`], shared with the MPI shim.
 
 use crate::boundary::{call, non_null, write_out};
 use crate::lifecycle::with_running;
@@ -8,6 +9,7 @@ use crate::types::{
     nexar_status_t,
 };
 use nexar::{Error, ErrorKind, RecvOutcome, Request, Result};
+use nexar_bind::any;
 use std::ffi::c_int;
 
 /// What a C request yields: for receives, the outcome and the buffer's capacity in bytes.
@@ -223,26 +225,39 @@ pub extern "C" fn nexar_waitany(
         if count > 0 {
             non_null(requests, "requests")?;
         }
-        let live: Vec<(usize, u64)> = (0..count)
-            .map(|i| (i, read_handle(requests.wrapping_add(i))))
-            .filter(|&(_, h)| h != 0)
+        let handles: Vec<u64> = (0..count)
+            .map(|i| read_handle(requests.wrapping_add(i)))
             .collect();
-        if live.is_empty() {
-            // SAFETY: checked for NULL; writable per the C contract.
-            unsafe { write_out(index, NEXAR_UNDEFINED) };
-            return report(Ok(None), status);
-        }
-        let mut backoff = nexar::PollBackoff::new(Some(world()?));
-        loop {
-            for &(i, h) in &live {
-                if let Some(result) = try_complete(h)? {
-                    clear_handle(requests.wrapping_add(i));
-                    // SAFETY: checked for NULL; writable per the C contract.
-                    unsafe { write_out(index, i as c_int) };
-                    return report(result, status);
-                }
+        let found = if handles.iter().all(|&h| h == 0) {
+            None
+        } else {
+            let mut backoff = nexar::PollBackoff::new(Some(world()?));
+            let one_pass = || {
+                any::pass(
+                    count,
+                    |i| (handles[i] != 0).then_some(handles[i]),
+                    |i, h| -> Result<Option<CResult>> {
+                        let done = try_complete(h)?;
+                        if done.is_some() {
+                            clear_handle(requests.wrapping_add(i));
+                        }
+                        Ok(done)
+                    },
+                )
+            };
+            any::wait(one_pass, || backoff.pause())?
+        };
+        match found {
+            Some((i, result)) => {
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(index, i as c_int) };
+                report(result, status)
             }
-            backoff.pause();
+            None => {
+                // SAFETY: checked for NULL; writable per the C contract.
+                unsafe { write_out(index, NEXAR_UNDEFINED) };
+                report(Ok(None), status)
+            }
         }
     })
 }

@@ -13,6 +13,7 @@ use crate::datatype::registry;
 use crate::device_buf;
 use crate::error::{MpiError, Result};
 use nexar::{Datatype, ReduceOp};
+use nexar_bind::buffers::{overlaps, view, view_mut};
 use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
@@ -81,11 +82,10 @@ impl Buf {
         if self.len == 0 || recv.len == 0 || self.ptr.is_null() {
             return Ok(());
         }
-        let (s, r) = (self.ptr as usize, recv.ptr as usize);
         let overlap = if self.is_dense() && recv.is_dense() {
-            s < r.saturating_add(recv.len) && r < s.saturating_add(self.len)
+            overlaps(self.ptr, self.len, recv.ptr, recv.len)
         } else {
-            s == r
+            self.ptr == recv.ptr
         };
         if overlap {
             return Err(MpiError::new(
@@ -135,9 +135,7 @@ impl Buf {
         }
         if self.is_dense() {
             // SAFETY: dense: `len` readable bytes at `ptr` per the contract.
-            return Ok(Cow::Borrowed(unsafe {
-                std::slice::from_raw_parts(self.ptr, self.len)
-            }));
+            return Ok(Cow::Borrowed(unsafe { view(self.ptr, self.len) }));
         }
         let mut v = Vec::with_capacity(self.len);
         // SAFETY: readable per the contract.
@@ -231,9 +229,8 @@ impl RecvTarget {
     pub unsafe fn slice(&mut self) -> &mut [u8] {
         match &mut self.temp {
             Some(t) => t,
-            None if self.len == 0 => &mut [],
-            // SAFETY: per the contract above.
-            None => unsafe { std::slice::from_raw_parts_mut(self.base as *mut u8, self.len) },
+            // SAFETY: per the contract above (nothing is read when `len` is 0).
+            None => unsafe { view_mut(self.base as *mut u8, self.len) },
         }
     }
 

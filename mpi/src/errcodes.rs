@@ -16,7 +16,7 @@
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, describe, raise};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char, c_int};
@@ -141,7 +141,7 @@ struct UserHandler {
     refs: usize,
 }
 
-static HANDLERS: Mutex<Table<UserHandler>> = Mutex::new(Table::new());
+static HANDLERS: Mutex<Table<UserHandler>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// The function of user error handler `h`, if `h` is one (freed or not).
 pub fn user_errhandler(h: MPI_Errhandler) -> Option<CommErrhandlerFn> {

@@ -43,9 +43,9 @@
 use crate::consts::*;
 use crate::state::errhandler_of;
 use nexar::ErrorKind;
-use std::cell::RefCell;
+use nexar_bind::boundary::Report;
+use nexar_bind::last_error;
 use std::ffi::{c_char, c_int};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// An MPI error: its class and a message naming what went wrong.
 #[derive(Debug, Clone)]
@@ -141,10 +141,6 @@ pub fn describe(class: c_int) -> &'static str {
     }
 }
 
-thread_local! {
-    static LAST: RefCell<Option<MpiError>> = const { RefCell::new(None) };
-}
-
 /// Reports `e` raised by `func` on communicator `comm` through its error handler: returns the
 /// class under `MPI_ERRORS_RETURN`, otherwise prints the message and ends the process.
 pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
@@ -154,7 +150,7 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
         format!("{func}: {}", e.message)
     };
     let class = e.class;
-    LAST.with(|l| *l.borrow_mut() = Some(MpiError::new(class, message.clone())));
+    last_error::set(class, message.clone());
     match errhandler_of(comm) {
         MPI_ERRORS_RETURN => class,
         h if let Some(f) = crate::errcodes::user_errhandler(h) => {
@@ -175,25 +171,28 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     }
 }
 
-/// Runs `f` as the body of `func`, whose errors belong to communicator `comm`: `Ok` gives
-/// `MPI_SUCCESS`, an error (or a panic, as `MPI_ERR_INTERN`) goes through [`raise`].
-pub fn call(func: &str, comm: MPI_Comm, f: impl FnOnce() -> Result<()>) -> c_int {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => MPI_SUCCESS,
-        Ok(Err(e)) => raise(func, comm, e),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            raise(
-                func,
-                comm,
-                MpiError::new(MPI_ERR_INTERN, format!("internal panic: {what}")),
-            )
-        }
+/// The shim's [`Report`]: errors of communicator `.0` go through its error handler
+/// ([`raise`]).
+struct OnComm(MPI_Comm);
+
+impl Report for OnComm {
+    type Error = MpiError;
+    const SUCCESS: c_int = MPI_SUCCESS;
+
+    fn internal(&self, message: String) -> MpiError {
+        MpiError::new(MPI_ERR_INTERN, message)
     }
+
+    fn fail(&self, func: &str, e: MpiError) -> c_int {
+        raise(func, self.0, e)
+    }
+}
+
+/// Runs `f` as the body of `func`, whose errors belong to communicator `comm`, inside
+/// [`nexar_bind::boundary::call`]: `Ok` gives `MPI_SUCCESS`, an error (or a panic, as
+/// `MPI_ERR_INTERN`) goes through [`raise`].
+pub fn call(func: &str, comm: MPI_Comm, f: impl FnOnce() -> Result<()>) -> c_int {
+    nexar_bind::boundary::call(OnComm(comm), func, f)
 }
 
 /// The body of every generated stub: raises `MPI_ERR_UNSUPPORTED_OPERATION` on
@@ -254,9 +253,8 @@ mpi_fn! {
             if !(0..=MPI_ERR_LASTCODE).contains(&errorcode) {
                 return Err(MpiError::new(MPI_ERR_ARG, format!("invalid error code {errorcode}")));
             }
-            let last = LAST.with(|l| l.borrow().clone());
-            let text = match last {
-                Some(e) if e.class == errorcode && errorcode != MPI_SUCCESS => e.message,
+            let text = match last_error::get() {
+                Some((class, message)) if class == errorcode && errorcode != MPI_SUCCESS => message,
                 _ => describe(errorcode).to_string(),
             };
             // SAFETY: checked inside; the buffer size is the standard's.

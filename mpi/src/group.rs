@@ -9,7 +9,7 @@
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
 use crate::state::{comm, with_running};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_int;
@@ -30,7 +30,7 @@ pub const MPI_SIMILAR: c_int = 203;
 pub const MPI_UNEQUAL: c_int = 204;
 
 /// Live user groups: world ranks in group-rank order.
-static GROUPS: Mutex<Table<Arc<[u32]>>> = Mutex::new(Table::new());
+static GROUPS: Mutex<Table<Arc<[u32]>>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// The members (world ranks) of a group handle, or `MPI_ERR_GROUP`.
 pub fn members(h: MPI_Group) -> Result<Arc<[u32]>> {

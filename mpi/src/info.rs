@@ -14,7 +14,7 @@
 use crate::comm::MPI_Info;
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char, c_int};
@@ -37,7 +37,7 @@ pub const MPI_ERR_INFO: c_int = 34;
 /// The pairs of one info object, in key order of first setting.
 pub type Pairs = Vec<(String, String)>;
 
-static INFOS: Mutex<Table<Pairs>> = Mutex::new(Table::new());
+static INFOS: Mutex<Table<Pairs>> = Mutex::new(Table::new(USER_HANDLES));
 /// Hints of communicators that were given some (by handle).
 static COMM_HINTS: Mutex<BTreeMap<MPI_Comm, Pairs>> = Mutex::new(BTreeMap::new());
 

@@ -4,7 +4,7 @@
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null, write_string};
 use crate::state::{Phase, Running, STATE, with_running};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use nexar::Context;
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_int};
@@ -45,7 +45,7 @@ fn init(func: &str, required: c_int) -> Result<c_int> {
     let ctx = Context::init_with(cfg)?;
     *state = Phase::Running(Box::new(Running {
         ctx,
-        comms: Mutex::new(Table::new()),
+        comms: Mutex::new(Table::new(USER_HANDLES)),
         main_thread: std::thread::current().id(),
         thread_level: level,
     }));

@@ -12,7 +12,7 @@ use crate::error::{MpiError, Result, call, non_null};
 use crate::request::{MPI_Request, store_request};
 use crate::state::comm;
 use crate::status::{MPI_Status, store, truncated};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_void};
 
@@ -28,7 +28,7 @@ struct Held {
     comm: MPI_Comm,
 }
 
-static MESSAGES: Mutex<Table<Held>> = Mutex::new(Table::new());
+static MESSAGES: Mutex<Table<Held>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// Whether `h` is a matched message not yet received (for `MPI_Message_fromint`).
 pub fn is_live(h: MPI_Message) -> bool {

@@ -15,7 +15,7 @@ use crate::consts::*;
 use crate::datatype::layout::Type;
 use crate::datatype::pack::{pack, unpack};
 use crate::error::{MpiError, Result, call, non_null};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use nexar::{CustomOp, Datatype, Order, ReduceOp, Reducer};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_void};
@@ -53,7 +53,7 @@ pub struct UserOp {
 }
 
 /// Live user operations.
-static OPS: Mutex<Table<UserOp>> = Mutex::new(Table::new());
+static OPS: Mutex<Table<UserOp>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// A resolved `MPI_Op` handle.
 #[derive(Debug, Clone, Copy)]

@@ -25,7 +25,7 @@ use crate::error::{MpiError, Result, call, non_null};
 use crate::grequest::Greq;
 use crate::request_complete::IndexContext;
 use crate::status::MPI_Status;
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::ffi::c_int;
 use std::sync::Arc;
@@ -126,7 +126,7 @@ impl Entry {
 /// The standard ABI's `MPI_Request` (a pointer-sized handle).
 pub type MPI_Request = usize;
 
-static REQUESTS: Mutex<Table<Entry>> = Mutex::new(Table::new());
+static REQUESTS: Mutex<Table<Entry>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// Registers `req` (on communicator `comm`) and writes its handle to `*out` (checked for NULL
 /// by the caller).

@@ -3,7 +3,8 @@
 //! thread drives the transport); `*any` / `*some` check every request, driving the transport
 //! between passes, yielding briefly and then sleeping on the transport with growing limits; the
 //! `Test` forms make one pass of transport progress first. Requests live in
-//! [`crate::request`]'s table.
+//! [`crate::request`]'s table. The any forms' pass over the array and their wait loop are
+//! [`nexar_bind::any`], shared with libnexar's `nexar_waitany`.
 
 use crate::consts::*;
 use crate::error::{MpiError, Result, call, non_null};
@@ -12,6 +13,7 @@ use crate::request::{
     is_inactive, is_live, read, result_of, status_of, take_and_wait, take_if_done,
 };
 use crate::status::{MPI_Status, store};
+use nexar_bind::any::{self, Pass};
 use std::ffi::c_int;
 
 fn status_slot(p: *mut MPI_Status, i: usize) -> *mut MPI_Status {
@@ -144,27 +146,6 @@ fn test_all(
     }
 }
 
-/// One pass over the array: the first completed request, if any. `Ok(Err(()))` if every entry
-/// is `MPI_REQUEST_NULL`.
-fn any_pass(
-    n: usize,
-    requests: *mut MPI_Request,
-) -> Result<std::result::Result<Option<(usize, Outcome)>, ()>> {
-    let mut live = false;
-    for i in 0..n {
-        let h = read(requests, i);
-        if h == MPI_REQUEST_NULL || is_inactive(h) {
-            continue;
-        }
-        live = true;
-        if let Some(o) = take_if_done(h).map_err(|e| e.context_index(i))? {
-            clear(requests, i);
-            return Ok(Ok(Some((i, o))));
-        }
-    }
-    Ok(if live { Ok(None) } else { Err(()) })
-}
-
 fn any(
     n: c_int,
     requests: *mut MPI_Request,
@@ -182,12 +163,30 @@ fn any(
     if !block {
         backoff.drive();
     }
-    let found = loop {
-        match any_pass(n, requests)? {
-            Ok(Some(f)) => break Some(f),
-            Err(()) => break None,
-            Ok(None) if block => backoff.pause(),
-            Ok(None) => {
+    // Skips MPI_REQUEST_NULL and inactive persistent requests; completes the first done one.
+    let one_pass = || {
+        any::pass(
+            n,
+            |i| {
+                let h = read(requests, i);
+                (h != MPI_REQUEST_NULL && !is_inactive(h)).then_some(h)
+            },
+            |i, h| -> Result<Option<Outcome>> {
+                let o = take_if_done(h).map_err(|e| e.context_index(i))?;
+                if o.is_some() {
+                    clear(requests, i);
+                }
+                Ok(o)
+            },
+        )
+    };
+    let found = if block {
+        any::wait(one_pass, || backoff.pause())?
+    } else {
+        match one_pass()? {
+            Pass::Done(i, o) => Some((i, o)),
+            Pass::Empty => None,
+            Pass::Pending => {
                 // SAFETY: checked for NULL.
                 unsafe { flag.write(0) };
                 return Ok(());

@@ -1,89 +1,24 @@
-//! Generational handle table for user objects (communicators). A user handle is
-//! `USER_BASE | generation << 16 | slot`: a positive `int` (so `MPI_Comm_toint` can return it
-//! unchanged) and never one of the small predefined handle values. A freed, stale or forged
-//! handle is detected instead of dereferenced.
+//! The shim's handle layout for user objects (communicators, requests, datatypes, ...). A user
+//! handle is `USER_BASE | generation << 16 | slot`: a positive `int` (so `MPI_Comm_toint` can
+//! return it unchanged) and never one of the small predefined handle values. The table itself,
+//! which detects a freed, stale or forged handle instead of dereferencing it, is
+//! [`nexar_bind::handles::Table`]; every user-object table of the shim is built with
+//! [`USER_HANDLES`].
+
+use nexar_bind::handles::Layout;
 
 /// Lowest user handle value; every predefined handle is far below it.
 pub const USER_BASE: usize = 0x4000_0000;
-const SLOT_BITS: usize = 16;
-const SLOT_MASK: usize = (1 << SLOT_BITS) - 1;
-const GEN_MASK: usize = 0x3fff;
+/// Bits of slot index (at most 65,536 live objects of a kind).
+const SLOT_BITS: u32 = 16;
+/// Bits of generation, between the slot and `USER_BASE`'s bit.
+const GEN_BITS: u32 = 14;
 
-struct Slot<T> {
-    generation: usize,
-    value: Option<T>,
-}
+/// The layout of every user handle.
+pub const USER_HANDLES: Layout = Layout::new(USER_BASE as u64, SLOT_BITS, GEN_BITS);
 
-/// The live objects of one kind.
-pub struct Table<T> {
-    slots: Vec<Slot<T>>,
-    free: Vec<usize>,
-}
-
-impl<T> Default for Table<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T> Table<T> {
-    /// An empty table.
-    pub const fn new() -> Self {
-        Self {
-            slots: Vec::new(),
-            free: Vec::new(),
-        }
-    }
-
-    fn slot(&self, h: usize) -> Option<usize> {
-        if h & !(USER_BASE | (GEN_MASK << SLOT_BITS) | SLOT_MASK) != 0 || h & USER_BASE == 0 {
-            return None;
-        }
-        let i = h & SLOT_MASK;
-        let g = (h >> SLOT_BITS) & GEN_MASK;
-        match self.slots.get(i) {
-            Some(s) if s.generation == g && s.value.is_some() => Some(i),
-            _ => None,
-        }
-    }
-
-    /// Stores `value`; `None` when the table is full.
-    pub fn insert(&mut self, value: T) -> Option<usize> {
-        let i = match self.free.pop() {
-            Some(i) => i,
-            None if self.slots.len() <= SLOT_MASK => {
-                self.slots.push(Slot {
-                    generation: 0,
-                    value: None,
-                });
-                self.slots.len() - 1
-            }
-            None => return None,
-        };
-        let s = &mut self.slots[i];
-        s.generation = (s.generation + 1) & GEN_MASK;
-        s.value = Some(value);
-        Some(USER_BASE | (s.generation << SLOT_BITS) | i)
-    }
-
-    /// The object behind `h`, if `h` is live.
-    pub fn get(&self, h: usize) -> Option<&T> {
-        self.slot(h).and_then(|i| self.slots[i].value.as_ref())
-    }
-
-    /// The object behind `h`, mutably.
-    pub fn get_mut(&mut self, h: usize) -> Option<&mut T> {
-        let i = self.slot(h)?;
-        self.slots[i].value.as_mut()
-    }
-
-    /// Removes the object behind `h`; `h` becomes invalid.
-    pub fn remove(&mut self, h: usize) -> Option<T> {
-        let i = self.slot(h)?;
-        self.free.push(i);
-        self.slots[i].value.take()
-    }
-}
+/// The live objects of one kind, behind pointer-sized user handles.
+pub type Table<T> = nexar_bind::handles::Table<T, usize>;
 
 #[cfg(test)]
 mod tests {
@@ -91,7 +26,7 @@ mod tests {
 
     #[test]
     fn handles_are_user_range_and_stale_ones_are_rejected() {
-        let mut t = Table::new();
+        let mut t = Table::new(USER_HANDLES);
         let a = t.insert(1).unwrap();
         assert!(a >= USER_BASE && a <= i32::MAX as usize);
         assert_eq!(t.get(a), Some(&1));

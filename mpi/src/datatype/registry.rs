@@ -5,7 +5,7 @@ use super::layout::Type;
 use super::predefined;
 use crate::consts::*;
 use crate::error::{MpiError, Result};
-use crate::table::Table;
+use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ struct Entry {
     fixed: bool,
 }
 
-static TYPES: Mutex<Table<Entry>> = Mutex::new(Table::new());
+static TYPES: Mutex<Table<Entry>> = Mutex::new(Table::new(USER_HANDLES));
 
 fn invalid(h: MPI_Datatype) -> MpiError {
     if h == MPI_DATATYPE_NULL {
