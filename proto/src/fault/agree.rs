@@ -3,8 +3,10 @@
 //! it runs.
 //!
 //! This is the protocol of the engine's `src/fault/agree.rs` (with the query answering of
-//! `src/fault/engine_hooks.rs` and the ballot state of `src/fault/state.rs`), written so the
-//! engine can drive it and the simulator ([`crate::sim::faults`]) can test it.
+//! `src/fault/engine_hooks.rs` and the ballot state of `src/fault/state.rs`): the same
+//! messages, encodings, phases and outcome, plus one rule (5) that closes a hang the simulator
+//! found in the engine's rules. It is written so the engine can drive it and the simulator
+//! ([`crate::sim::faults`]) can test it.
 //!
 //! # Assumptions
 //! Failures are fail-stop, links between live members are reliable (any order), and every live
@@ -31,9 +33,25 @@
 //!    every live member answered (and none promised a higher ballot), `c` decides: the adopted
 //!    decision of the highest ballot among the answers, else its own. A member adopts one
 //!    decision per agreement ([`Ballot`]).
+//! 5. **Not in the engine yet.** A member that adopted the decision of a ballot below its own
+//!    rank and is (or becomes, also after it is done) the lowest member it does not know failed
+//!    sends that decision again, to every member not known failed, under its own rank as ballot.
 //!
 //! So every survivor ends with the same decision. Messages: `n(n-1)` contributions, `n(n-1)`
-//! decisions, and `2(n-1)` per successor coordinator.
+//! decisions, `2(n-1)` per successor coordinator, and `n-1` per rule-5 resend.
+//!
+//! ## Why rule 5
+//! The simulator found a hang in rules 1-4 (`a_member_holding_an_old_decision_resends_it_when_
+//! it_becomes_the_lowest` in `proto/tests/faults.rs`): coordinator 0 decides and dies with its
+//! decision half sent; some members adopt it (and are done); the successor 2 queries, so the
+//! members that had not adopted yet promise ballot 2, and 2 dies before deciding. The lowest
+//! live member is now done, so nobody queries or decides again, and the members that promised
+//! ballot 2 refuse every ballot-0 copy of the decision: they wait forever. Rule 5 is safe for
+//! the reason rule 4 is: a member `z` that adopted `d` and is alive answered every query made
+//! after its adoption with `d`, and refused every lower ballot after a query it answered, so
+//! every decision of a ballot above `d`'s is `d`; no member promised a ballot above `z` (only a
+//! coordinator above `z` queries, and only once `z` failed). So `d` under ballot `z` is adopted
+//! by everyone who has not adopted `d` already.
 //!
 //! # Messages and the engine's frames
 //! The engine sends `FrameKind::Agree` frames with `step` = the kind ([`CONTRIBUTE`],
@@ -46,10 +64,12 @@
 //! To drive it, the engine would: build an [`Agree`] per agreement with the [`Ballot`] it
 //! holds for that agreement (a query may arrive before the call starts); deliver the frames it
 //! queued for the agreement and then each new one; call [`Collective::peer_failed`] on
-//! `mark_failed` of a member; and once the machine is done, keep its [`Agree::ballot`] and
-//! answer later queries with [`Ballot::answer_query`] (what `on_ulfm_frame` does today). A
-//! message the machine rejects leaves it unchanged: the engine logs it and carries on, as it
-//! drops malformed frames today.
+//! `mark_failed` of a member; and once the machine is done, keep it (as it keeps the ballot
+//! state today) so that later queries are answered ([`Ballot::answer_query`], what
+//! `on_ulfm_frame` does) and later failures reach it (rule 5). A message the machine rejects
+//! leaves it unchanged: the engine logs it and carries on, as it drops malformed frames today.
+//! Messages that reach a done machine other than queries are dropped unread, as the engine
+//! drops the frames of a finished agreement.
 
 use crate::prelude::*;
 
@@ -267,8 +287,8 @@ pub struct Agree {
     ballot: Ballot,
     /// The adopted decision and its ballot; set once, then the machine is done.
     decision: Option<(u32, Bytes)>,
-    /// True once the decision was sent on to every live member.
-    flooded: bool,
+    /// The ballot this rank last sent its decision under (rules 3 and 5).
+    flooded: Option<u32>,
     /// Set once this rank coordinates as a successor: the answers to its query, by rank.
     answers: Option<Vec<Option<Answer>>>,
 }
@@ -324,7 +344,7 @@ impl Agree {
             got,
             ballot,
             decision: None,
-            flooded: false,
+            flooded: None,
             answers: None,
         })
     }
@@ -355,13 +375,20 @@ impl Agree {
         if self.decision.is_none() {
             self.try_decide(out);
         }
-        if let Some((ballot, d)) = self.decision.clone()
-            && !self.flooded
-        {
-            self.flooded = true;
+        let Some((ballot, d)) = self.decision.clone() else {
+            return;
+        };
+        // Rule 3: send the adopted decision on under its ballot. Rule 5: a member that
+        // adopted a lower ballot's decision and is now the lowest live member sends it again
+        // under its own rank.
+        let me = self.g.rank;
+        let lowest = (0..self.g.size).find(|&r| !self.dead[r as usize]) == Some(me);
+        let b = if lowest && ballot < me { me } else { ballot };
+        if self.flooded != Some(b) {
+            self.flooded = Some(b);
             let targets: Vec<Rank> = self.others().collect();
             for r in targets {
-                out.send(r, DECIDE, message(ballot, &d));
+                out.send(r, DECIDE, message(b, &d));
             }
         }
     }
@@ -479,6 +506,7 @@ impl Collective for Agree {
             return Ok(());
         }
         self.dead[rank as usize] = true;
+        // Also once done: rule 5 may have this rank send its decision again.
         self.progress(out);
         Ok(())
     }

@@ -316,8 +316,7 @@ impl Run {
         // Each message still in flight from it is lost or delivered, by a coin.
         let before = self.pool.len() + self.held.len();
         let rng = &mut self.rng;
-        self.pool
-            .retain(|e| !e.sent_by(rank) || rng.below(2) == 1);
+        self.pool.retain(|e| !e.sent_by(rank) || rng.below(2) == 1);
         self.held
             .retain(|(_, e)| !e.sent_by(rank) || rng.below(2) == 1);
         self.report.lost += before - self.pool.len() - self.held.len();
