@@ -110,7 +110,8 @@ pub struct FaultReport {
     pub strays: Vec<(Rank, Rank, u32)>,
     /// Steps taken.
     pub steps: u64,
-    /// True if the run stopped at [`MAX_STEPS`] with events still in flight.
+    /// True if the run stopped at its step cap ([`MAX_STEPS`] unless given) with events still
+    /// in flight.
     pub exhausted: bool,
 }
 
@@ -380,6 +381,20 @@ pub fn run_with_faults<F>(
     n: u32,
     seed: u64,
     faults: &[Fault],
+    make: F,
+) -> Result<FaultReport, SimError>
+where
+    F: FnMut(Rank) -> Result<Box<dyn Collective>, ProtoError>,
+{
+    run_with_faults_capped(n, seed, faults, MAX_STEPS, make)
+}
+
+/// [`run_with_faults`], cut short after `max_steps` steps instead of [`MAX_STEPS`].
+pub fn run_with_faults_capped<F>(
+    n: u32,
+    seed: u64,
+    faults: &[Fault],
+    max_steps: u64,
     mut make: F,
 ) -> Result<FaultReport, SimError>
 where
@@ -486,7 +501,7 @@ where
                 None => break,
             }
         }
-        if run.step >= MAX_STEPS {
+        if run.step >= max_steps {
             run.report.exhausted = true;
             break;
         }
@@ -518,4 +533,124 @@ where
         });
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::barrier::Barrier;
+    use crate::machine::PeerFailed;
+    use crate::types::Group;
+
+    fn barrier(n: u32) -> impl FnMut(Rank) -> Result<Box<dyn Collective>, ProtoError> {
+        move |r| Ok(Box::new(Barrier::new(Group::new(r, n)?)) as Box<dyn Collective>)
+    }
+
+    #[test]
+    fn a_stall_delays_a_rank_and_the_run_still_ends() {
+        let plain = run_with_faults(2, 0, &[], barrier(2)).unwrap();
+        assert_eq!(plain.steps, 2);
+        let stall = Fault::Stall {
+            rank: 1,
+            step: 0,
+            steps: 1000,
+        };
+        let r = run_with_faults(2, 0, &[stall], barrier(2)).unwrap();
+        assert!(r.steps >= 1000, "{r:?}");
+        assert!(r.outcomes.iter().all(|o| matches!(o, Outcome::Finished(_))));
+    }
+
+    #[test]
+    fn a_crash_is_told_to_the_survivors_and_a_drop_is_a_hang() {
+        for seed in 0..20 {
+            let crash = Fault::Crash { rank: 1, step: 0 };
+            let r = run_with_faults(3, seed, &[crash], barrier(3)).unwrap();
+            assert_eq!(r.outcomes[1], Outcome::Crashed(0));
+            assert_eq!(r.survivors(), vec![0, 2]);
+            for s in [0, 2] {
+                assert!(
+                    matches!(
+                        r.outcomes[s],
+                        Outcome::Finished(_) | Outcome::Failed(Failure::PeerFailed(1))
+                    ),
+                    "{:?}",
+                    r.outcomes[s]
+                );
+            }
+            let dead = run_with_faults(3, seed, &[Fault::Dead { rank: 2 }], barrier(3)).unwrap();
+            assert_eq!(dead.outcomes[2], Outcome::Dead);
+            assert_eq!(dead.delivered_from[2], 0);
+            let drop = run_with_faults(3, seed, &[Fault::Drop { message: 0 }], barrier(3)).unwrap();
+            assert!(!drop.waiting().is_empty() && !drop.exhausted);
+            assert_eq!(drop.lost, 1);
+        }
+    }
+
+    /// Sends to its peer on every message and on start, forever.
+    struct PingPong(Rank);
+
+    impl Collective for PingPong {
+        fn start(&mut self, out: &mut Outbox) -> Result<(), ProtoError> {
+            out.send(1 - self.0, 0, Bytes::new());
+            Ok(())
+        }
+        fn deliver(&mut self, _: Incoming, out: &mut Outbox) -> Result<(), ProtoError> {
+            self.start(out)
+        }
+        fn is_done(&self) -> bool {
+            false
+        }
+        fn finish(self: Box<Self>) -> Result<Vec<u8>, ProtoError> {
+            Err(ProtoError::NotFinished)
+        }
+        fn peer_failed(&mut self, rank: Rank, _: &mut Outbox) -> Result<(), PeerFailed> {
+            Err(PeerFailed { rank })
+        }
+    }
+
+    #[test]
+    fn a_protocol_that_never_stops_is_cut_short() {
+        let make = |r: Rank| Ok(Box::new(PingPong(r)) as Box<dyn Collective>);
+        let r = run_with_faults_capped(2, 0, &[], 500, make).unwrap();
+        assert!(r.exhausted);
+        assert_eq!(r.steps, 500);
+        assert_eq!(r.waiting(), vec![0, 1]);
+        // A crash ends it: the survivor is told and gives up.
+        let crash = Fault::Crash { rank: 0, step: 10 };
+        let r = run_with_faults_capped(2, 0, &[crash], 500, make).unwrap();
+        assert!(!r.exhausted);
+        assert_eq!(r.outcomes[1], Outcome::Failed(Failure::PeerFailed(0)));
+    }
+
+    #[test]
+    fn bad_destinations_and_self_sends_fail_the_sender() {
+        struct To(Rank);
+        impl Collective for To {
+            fn start(&mut self, out: &mut Outbox) -> Result<(), ProtoError> {
+                out.send(self.0, 0, Bytes::new());
+                Ok(())
+            }
+            fn deliver(&mut self, m: Incoming, _: &mut Outbox) -> Result<(), ProtoError> {
+                Err(m.unexpected())
+            }
+            fn is_done(&self) -> bool {
+                false
+            }
+            fn finish(self: Box<Self>) -> Result<Vec<u8>, ProtoError> {
+                Err(ProtoError::NotFinished)
+            }
+        }
+        let r = run_with_faults(2, 0, &[], |r| {
+            Ok(Box::new(To(if r == 0 { 5 } else { 1 })) as Box<dyn Collective>)
+        })
+        .unwrap();
+        assert!(matches!(
+            r.outcomes[0],
+            Outcome::Failed(Failure::Sim(SimError::BadDestination { to: 5, .. }))
+        ));
+        assert_eq!(
+            r.outcomes[1],
+            Outcome::Failed(Failure::Sim(SimError::SelfSend(1)))
+        );
+    }
 }
