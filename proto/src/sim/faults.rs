@@ -5,7 +5,7 @@
 //! sends and receives nothing; each of its messages still in flight is lost or delivered (a coin
 //! from the seed), as a process dying mid-send leaves some bytes in the network and not others.
 //! Every live rank is then told, at a random later step, through
-//! [`Collective::peer_failed`](crate::machine::Collective::peer_failed) (the engine's
+//! [`Collective::peer_failed`] (the engine's
 //! `CollEvent::PeerLost`, sent on `mark_failed`). Nothing else ever reports a failure: a rank is
 //! never suspected wrongly. A dropped message is lost without a notice; the engine's links are
 //! reliable, so on its own a drop is outside the model (it shows what a protocol does when a
