@@ -11,7 +11,9 @@
 //! * [`machine`]: the [`machine::Collective`] trait, the outbox and the reorder inbox.
 //! * [`algo`]: one module per collective algorithm.
 //! * [`select`]: which algorithm to use for (ranks, bytes).
-//! * [`sim`]: the deterministic multi-rank simulator.
+//! * [`fault`]: fault-tolerant protocols (agreement) that keep going when peers fail.
+//! * [`sim`]: the deterministic multi-rank simulator, with crash, drop and stall injection in
+//!   [`sim::faults`].
 //!
 //! The crate is `#![no_std]` (it needs only `alloc`) and forbids unsafe code, and CI builds it for
 //! `wasm32-unknown-unknown`: a machine that reached for a socket, a clock, a thread or a pointer
@@ -28,6 +30,7 @@ extern crate std;
 pub mod algo;
 pub mod datatype;
 pub mod error;
+pub mod fault;
 pub mod kernels;
 pub mod machine;
 pub mod op;
@@ -43,7 +46,7 @@ pub mod types;
 pub use datatype::Datatype;
 pub use error::ProtoError;
 pub use kernels::Order;
-pub use machine::{Collective, Incoming, Outbox, Outgoing};
+pub use machine::{Collective, Incoming, Outbox, Outgoing, PeerFailed};
 pub use op::ReduceOp;
 pub use reducer::{CustomOp, Reducer};
 pub use types::{Group, Rank, Tag};

@@ -7,6 +7,12 @@
 //!
 //! Messages are tagged with a `step` chosen by the algorithm, so a machine can tell rounds apart
 //! when they arrive early or out of order. [`Inbox`] buffers early arrivals by (peer, step).
+//!
+//! Failures are fail-stop: a failed peer sends and receives nothing more. The driver tells a
+//! running machine with [`Collective::peer_failed`], as the engine's driver is told with its
+//! `CollEvent::PeerLost`; a machine that cannot complete without the peer (every collective but
+//! fault-tolerant ones such as [`crate::fault::agree`]) answers [`PeerFailed`], and the driver
+//! fails the call naming that rank.
 
 use crate::prelude::*;
 
@@ -101,6 +107,16 @@ impl Outbox {
     }
 }
 
+/// A machine's answer when told a peer failed: the call cannot complete without `rank`. The
+/// engine turns it into its process-failed error naming the rank, what its driver returns today
+/// when a member is lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("rank {rank} failed")]
+pub struct PeerFailed {
+    /// The failed rank (group-local).
+    pub rank: Rank,
+}
+
 /// One rank's part of one collective call, as a sans-IO state machine.
 ///
 /// Implementations must accept messages in any order (buffer early ones, typically with
@@ -119,6 +135,23 @@ pub trait Collective: Send {
     /// This rank's output bytes. What they mean depends on the collective (for example, the
     /// reduced vector for allreduce, or nothing for a non-root rank of reduce).
     fn finish(self: Box<Self>) -> Result<Vec<u8>, ProtoError>;
+
+    /// The driver learned that group rank `rank` failed (fail-stop: it sends and receives
+    /// nothing more; messages it sent before may still arrive). Called while the machine is not
+    /// done, or at any time for a machine that [`serves_after_done`](Self::serves_after_done);
+    /// the same rank may be reported more than once. A fault-tolerant machine records it and
+    /// may emit messages; the default gives up: [`PeerFailed`] naming `rank`.
+    fn peer_failed(&mut self, rank: Rank, out: &mut Outbox) -> Result<(), PeerFailed> {
+        let _ = out;
+        Err(PeerFailed { rank })
+    }
+
+    /// True if messages that reach this machine after [`is_done`](Self::is_done) must still be
+    /// delivered to it (it answers peers after its own result is fixed, as agreement answers a
+    /// later coordinator's query). False by default: such a message is a protocol error.
+    fn serves_after_done(&self) -> bool {
+        false
+    }
 }
 
 /// Buffers messages by (sender, step) until the machine is ready for them.

@@ -3,7 +3,7 @@
 //! Every emitted message goes into a pool; each step delivers a message picked at random (from a
 //! seeded SplitMix64 stream), so tests cover many delivery orders reproducibly. The report counts
 //! messages and bytes and the critical-path length in rounds, for checking each algorithm against
-//! its formula.
+//! its formula. [`faults`] runs a collective with crashes, lost messages and stalls injected.
 
 use crate::prelude::*;
 
@@ -12,6 +12,8 @@ use crate::machine::{Collective, Incoming, Outbox};
 use crate::types::Rank;
 use alloc::collections::BinaryHeap;
 use core::cmp::Reverse;
+
+pub mod faults;
 
 /// SplitMix64: a tiny, good-enough PRNG so proto needs no dependency for randomness.
 #[derive(Debug, Clone)]
@@ -98,6 +100,9 @@ pub enum SimError {
     /// No message is in flight but some ranks are not done.
     #[error("deadlock: ranks {0:?} never finished")]
     Deadlock(Vec<Rank>),
+    /// An injected fault does not fit the run (see [`faults::Fault`]).
+    #[error("bad fault: {0}")]
+    BadFault(String),
 }
 
 struct InFlight {

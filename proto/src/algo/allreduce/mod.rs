@@ -9,6 +9,9 @@
 //! * [`rabenseifner`]: recursive-halving reduce-scatter then recursive-doubling allgather;
 //!   bandwidth optimal with logarithmic latency.
 //!
+//! [`direct`] is the control protocol of the engine's direct shared-memory allreduce, a machine
+//! whose reduce is an effect its driver performs.
+//!
 //! Every algorithm gives all ranks bitwise identical results, whatever the delivery order: each
 //! element is reduced in one fixed bracketing (recursive doubling and Rabenseifner: lower-ranked
 //! partial results on the left; ring: see [`ring`]) and either computed identically on every
@@ -16,6 +19,7 @@
 
 use crate::prelude::*;
 
+pub mod direct;
 pub mod rabenseifner;
 pub mod recursive_doubling;
 pub mod ring;
