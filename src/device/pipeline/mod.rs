@@ -119,5 +119,4 @@ pub fn upload(
 }
 
 #[cfg(test)]
-#[path = "pipeline_tests.rs"]
 mod tests;

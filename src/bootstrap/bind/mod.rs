@@ -272,5 +272,4 @@ pub fn rendezvous_ip(one_host: bool, host: &str) -> Result<IpAddr> {
 }
 
 #[cfg(test)]
-#[path = "bind_tests.rs"]
 mod tests;

@@ -336,5 +336,4 @@ pub fn detect(get: Get<'_>, overridden: bool) -> Result<Option<Detected>> {
 }
 
 #[cfg(test)]
-#[path = "schedulers_tests.rs"]
 mod tests;
