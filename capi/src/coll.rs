@@ -8,8 +8,9 @@
 
 use crate::boundary::call;
 use crate::coll_start as start;
-use crate::coll_start::Mode::{Blocking, Request};
+use crate::request::into_request;
 use crate::types::{nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t};
+use nexar::Mode::{Blocking, Request};
 use std::ffi::{c_int, c_void};
 
 /// Waits until every rank of `comm` has entered the barrier.
@@ -21,7 +22,7 @@ use std::ffi::{c_int, c_void};
 /// `NEXAR_ERR_FINALIZED`.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
-    call("nexar_barrier", || start::barrier(comm)?.finish())
+    call("nexar_barrier", || start::barrier(comm)?.wait())
 }
 
 /// Non-blocking `nexar_barrier`: starts it and writes a request to `*request` (complete it with
@@ -35,7 +36,7 @@ pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request_t) -> c_int {
     call("nexar_ibarrier", || {
-        start::barrier(comm)?.into_request(request)
+        into_request(start::barrier(comm)?, request)
     })
 }
 
@@ -61,7 +62,7 @@ pub extern "C" fn nexar_allreduce(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allreduce", || {
-        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Blocking)?.finish()
+        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Blocking)?.wait()
     })
 }
 
@@ -84,8 +85,10 @@ pub extern "C" fn nexar_iallreduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallreduce", || {
-        start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Request)?
-            .into_request(request)
+        into_request(
+            start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Request)?,
+            request,
+        )
     })
 }
 
@@ -110,7 +113,7 @@ pub extern "C" fn nexar_allgather(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_allgather", || {
-        start::allgather(sendbuf, recvbuf, count, datatype, comm, Blocking)?.finish()
+        start::allgather(sendbuf, recvbuf, count, datatype, comm, Blocking)?.wait()
     })
 }
 
@@ -132,7 +135,10 @@ pub extern "C" fn nexar_iallgather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgather", || {
-        start::allgather(sendbuf, recvbuf, count, datatype, comm, Request)?.into_request(request)
+        into_request(
+            start::allgather(sendbuf, recvbuf, count, datatype, comm, Request)?,
+            request,
+        )
     })
 }
 
@@ -159,7 +165,7 @@ pub extern "C" fn nexar_allgatherv(
         start::allgatherv(
             sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
         )?
-        .finish()
+        .wait()
     })
 }
 
@@ -183,10 +189,12 @@ pub extern "C" fn nexar_iallgatherv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgatherv", || {
-        start::allgatherv(
-            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
-        )?
-        .into_request(request)
+        into_request(
+            start::allgatherv(
+                sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
+            )?,
+            request,
+        )
     })
 }
 
@@ -209,7 +217,7 @@ pub extern "C" fn nexar_alltoall(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_alltoall", || {
-        start::alltoall(sendbuf, recvbuf, count, datatype, comm)?.finish()
+        start::alltoall(sendbuf, recvbuf, count, datatype, comm)?.wait()
     })
 }
 
@@ -231,7 +239,10 @@ pub extern "C" fn nexar_ialltoall(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ialltoall", || {
-        start::alltoall(sendbuf, recvbuf, count, datatype, comm)?.into_request(request)
+        into_request(
+            start::alltoall(sendbuf, recvbuf, count, datatype, comm)?,
+            request,
+        )
     })
 }
 
@@ -260,7 +271,7 @@ pub extern "C" fn nexar_alltoallv(
         start::alltoallv(
             sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
         )?
-        .finish()
+        .wait()
     })
 }
 
@@ -285,10 +296,12 @@ pub extern "C" fn nexar_ialltoallv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ialltoallv", || {
-        start::alltoallv(
-            sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
-        )?
-        .into_request(request)
+        into_request(
+            start::alltoallv(
+                sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
+            )?,
+            request,
+        )
     })
 }
 
@@ -313,7 +326,7 @@ pub extern "C" fn nexar_reduce_scatter(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce_scatter", || {
-        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Blocking)?.finish()
+        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Blocking)?.wait()
     })
 }
 
@@ -336,8 +349,10 @@ pub extern "C" fn nexar_ireduce_scatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter", || {
-        start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Request)?
-            .into_request(request)
+        into_request(
+            start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Request)?,
+            request,
+        )
     })
 }
 
@@ -362,7 +377,7 @@ pub extern "C" fn nexar_reduce_scatter_block(
 ) -> c_int {
     call("nexar_reduce_scatter_block", || {
         start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Blocking)?
-            .finish()
+            .wait()
     })
 }
 
@@ -385,8 +400,10 @@ pub extern "C" fn nexar_ireduce_scatter_block(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter_block", || {
-        start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Request)?
-            .into_request(request)
+        into_request(
+            start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Request)?,
+            request,
+        )
     })
 }
 
@@ -409,7 +426,7 @@ pub extern "C" fn nexar_scan(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_scan", || {
-        start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?.finish()
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?.wait()
     })
 }
 
@@ -432,7 +449,10 @@ pub extern "C" fn nexar_iscan(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscan", || {
-        start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?.into_request(request)
+        into_request(
+            start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?,
+            request,
+        )
     })
 }
 
@@ -455,7 +475,7 @@ pub extern "C" fn nexar_exscan(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_exscan", || {
-        start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?.finish()
+        start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?.wait()
     })
 }
 
@@ -478,6 +498,9 @@ pub extern "C" fn nexar_iexscan(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iexscan", || {
-        start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?.into_request(request)
+        into_request(
+            start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?,
+            request,
+        )
     })
 }

@@ -7,6 +7,7 @@
 
 use crate::boundary::call;
 use crate::coll_start as start;
+use crate::request::into_request;
 use crate::types::{nexar_comm_t, nexar_datatype_t, nexar_op_t, nexar_request_t};
 use std::ffi::{c_int, c_void};
 
@@ -29,7 +30,7 @@ pub extern "C" fn nexar_bcast(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_bcast", || {
-        start::bcast(buf, count, datatype, root, comm, start::Mode::Blocking)?.finish()
+        start::bcast(buf, count, datatype, root, comm, nexar::Mode::Blocking)?.wait()
     })
 }
 
@@ -51,7 +52,10 @@ pub extern "C" fn nexar_ibcast(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ibcast", || {
-        start::bcast(buf, count, datatype, root, comm, start::Mode::Request)?.into_request(request)
+        into_request(
+            start::bcast(buf, count, datatype, root, comm, nexar::Mode::Request)?,
+            request,
+        )
     })
 }
 
@@ -77,7 +81,7 @@ pub extern "C" fn nexar_reduce(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce", || {
-        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.finish()
+        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.wait()
     })
 }
 
@@ -101,7 +105,10 @@ pub extern "C" fn nexar_ireduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce", || {
-        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.into_request(request)
+        into_request(
+            start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?,
+            request,
+        )
     })
 }
 
@@ -125,7 +132,7 @@ pub extern "C" fn nexar_gather(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_gather", || {
-        start::gather(sendbuf, recvbuf, count, datatype, root, comm)?.finish()
+        start::gather(sendbuf, recvbuf, count, datatype, root, comm)?.wait()
     })
 }
 
@@ -148,7 +155,10 @@ pub extern "C" fn nexar_igather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_igather", || {
-        start::gather(sendbuf, recvbuf, count, datatype, root, comm)?.into_request(request)
+        into_request(
+            start::gather(sendbuf, recvbuf, count, datatype, root, comm)?,
+            request,
+        )
     })
 }
 
@@ -177,7 +187,7 @@ pub extern "C" fn nexar_gatherv(
         start::gatherv(
             sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
         )?
-        .finish()
+        .wait()
     })
 }
 
@@ -202,10 +212,12 @@ pub extern "C" fn nexar_igatherv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_igatherv", || {
-        start::gatherv(
-            sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
-        )?
-        .into_request(request)
+        into_request(
+            start::gatherv(
+                sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
+            )?,
+            request,
+        )
     })
 }
 
@@ -229,7 +241,7 @@ pub extern "C" fn nexar_scatter(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_scatter", || {
-        start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?.finish()
+        start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?.wait()
     })
 }
 
@@ -252,7 +264,10 @@ pub extern "C" fn nexar_iscatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscatter", || {
-        start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?.into_request(request)
+        into_request(
+            start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?,
+            request,
+        )
     })
 }
 
@@ -281,7 +296,7 @@ pub extern "C" fn nexar_scatterv(
         start::scatterv(
             sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
         )?
-        .finish()
+        .wait()
     })
 }
 
@@ -306,9 +321,11 @@ pub extern "C" fn nexar_iscatterv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscatterv", || {
-        start::scatterv(
-            sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
-        )?
-        .into_request(request)
+        into_request(
+            start::scatterv(
+                sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
+            )?,
+            request,
+        )
     })
 }

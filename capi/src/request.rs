@@ -26,6 +26,17 @@ pub fn store_request(out: *mut nexar_request_t, r: CRequest) -> Result<()> {
     Ok(())
 }
 
+/// Makes a started collective (its destination already given) a request: `*request` receives
+/// the handle; the collective finishes in the background.
+pub fn into_request(p: nexar::PendingCollective, request: *mut nexar_request_t) -> Result<()> {
+    non_null(request, "request")?;
+    let req: CRequest = p.comm().clone().spawn(async move {
+        p.finish().await?;
+        Ok(None)
+    });
+    store_request(request, req)
+}
+
 /// The status of an operation without a message (MPI's "empty status").
 fn empty_status(error: c_int) -> nexar_status_t {
     nexar_status_t {

@@ -12,6 +12,7 @@
 //! [`nexar_proto::CustomOp`] included (counts are then in the reducer's elements). A
 //! non-commutative custom op is combined in rank order (`x0 ⊕ x1 ⊕ ... ⊕ x(n-1)`).
 
+use super::dest::Dest;
 use super::direct_allreduce::DirectAllreduce;
 use super::layout::{Unpack, expect_len, lens, pack, ranges};
 use super::plan::unplanned;
@@ -23,18 +24,27 @@ use nexar_proto::algo;
 use nexar_proto::select::plan::{Algo, Coll, Facts, Plan};
 use nexar_proto::{Collective, Datatype, ProtoError, ReduceOp, Reducer};
 
-/// A collective that has started on this rank; finish it to get the result.
+/// A collective that has started on this rank; finish it to get the result (into the
+/// destination given with [`PendingCollective::to`], or into a buffer given to
+/// [`PendingCollective::finish_into`]).
 pub struct PendingCollective {
-    work: Work,
-    recv_len: Option<usize>,
+    pub(super) work: Work,
+    pub(super) recv_len: Option<usize>,
+    /// Where the result goes, when the caller gave it up front (see [`super::dest`]).
+    pub(super) dest: Dest,
+    /// The communicator it runs on (for [`PendingCollective::wait`]).
+    pub(super) comm: Comm,
 }
 
 /// How a started collective runs.
-enum Work {
+pub(super) enum Work {
     /// A proto machine; its output is unpacked into the receive buffer.
     Machine(CollectiveRun, Unpack),
     /// The direct shared-memory allreduce, which writes the receive buffer itself.
     Direct(Box<DirectAllreduce>),
+    /// Already complete when its start returned (a blocking call NCCL ran).
+    #[cfg_attr(not(feature = "nccl"), allow(dead_code))]
+    Done,
 }
 
 impl std::fmt::Debug for PendingCollective {
@@ -49,6 +59,9 @@ impl PendingCollective {
     /// Completes the collective and writes this rank's result into `recv` (which must be the
     /// receive buffer described when it was started; ignored where there is no result).
     pub async fn finish_into(self, recv: &mut [u8]) -> Result<()> {
+        if matches!(self.work, Work::Done) {
+            return Ok(());
+        }
         if let Some(want) = self.recv_len {
             expect_len("receive buffer", recv.len(), want)?;
         }
@@ -70,6 +83,7 @@ impl PendingCollective {
                 unpack.apply(&out, recv)?;
             }
             Work::Direct(d) => d.finish_into(recv).await?,
+            Work::Done => {}
         }
         landing.land()
     }
@@ -128,6 +142,16 @@ impl Comm {
         }
     }
 
+    /// A started collective of `work`, whose destination the caller gives later.
+    pub(super) fn pending(&self, work: Work, recv_len: Option<usize>) -> PendingCollective {
+        PendingCollective {
+            work,
+            recv_len,
+            dest: Dest::Unset,
+            comm: self.clone(),
+        }
+    }
+
     fn launch(
         &self,
         fp: Fingerprint,
@@ -135,10 +159,7 @@ impl Comm {
         (unpack, recv_len): (Unpack, Option<usize>),
     ) -> Result<PendingCollective> {
         let run = CollectiveRun::start(&self.inner, machine?, fp)?;
-        Ok(PendingCollective {
-            work: Work::Machine(run, unpack),
-            recv_len,
-        })
+        Ok(self.pending(Work::Machine(run, unpack), recv_len))
     }
 
     /// Starts a barrier.
@@ -238,10 +259,7 @@ impl Comm {
         match self.inner.plan(&self.allreduce_facts(&reducer, len)) {
             Plan::Direct => {
                 let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
-                Ok(PendingCollective {
-                    work: Work::Direct(Box::new(d)),
-                    recv_len: Some(len),
-                })
+                Ok(self.pending(Work::Direct(Box::new(d)), Some(len)))
             }
             Plan::Machine(Algo::Allreduce(a)) => {
                 let m = algo::allreduce::reducer_machine_with(self.inner.group(), reducer, send, a);
@@ -279,10 +297,7 @@ impl Comm {
             // SAFETY: forwarded from this function's contract.
             let d =
                 unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len, fp) }?;
-            return Ok(PendingCollective {
-                work: Work::Direct(Box::new(d)),
-                recv_len: Some(len),
-            });
+            return Ok(self.pending(Work::Direct(Box::new(d)), Some(len)));
         }
         let data = if len == 0 {
             Vec::new()

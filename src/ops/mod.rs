@@ -4,6 +4,7 @@
 
 pub mod blocking;
 pub mod collectives;
+pub mod dest;
 pub mod direct_allreduce;
 mod hugepages;
 mod layout;
@@ -14,6 +15,7 @@ pub mod p2p;
 pub mod p2p_modes;
 mod plan;
 pub mod progress;
+mod raw_starts;
 pub mod typed;
 
 use crate::element::Element;

@@ -1,0 +1,92 @@
+//! The destination of a collective, handed to the engine when the call starts.
+//!
+//! A binding (the C API, the MPI shim) gives a started collective its receive buffer at once
+//! ([`PendingCollective::to`]) and then only waits: [`PendingCollective::wait`] on the calling
+//! thread, or [`PendingCollective::finish`] inside a request. Writing the result, through a host
+//! stand-in when the buffer is device memory, is the engine's alone.
+
+use super::collectives::{PendingCollective, Work};
+use crate::comm::Comm;
+use crate::error::Result;
+
+/// Where a collective's result goes.
+#[derive(Debug)]
+pub enum Dest {
+    /// Not given yet: [`PendingCollective::finish_into`] names the buffer at the end.
+    Unset,
+    /// The caller's buffer of `len` bytes at `ptr` (see [`Dest::caller`]).
+    Caller {
+        /// First byte.
+        ptr: *mut u8,
+        /// Length in bytes.
+        len: usize,
+    },
+    /// `len` bytes of engine scratch, dropped when the call finishes: a rank whose result the
+    /// caller does not want (a scatter root that keeps its block in place).
+    Scratch(usize),
+    /// This rank receives nothing (a barrier, a reduction's non-root).
+    Nothing,
+}
+
+// SAFETY: `Caller` is a plain address the caller promised (in `Dest::caller`) to keep valid
+// and untouched until the collective finishes, from whichever thread finishes it.
+unsafe impl Send for Dest {}
+
+impl Dest {
+    /// The caller's `len` bytes at `ptr` (any pointer when `len` is 0).
+    ///
+    /// # Safety
+    /// `ptr` must be valid for writes of `len` bytes, and neither read nor written by anyone
+    /// else, until the collective it is given to has finished or been dropped.
+    pub unsafe fn caller(ptr: *mut u8, len: usize) -> Self {
+        Self::Caller { ptr, len }
+    }
+}
+
+/// Whether a call blocks until it is done or returns a request at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A blocking call: an allreduce reads its input in place until it returns (large vectors
+    /// between local ranks are reduced without a copy), and the plan may send it through NCCL.
+    Blocking,
+    /// A non-blocking call: the input is copied before the start returns (the caller may reuse
+    /// it at once), and NCCL is never used (MPI never matches a blocking collective with a
+    /// non-blocking one, so the two may take different paths).
+    Request,
+}
+
+impl PendingCollective {
+    /// Gives the collective its destination (right after its start: the binding then only
+    /// waits). A destination given here replaces one given before.
+    pub fn to(mut self, dest: Dest) -> Self {
+        self.dest = dest;
+        self
+    }
+
+    /// The communicator the collective runs on.
+    pub fn comm(&self) -> &Comm {
+        &self.comm
+    }
+
+    /// Completes the collective into the destination given with [`PendingCollective::to`].
+    pub async fn finish(mut self) -> Result<()> {
+        match std::mem::replace(&mut self.dest, Dest::Unset) {
+            _ if matches!(self.work, Work::Done) => Ok(()),
+            Dest::Unset | Dest::Nothing => self.finish_into(&mut []).await,
+            Dest::Scratch(len) => self.finish_into(&mut vec![0; len]).await,
+            Dest::Caller { len: 0, .. } => self.finish_into(&mut []).await,
+            Dest::Caller { ptr, len } => {
+                // SAFETY: valid for `len` bytes and left to this call (`Dest::caller`).
+                let buf = unsafe { std::slice::from_raw_parts_mut(ptr, len) };
+                self.finish_into(buf).await
+            }
+        }
+    }
+
+    /// [`PendingCollective::finish`] on the calling thread, driving the transport here while
+    /// it waits where the transport allows (see [`Comm::block_on`]).
+    pub fn wait(self) -> Result<()> {
+        let comm = self.comm.clone();
+        comm.block_on(self.finish())
+    }
+}
