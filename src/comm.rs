@@ -66,6 +66,9 @@ pub(crate) struct CommInner {
     /// Automatic NCCL routing's cached decision (`device::nccl::auto`).
     #[cfg(feature = "nccl")]
     pub(crate) nccl: crate::device::nccl::auto::Slot,
+    /// Whether every member runs on this host, once asked (`ops::plan`): members and hosts
+    /// never change for a communicator.
+    pub(crate) one_host: std::sync::OnceLock<bool>,
 }
 
 impl CommInner {
@@ -183,6 +186,7 @@ impl Comm {
                 fault: Default::default(),
                 #[cfg(feature = "nccl")]
                 nccl: Default::default(),
+                one_host: Default::default(),
             }),
         }
     }

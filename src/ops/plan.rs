@@ -12,14 +12,17 @@ use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::select::plan::{self, Algo, Coll, Facts, Plan};
 
 impl CommInner {
-    /// Whether every member of this communicator of more than one rank runs on this host.
+    /// Whether every member of this communicator of more than one rank runs on this host
+    /// (worked out on the first call: the hosts are known before any communicator is used).
     pub(crate) fn one_host(&self) -> bool {
-        let world = self.members.world();
-        let hosts = self.engine.hosts();
-        let host_of = |w: u32| hosts.get(w as usize);
-        world.len() > 1
-            && host_of(world[0]).is_some()
-            && world.iter().all(|&w| host_of(w) == host_of(world[0]))
+        *self.one_host.get_or_init(|| {
+            let world = self.members.world();
+            let hosts = self.engine.hosts();
+            let host_of = |w: u32| hosts.get(w as usize);
+            world.len() > 1
+                && host_of(world[0]).is_some()
+                && world.iter().all(|&w| host_of(w) == host_of(world[0]))
+        })
     }
 
     /// The facts of a `coll` call moving `bytes` on this communicator, for a commutative (or no)
