@@ -55,7 +55,7 @@ pub use grow::{GrowPlan, Newcomer};
 pub use nexar_proto::{CustomOp, Order, Reducer};
 pub use nexar_proto::{Datatype, ReduceOp};
 pub use ops::collectives::PendingCollective;
-pub use ops::dest::{Dest, Mode};
+pub use ops::dest::{Dest, Input, Mode, Target};
 pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};

@@ -13,7 +13,7 @@ use crate::buffers::{byte_len, check_output, counts, disjoint, input, is_in_plac
 use crate::lifecycle::comm;
 use crate::types::{datatype, nexar_comm_t, nexar_datatype_t, nexar_op_t, op};
 use args::{counts_and_displs, extent, input_not_aliased, input_or_in_place, own_block, root_arg};
-use nexar::{Dest, Error, ErrorKind, Mode, PendingCollective, Result};
+use nexar::{Dest, Error, ErrorKind, Input, Mode, PendingCollective, Reducer, Result};
 use std::ffi::c_void;
 
 mod args;
@@ -25,9 +25,22 @@ fn into(p: PendingCollective, out: &mut [u8]) -> PendingCollective {
     p.to(unsafe { Dest::caller(out.as_mut_ptr(), out.len()) })
 }
 
-/// `send` as the engine's optional input (`None`: `NEXAR_IN_PLACE`).
-fn source(send: *const c_void) -> Option<*const u8> {
-    (!is_in_place(send)).then_some(send.cast())
+/// `send` as the engine's input.
+fn source(send: *const c_void) -> Input {
+    match is_in_place(send) {
+        true => Input::InPlace,
+        false => Input::Caller(send.cast()),
+    }
+}
+
+/// The caller's `len` bytes at `recv` as the destination.
+///
+/// # Safety
+/// The C contract: `recv` stays valid for `len` bytes, untouched by the caller, until the
+/// blocking call returns or its request completes.
+unsafe fn caller(recv: *mut c_void, len: usize) -> Dest {
+    // SAFETY: per this function's contract.
+    unsafe { Dest::caller(recv.cast(), len) }
 }
 
 /// Starts a barrier.
@@ -50,8 +63,9 @@ pub fn bcast(
     // SAFETY: `buf` holds `count` elements per the C contract.
     let b = unsafe { output(buf, byte_len(count, dt)?, "buf")? };
     let root = root_arg(root)?;
+    let (ptr, len) = (b.as_mut_ptr(), b.len());
     // SAFETY: `b` is the caller's checked buffer, left alone until the call completes.
-    unsafe { c.start_bcast_to(b.as_mut_ptr(), b.len(), root, mode) }
+    unsafe { c.start_bcast_to(Input::InPlace, Dest::caller(ptr, len), len, root, mode) }
 }
 
 /// Starts a reduce.
@@ -102,9 +116,10 @@ pub fn allreduce(
     // SAFETY: buffers hold `count` elements per the C contract.
     unsafe { input_not_aliased(send, recv, len)? };
     check_output(recv, len, "recvbuf")?; // before starting (see `reduce`)
+    let red = Reducer::builtin(o, dt);
     // SAFETY: checked buffers, left alone by the caller until the call completes (a request
     // copies `send` at once).
-    unsafe { c.start_allreduce_to(source(send), recv.cast(), count, dt, o, mode) }
+    unsafe { c.start_allreduce_to(source(send), caller(recv, len), len, red, mode) }
 }
 
 /// Starts a scan or exscan.
@@ -143,13 +158,13 @@ pub fn allgather(
     let total = byte_len(count.saturating_mul(c.size() as usize), dt)?;
     disjoint(send, block, recv, total)?;
     // SAFETY: `recv` holds `size * count` elements per the C contract.
-    let out = unsafe { output(recv, total, "recvbuf")? };
+    unsafe { output(recv, total, "recvbuf")? };
     if !is_in_place(send) {
         // SAFETY: `send` holds `count` elements per the C contract.
         unsafe { input(send, block, "sendbuf")? };
     }
     // SAFETY: checked, disjoint buffers, left alone by the caller until the call completes.
-    unsafe { c.start_allgather_to(source(send), out.as_mut_ptr(), count, dt, mode) }
+    unsafe { c.start_allgather_to(source(send), caller(recv, total), block, mode) }
 }
 
 /// Starts an allgatherv.
@@ -404,8 +419,10 @@ pub fn reduce_scatter(
     unsafe { input_or_in_place(send, recv, total)? };
     let mine = byte_len(rc[c.rank() as usize], dt)?;
     check_output(recv, mine, "recvbuf")?; // before starting (see `reduce`)
+    let len = if is_in_place(send) { total } else { mine };
+    let red = Reducer::builtin(o, dt);
     // SAFETY: checked buffers, left alone by the caller until the call completes.
-    unsafe { c.start_reduce_scatter_to(source(send), recv.cast(), rc, dt, o, mode) }
+    unsafe { c.start_reduce_scatter_to(source(send), caller(recv, len), rc, red, mode) }
 }
 
 /// Starts a reduce_scatter_block (`recvcount` elements per rank).

@@ -26,7 +26,41 @@ pub enum Dest {
     Scratch(usize),
     /// This rank receives nothing (a barrier, a reduction's non-root).
     Nothing,
+    /// A binding's own target: the engine writes into its buffer, then lets it move the
+    /// result where it belongs (the MPI shim unpacking a derived datatype's layout).
+    Target(Box<dyn Target>),
 }
+
+/// A binding's receive target (see [`Dest::Target`]).
+pub trait Target: Send {
+    /// The contiguous bytes the engine writes the result into.
+    fn buf(&mut self) -> &mut [u8];
+
+    /// Called once, after the result is in [`Target::buf`].
+    fn land(self: Box<Self>) -> Result<()>;
+}
+
+impl std::fmt::Debug for dyn Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Target")
+    }
+}
+
+/// The input of a collective a binding starts with raw buffers (see `ops::raw_starts`).
+#[derive(Debug)]
+pub enum Input {
+    /// The input is in the destination itself (`MPI_IN_PLACE`, `NEXAR_IN_PLACE`); only with a
+    /// [`Dest::Caller`] destination.
+    InPlace,
+    /// The caller's buffer at this address (its length is the call's), left alone until the
+    /// collective finishes (a non-blocking start copies it at once).
+    Caller(*const u8),
+    /// Bytes the binding made for this call (a packed derived layout): taken, not copied.
+    Owned(Vec<u8>),
+}
+
+// SAFETY: `Caller` is an address the caller keeps valid (the raw starts' contracts).
+unsafe impl Send for Input {}
 
 // SAFETY: `Caller` is a plain address the caller promised (in `Dest::caller`) to keep valid
 // and untouched until the collective finishes, from whichever thread finishes it.
@@ -71,7 +105,13 @@ impl PendingCollective {
     /// Completes the collective into the destination given with [`PendingCollective::to`].
     pub async fn finish(mut self) -> Result<()> {
         match std::mem::replace(&mut self.dest, Dest::Unset) {
+            // Done at start (NCCL wrote the destination's buffer): only a target moves it on.
+            Dest::Target(t) if matches!(self.work, Work::Done) => t.land(),
             _ if matches!(self.work, Work::Done) => Ok(()),
+            Dest::Target(mut t) => {
+                self.finish_into(t.buf()).await?;
+                t.land()
+            }
             Dest::Unset | Dest::Nothing => self.finish_into(&mut []).await,
             Dest::Scratch(len) => self.finish_into(&mut vec![0; len]).await,
             Dest::Caller { len: 0, .. } => self.finish_into(&mut []).await,

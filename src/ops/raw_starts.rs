@@ -1,26 +1,20 @@
-//! The starts a binding calls with the caller's raw buffers and a [`Mode`], for the four
-//! collectives NCCL can run: the destination is given up front, and a blocking call may be
-//! sent through NCCL when the plan says so (`device::nccl`, which asks
+//! The starts a binding calls with the caller's buffers ([`Input`], [`Dest`]) and a [`Mode`],
+//! for the four collectives NCCL can run. The destination is given up front, and a blocking
+//! call goes through NCCL when the plan says so (`device::nccl`, which asks
 //! `nexar_proto::select::plan`), so no binding routes anything itself.
 //!
-//! Every pointer is the caller's, valid for the stated length until the returned collective
-//! finishes (the functions' safety contracts); `None` as the input means "in place": the
-//! input is the receive buffer.
+//! NCCL is handed contiguous buffers: the caller's own, or a binding's packed input
+//! ([`Input::Owned`]) and target buffer ([`Dest::Target`]); a rank whose buffers are host
+//! memory is then moved to the staged path by NCCL's per-call agreement, so ranks that describe
+//! the same data differently still take the same branch.
 
 use super::collectives::PendingCollective;
 #[cfg(feature = "nccl")]
 use super::collectives::Work;
-use super::dest::{Dest, Mode};
+use super::dest::{Dest, Input, Mode};
 use crate::comm::Comm;
 use crate::error::{Error, ErrorKind, Result};
-use nexar_proto::{Datatype, ReduceOp, Reducer};
-
-/// `count` elements of `dt` in bytes, or an error naming `what`.
-fn bytes(count: usize, dt: Datatype, what: &str) -> Result<usize> {
-    count
-        .checked_mul(dt.size())
-        .ok_or_else(|| Error::new(ErrorKind::InvalidCount, format!("{what}: size overflows")))
-}
+use nexar_proto::Reducer;
 
 /// `len` bytes at `ptr` as a slice (empty, whatever `ptr` is, when `len` is 0).
 ///
@@ -34,157 +28,243 @@ unsafe fn view<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(ptr, len) }
 }
 
+/// The destination's contiguous buffer, which must have `len` bytes.
+fn recv_buf(dest: &mut Dest, len: usize, what: &str) -> Result<*mut u8> {
+    let (ptr, have) = match dest {
+        Dest::Caller { ptr, len } => (*ptr, *len),
+        Dest::Target(t) => {
+            let b = t.buf();
+            (b.as_mut_ptr(), b.len())
+        }
+        _ => {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("{what}: the destination must be a buffer"),
+            ));
+        }
+    };
+    if have != len {
+        return Err(Error::new(
+            ErrorKind::InvalidCount,
+            format!("{what}: the receive buffer has {have} bytes, the call needs {len}"),
+        ));
+    }
+    Ok(ptr)
+}
+
+/// The input's address (`None`: in place), checked to be usable with a destination at `recv`.
+fn source(send: &Input, dest: &Dest, len: usize, what: &str) -> Result<Option<*const u8>> {
+    match send {
+        Input::InPlace if matches!(dest, Dest::Caller { .. }) => Ok(None),
+        Input::InPlace => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{what}: in place needs the caller's own receive buffer"),
+        )),
+        Input::Caller(p) => Ok(Some(*p)),
+        Input::Owned(v) if v.len() == len => Ok(Some(v.as_ptr())),
+        Input::Owned(v) => Err(Error::new(
+            ErrorKind::InvalidCount,
+            format!(
+                "{what}: the input has {} bytes, the call needs {len}",
+                v.len()
+            ),
+        )),
+    }
+}
+
 impl Comm {
-    /// A collective already complete (NCCL ran it).
+    /// A collective already complete (NCCL ran it) whose result is in `dest`.
     #[cfg(feature = "nccl")]
-    fn done(&self, recv_len: usize) -> PendingCollective {
-        self.pending(Work::Done, Some(recv_len))
+    fn done(&self, len: usize, dest: Dest) -> PendingCollective {
+        self.pending(Work::Done, Some(len)).to(dest)
     }
 
-    /// Starts an allreduce of `count` elements of `dt` with `op` from `send` (`None`: in place)
-    /// into the `count` elements at `recv`.
+    /// Starts an allreduce with `reducer` of `send` (`len` bytes) into `dest` (`len` bytes).
     ///
     /// # Safety
-    /// `recv` must be valid for reads and writes of `count` elements, `send` (if given) for
-    /// reads of `count` elements, the two must not overlap, and neither may be touched by
-    /// anyone else until the returned collective has finished or been dropped; with
-    /// [`Mode::Request`] `send` is copied before this returns.
+    /// The caller's buffers in `send` and `dest` must be valid for `len` bytes (reads, and
+    /// writes for the destination), must not overlap, and must be left alone until the returned
+    /// collective has finished or been dropped; with [`Mode::Request`] a [`Input::Caller`]
+    /// input is copied before this returns.
     pub unsafe fn start_allreduce_to(
         &self,
-        send: Option<*const u8>,
-        recv: *mut u8,
-        count: usize,
-        dt: Datatype,
-        op: ReduceOp,
+        send: Input,
+        mut dest: Dest,
+        len: usize,
+        reducer: Reducer,
         mode: Mode,
     ) -> Result<PendingCollective> {
-        op.check(dt).map_err(Error::from)?;
-        let len = bytes(count, dt, "allreduce")?;
+        reducer.check()?;
+        reducer.count_of(len)?;
+        let recv = recv_buf(&mut dest, len, "allreduce")?;
+        let src = source(&send, &dest, len, "allreduce")?;
         #[cfg(feature = "nccl")]
-        if mode == Mode::Blocking {
-            // SAFETY: per this function's contract.
-            let routed = unsafe { self.allreduce_routed(send, recv, count, dt, op) };
+        if let (Mode::Blocking, Reducer::Builtin { op, dtype }) = (mode, &reducer) {
+            let count = len / dtype.size();
+            // SAFETY: per this function's contract (an owned input lives in `send`).
+            let routed = unsafe { self.allreduce_routed(src, recv, count, *dtype, *op) };
             if self.block_on(routed)? {
-                return Ok(self.done(len));
+                return Ok(self.done(len, dest));
             }
         }
-        let src = send.unwrap_or(recv);
-        let p = match mode {
-            // SAFETY: `src` is left alone until the collective finishes (the contract).
-            Mode::Blocking => unsafe {
-                self.start_allreduce_borrowed(src, len, Reducer::builtin(op, dt))?
+        let p = match (send, mode) {
+            (Input::Owned(v), _) => self.start_allreduce_owned(v, reducer)?,
+            // SAFETY: left alone until the collective finishes (the contract); in place the
+            // engine reads and writes `recv`.
+            (_, Mode::Blocking) => unsafe {
+                self.start_allreduce_borrowed(src.unwrap_or(recv), len, reducer)?
             },
-            // SAFETY: valid for `len` bytes of reads (the contract); copied by the start.
-            Mode::Request => self.start_allreduce(unsafe { view(src, len) }, dt, op)?,
+            (_, Mode::Request) => {
+                // SAFETY: readable for `len` bytes (the contract); copied by the start.
+                let data = unsafe { view(src.unwrap_or(recv), len) };
+                self.start_allreduce_with(data, reducer)?
+            }
         };
-        // SAFETY: `recv` is the caller's for `len` bytes until the call finishes.
-        Ok(p.to(unsafe { Dest::caller(recv, len) }))
+        Ok(p.to(dest))
     }
 
-    /// Starts a bcast of the `len` bytes at `buf` from `root`.
+    /// Starts a bcast of `len` bytes from `root` into `dest`: at the root, `send` is the data
+    /// ([`Input::InPlace`]: already in `dest`); elsewhere `send` is ignored.
     ///
     /// # Safety
-    /// `buf` must be valid for reads and writes of `len` bytes, untouched by anyone else until
-    /// the returned collective has finished or been dropped.
+    /// As for [`Comm::start_allreduce_to`].
     pub unsafe fn start_bcast_to(
         &self,
-        buf: *mut u8,
+        send: Input,
+        mut dest: Dest,
         len: usize,
         root: u32,
         mode: Mode,
     ) -> Result<PendingCollective> {
+        let recv = recv_buf(&mut dest, len, "bcast")?;
+        let is_root = root == self.rank();
+        let src = if is_root {
+            source(&send, &dest, len, "bcast")?
+        } else {
+            None
+        };
         #[cfg(feature = "nccl")]
         if mode == Mode::Blocking {
+            // NCCL broadcasts in place: the root's data goes into its receive buffer first.
+            if let Some(s) = src.filter(|_| len > 0) {
+                // SAFETY: `len` bytes each, not overlapping (the contract).
+                unsafe { std::ptr::copy_nonoverlapping(s, recv, len) };
+            }
             // SAFETY: per this function's contract.
-            let routed = unsafe { self.bcast_routed(buf, len, root) };
+            let routed = unsafe { self.bcast_routed(recv, len, root) };
             if self.block_on(routed)? {
-                return Ok(self.done(len));
+                return Ok(self.done(len, dest));
             }
         }
         let _ = mode;
-        // SAFETY: as above; the start copies the root's data.
-        let p = self.start_bcast(unsafe { view(buf, len) }, root)?;
-        // SAFETY: as above.
-        Ok(p.to(unsafe { Dest::caller(buf, len) }))
+        let p = if is_root {
+            // SAFETY: readable for `len` bytes (the contract); the start copies it.
+            self.start_bcast(unsafe { view(src.unwrap_or(recv), len) }, root)?
+        } else {
+            // Off the root only the length matters.
+            self.start_bcast(&vec![0; len], root)?
+        };
+        Ok(p.to(dest))
     }
 
-    /// Starts an allgather of `count` elements of `dt` per rank from `send` (`None`: in
-    /// place, this rank's block already at its place in `recv`) into `recv` (`count * size`
-    /// elements). The own block is copied once, by the start.
+    /// Starts an allgather of `block` bytes per rank from `send` (this rank's block;
+    /// [`Input::InPlace`]: already at its place in `dest`) into `dest` (`block * size` bytes).
+    /// The own block is copied once, by the start.
     ///
     /// # Safety
-    /// As for [`Comm::start_allreduce_to`], with `recv` holding `count * size` elements.
+    /// As for [`Comm::start_allreduce_to`], with `send` of `block` bytes.
     pub unsafe fn start_allgather_to(
         &self,
-        send: Option<*const u8>,
-        recv: *mut u8,
-        count: usize,
-        dt: Datatype,
+        send: Input,
+        mut dest: Dest,
+        block: usize,
         mode: Mode,
     ) -> Result<PendingCollective> {
-        let block = bytes(count, dt, "allgather")?;
         let total = block
             .checked_mul(self.size() as usize)
             .ok_or_else(|| Error::new(ErrorKind::InvalidCount, "allgather: size overflows"))?;
+        let recv = recv_buf(&mut dest, total, "allgather")?;
+        let src = source(&send, &dest, block, "allgather")?;
         #[cfg(feature = "nccl")]
         if mode == Mode::Blocking {
             // SAFETY: per this function's contract.
-            let routed = unsafe { self.allgather_routed(send, recv, block) };
+            let routed = unsafe { self.allgather_routed(src, recv, block) };
             if self.block_on(routed)? {
-                return Ok(self.done(total));
+                return Ok(self.done(total, dest));
             }
         }
         let _ = mode;
         // In place, this rank's block is already in `recv`, where the result will go: the
         // start copies it before anything is written there.
-        // SAFETY: `recv` spans `total` bytes (the contract); the own block lies inside it.
-        let own = send.unwrap_or_else(|| unsafe { recv.add(self.rank() as usize * block) });
-        // SAFETY: `own` is valid for `block` bytes of reads (the contract).
-        let p = self.start_allgather(unsafe { view(own, block) }, dt)?;
-        // SAFETY: as above.
-        Ok(p.to(unsafe { Dest::caller(recv, total) }))
+        // SAFETY: `recv` spans `total` bytes (checked); the own block lies inside it.
+        let own = src.unwrap_or_else(|| unsafe { recv.add(self.rank() as usize * block) });
+        // SAFETY: `own` is readable for `block` bytes (the contract).
+        let p = self.start_allgather(unsafe { view(own, block) }, nexar_proto::Datatype::U8)?;
+        Ok(p.to(dest))
     }
 
-    /// Starts a reduce_scatter of `send` (`None`: in place, the input is `recv`), whose rank
-    /// `i` receives `counts[i]` elements of `dt` reduced with `op` at `recv`.
+    /// Starts a reduce_scatter with `reducer` of `send` (every block: `sum(counts)` reducer
+    /// elements; [`Input::InPlace`]: the input is `dest`, which then spans every block and
+    /// gets this rank's at its start) whose rank `i` receives `counts[i]` elements in `dest`.
     ///
     /// # Safety
-    /// `send` (or, in place, `recv`) must be valid for reads of `sum(counts)` elements and
-    /// `recv` for writes of this rank's block (of `sum(counts)` in place), not overlapping
-    /// and untouched by anyone else until the returned collective has finished or been
-    /// dropped.
+    /// As for [`Comm::start_allreduce_to`].
     pub unsafe fn start_reduce_scatter_to(
         &self,
-        send: Option<*const u8>,
-        recv: *mut u8,
+        send: Input,
+        mut dest: Dest,
         counts: &[usize],
-        dt: Datatype,
-        op: ReduceOp,
+        reducer: Reducer,
         mode: Mode,
     ) -> Result<PendingCollective> {
-        op.check(dt).map_err(Error::from)?;
-        let total = counts.iter().try_fold(0usize, |a, &c| a.checked_add(c));
-        let total = bytes(total.unwrap_or(usize::MAX), dt, "reduce_scatter")?;
-        let mine = bytes(
-            counts.get(self.rank() as usize).copied().unwrap_or(0),
-            dt,
+        reducer.check()?;
+        let e = reducer.elem_size();
+        let overflow = || Error::new(ErrorKind::InvalidCount, "reduce_scatter: size overflows");
+        let total = counts
+            .iter()
+            .try_fold(0usize, |a, &c| a.checked_add(c))
+            .and_then(|t| t.checked_mul(e))
+            .ok_or_else(overflow)?;
+        let mine = counts
+            .get(self.rank() as usize)
+            .copied()
+            .unwrap_or(0)
+            .checked_mul(e)
+            .ok_or_else(overflow)?;
+        let in_place = matches!(send, Input::InPlace);
+        let recv = recv_buf(
+            &mut dest,
+            if in_place { total } else { mine },
             "reduce_scatter",
         )?;
+        let src = source(&send, &dest, total, "reduce_scatter")?;
         // NCCL has only equal blocks (the counts are the same on every rank, so is this).
-        let equal = counts.len() == self.size() as usize && counts.iter().all(|&c| c == counts[0]);
         #[cfg(feature = "nccl")]
-        if equal && mode == Mode::Blocking {
+        if let (Mode::Blocking, Reducer::Builtin { op, dtype }) = (mode, &reducer)
+            && counts.len() == self.size() as usize
+            && counts.iter().all(|&c| c == counts[0])
+        {
             // SAFETY: per this function's contract.
-            let routed = unsafe { self.reduce_scatter_block_routed(send, recv, counts[0], dt, op) };
+            let routed =
+                unsafe { self.reduce_scatter_block_routed(src, recv, counts[0], *dtype, *op) };
             if self.block_on(routed)? {
-                return Ok(self.done(mine));
+                return Ok(self.done(mine, dest));
             }
         }
-        let _ = (mode, equal);
-        // SAFETY: valid for `total` bytes of reads (the contract); copied by the start.
-        let data = unsafe { view(send.unwrap_or(recv), total) };
-        let p = self.start_reduce_scatter(data, counts, dt, op)?;
-        // SAFETY: `recv` holds this rank's block (the contract).
-        Ok(p.to(unsafe { Dest::caller(recv, mine) }))
+        let _ = mode;
+        let p = match send {
+            Input::Owned(v) => self.start_reduce_scatter_with(&v, counts, reducer)?,
+            _ => {
+                // SAFETY: readable for `total` bytes (the contract); copied by the start.
+                let data = unsafe { view(src.unwrap_or(recv), total) };
+                self.start_reduce_scatter_with(data, counts, reducer)?
+            }
+        };
+        // In place the result is this rank's block at the start of `dest`.
+        let dest = match dest {
+            Dest::Caller { ptr, .. } if in_place => Dest::Caller { ptr, len: mine },
+            d => d,
+        };
+        Ok(p.to(dest))
     }
 }
