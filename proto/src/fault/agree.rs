@@ -378,6 +378,12 @@ impl Agree {
         let Some((ballot, d)) = self.decision.clone() else {
             return;
         };
+        // Done: what only deciding reads is dropped, so a machine kept after it is done (for
+        // queries and rule 5) holds O(n) bytes, not every member's contribution.
+        if !self.got.is_empty() {
+            self.got = Vec::new();
+            self.answers = None;
+        }
         // Rule 3: send the adopted decision on under its ballot. Rule 5: a member that
         // adopted a lower ballot's decision and is now the lowest live member sends it again
         // under its own rank.
