@@ -28,6 +28,7 @@ use crate::comm::{Comm, CommInner};
 use crate::error::{Error, Result};
 use nexar_proto::Group;
 use nexar_proto::fault::agree::{self as machine, Agree};
+use std::sync::Arc;
 
 /// What an agreement decided; the same on every member that returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,19 +65,8 @@ pub(crate) async fn run(comm: &CommInner, flag: u32) -> Result<(u64, Agreement)>
     let (failed, acked) = (comm.failed_ranks(), comm.acked_ranks());
     let g = Group::new(comm.rank, comm.size())?;
     let make = |ballot| -> Result<Driven> {
-        let index = (!world.is_sorted()).then(|| {
-            world
-                .iter()
-                .enumerate()
-                .map(|(c, &w)| (w, c as u32))
-                .collect()
-        });
-        Ok(Driven {
-            machine: Agree::new(g, flag, &failed, &acked, ballot)?,
-            world: world.clone(),
-            index,
-            engine: std::sync::Arc::downgrade(engine),
-        })
+        let m = Agree::new(g, flag, &failed, &acked, ballot)?;
+        Ok(Driven::new(m, world.clone(), Arc::downgrade(engine)))
     };
     let failed_now = |w: u32| w != engine.rank && engine.failure_of(w).is_some();
     let sends = agreements
@@ -223,5 +213,55 @@ mod tests {
             }
         };
         assert_eq!(at_4, at_3);
+    }
+
+    /// On a communicator whose comm ranks are not in world-rank order, frames and failures
+    /// reach the right member: the coordinator (comm rank 0, world rank 3) crashes before it
+    /// takes part.
+    #[test]
+    fn a_reordered_communicator_agrees_when_its_coordinator_crashes() {
+        let ctxs: Vec<Arc<Context>> = Context::in_process(4)
+            .unwrap()
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        let comms: Vec<Comm> = std::thread::scope(|s| {
+            let hs: Vec<_> = ctxs
+                .iter()
+                .map(|c| s.spawn(move || c.world().split_blocking(Some(0), -(c.rank() as i32))))
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap().unwrap().unwrap())
+                .collect()
+        });
+        for (w, c) in comms.iter().enumerate() {
+            assert_eq!(c.rank(), 3 - w as u32);
+        }
+        let mut comms = comms.into_iter().map(Some).collect::<Vec<_>>();
+        let results: Vec<_> = (0..3)
+            .map(|w| {
+                let c = comms[w].take().unwrap();
+                let (tx, rx) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let _ = tx.send(c.agree_outcome_blocking(0b111 ^ (1 << c.rank())));
+                });
+                rx
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(ctxs[3].simulate_crash());
+        for (w, rx) in results.iter().enumerate() {
+            let Ok(r) = rx.recv_timeout(Duration::from_secs(5)) else {
+                for c in &ctxs[..3] {
+                    c.simulate_crash();
+                }
+                panic!("world rank {w} hangs");
+            };
+            let a = r.unwrap();
+            assert_eq!(
+                (a.value, a.failed, a.unacknowledged),
+                (0b001, vec![0], true)
+            );
+        }
     }
 }

@@ -22,10 +22,12 @@ use std::sync::{Arc, Weak};
 /// Key of one agreement: (communicator context, agreement number).
 pub(crate) type AgreeKey = (u64, u64);
 
-/// How many finished agreements keep their machine (to answer queries and for rule 5). A live
-/// member cannot be more than one agreement behind on a communicator (the next one waits for
-/// its contribution), so this bounds memory, not correctness, for up to hundreds of
-/// communicators agreeing at once.
+/// How many finished agreements keep their machine (to answer queries and for rule 5), at
+/// most one per communicator: the latest. An older one is never needed by a live member. A
+/// member still running agreement `k` of a communicator has not contributed to `k + 1`, so no
+/// coordinator decided `k + 1` unless it knew that member failed: once this rank finished
+/// `k + 1`, every member still in `k` (querying, or waiting for a resend) failed. Keeping
+/// only the latest also keeps rule 5 from resending stale decisions on every later failure.
 const FINISHED_KEPT: usize = 1024;
 /// How many evicted agreements are remembered so their late frames are dropped, not kept.
 const RETIRED_KEPT: usize = 1 << 14;
@@ -38,25 +40,43 @@ pub(crate) type ToSend = (u32, Frame);
 
 /// One agreement's machine and how to reach its members.
 pub(crate) struct Driven {
-    pub machine: Agree,
+    machine: Agree,
     /// World rank of each member, by comm rank (the communicator's own list).
-    pub world: Arc<[u32]>,
-    /// World rank -> comm rank while the agreement runs, unless `world` is sorted (then a
-    /// binary search finds it); dropped once done (lookups are then rare).
-    pub index: Option<FxHashMap<u32, u32>>,
+    world: Arc<[u32]>,
+    /// True if `world` is ascending: a binary search then finds a comm rank.
+    sorted: bool,
+    /// World rank -> comm rank while the agreement runs, for an unsorted `world`; dropped
+    /// once done (lookups are then rare).
+    index: Option<FxHashMap<u32, u32>>,
     /// This rank's engine, to send what the machine emits on a failure (the failure hook has
     /// no engine at hand).
-    pub engine: Weak<Engine>,
+    engine: Weak<Engine>,
 }
 
 impl Driven {
+    /// `machine`, run by `engine` over the members `world` (world ranks by comm rank).
+    pub fn new(machine: Agree, world: Arc<[u32]>, engine: Weak<Engine>) -> Self {
+        let sorted = world.is_sorted();
+        let index = (!sorted).then(|| {
+            let ranks = world.iter().enumerate();
+            ranks.map(|(c, &w)| (w, c as u32)).collect()
+        });
+        Self {
+            machine,
+            world,
+            sorted,
+            index,
+            engine,
+        }
+    }
+
     /// The comm rank of world rank `w`, if a member.
     fn comm_rank_of(&self, w: u32) -> Option<u32> {
+        if self.sorted {
+            return self.world.binary_search(&w).ok().map(|r| r as u32);
+        }
         if let Some(ix) = &self.index {
             return ix.get(&w).copied();
-        }
-        if self.world.is_sorted() {
-            return self.world.binary_search(&w).ok().map(|r| r as u32);
         }
         self.world.iter().position(|&x| x == w).map(|r| r as u32)
     }
@@ -179,25 +199,40 @@ impl AgreeTable {
         Ok(sends)
     }
 
-    /// Records that `key`'s machine is done; evicts the oldest kept one beyond the bound.
+    /// Records that `key`'s machine is done. Earlier finished agreements of the same
+    /// communicator are retired (see [`FINISHED_KEPT`]), and the oldest kept one beyond the
+    /// bound.
     fn finished(&mut self, key: AgreeKey) {
         if let Some(d) = self.machines.get_mut(&key) {
             d.index = None;
+        }
+        let older = |k: &AgreeKey| k.0 == key.0 && k.1 < key.1;
+        let superseded: Vec<AgreeKey> = self.done_order.iter().copied().filter(older).collect();
+        if !superseded.is_empty() {
+            self.done_order.retain(|k| !older(k));
+            for k in superseded {
+                self.retire(k);
+            }
         }
         self.done_order.push_back(key);
         while self.done_order.len() > FINISHED_KEPT {
             let Some(old) = self.done_order.pop_front() else {
                 break;
             };
-            self.machines.remove(&old);
-            if self.retired.insert(old) {
-                self.retired_order.push_back(old);
-            }
-            if self.retired_order.len() > RETIRED_KEPT
-                && let Some(k) = self.retired_order.pop_front()
-            {
-                self.retired.remove(&k);
-            }
+            self.retire(old);
+        }
+    }
+
+    /// Drops the machine of finished agreement `key`; its late frames are dropped from now on.
+    fn retire(&mut self, key: AgreeKey) {
+        self.machines.remove(&key);
+        if self.retired.insert(key) {
+            self.retired_order.push_back(key);
+        }
+        if self.retired_order.len() > RETIRED_KEPT
+            && let Some(k) = self.retired_order.pop_front()
+        {
+            self.retired.remove(&k);
         }
     }
 
@@ -330,6 +365,23 @@ mod tests {
         assert!(!t.push((5, 0), f.clone()));
         assert!(t.push((5, 1), f));
         assert_eq!(t.pending_count, 1);
+    }
+
+    #[test]
+    fn only_the_latest_finished_agreement_of_a_communicator_is_kept() {
+        let mut t = AgreeTable::default();
+        let alone = |ballot| {
+            let m = Agree::new(nexar_proto::Group::new(0, 1)?, 1, &[], &[], ballot)?;
+            Ok(Driven::new(m, Arc::from([0u32]), Weak::new()))
+        };
+        for key in [(5, 0), (6, 0), (5, 1)] {
+            // A group of one decides at once and sends nothing.
+            assert!(t.start(0, key, alone, |_| false).unwrap().is_empty());
+            assert!(t.outcome(key).is_some());
+        }
+        assert!(!t.started((5, 0)) && t.retired.contains(&(5, 0)));
+        assert!(t.started((6, 0)) && t.started((5, 1)));
+        assert_eq!(t.done_order, [(6, 0), (5, 1)]);
     }
 
     #[test]
