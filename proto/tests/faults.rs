@@ -17,8 +17,9 @@
 //!    survivor acknowledges nothing).
 //!
 //! Without failures the decision is exact: the AND of every flag, nothing failed. Guarantee 1
-//! needs rule 5 of [`nexar_proto::fault::agree`], which the engine's protocol lacks (see
-//! `a_member_holding_an_old_decision_resends_it_when_it_becomes_the_lowest`).
+//! needs rule 5 of [`nexar_proto::fault::agree`], which the engine's protocol lacked before it
+//! ran this machine (see `a_member_holding_an_old_decision_resends_it_when_it_becomes_the_lowest`,
+//! here and, over in-process engines, in the engine's `src/fault/agree.rs`).
 
 use nexar_proto::algo::{allreduce, bcast};
 use nexar_proto::fault::agree::{Agree, Agreement, Ballot};

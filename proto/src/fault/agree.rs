@@ -2,11 +2,10 @@
 //! agree on the bitwise AND of a flag and on a set of failed ranks, although members fail while
 //! it runs.
 //!
-//! This is the protocol of the engine's `src/fault/agree.rs` (with the query answering of
-//! `src/fault/engine_hooks.rs` and the ballot state of `src/fault/state.rs`): the same
-//! messages, encodings, phases and outcome, plus one rule (5) that closes a hang the simulator
-//! found in the engine's rules. It is written so the engine can drive it and the simulator
-//! ([`crate::sim::faults`]) can test it.
+//! The engine runs this machine: `src/fault/agree.rs` starts it and waits for its decision,
+//! and the engine's agreement feature (`src/fault/state.rs`) feeds it frames and failures and
+//! sends what it emits. The simulator ([`crate::sim::faults`]) tests it. Rule 5 closes a hang
+//! the simulator found in the engine's earlier rules (1-4).
 //!
 //! # Assumptions
 //! Failures are fail-stop, links between live members are reliable (any order), and every live
@@ -33,9 +32,9 @@
 //!    every live member answered (and none promised a higher ballot), `c` decides: the adopted
 //!    decision of the highest ballot among the answers, else its own. A member adopts one
 //!    decision per agreement ([`Ballot`]).
-//! 5. **Not in the engine yet.** A member that adopted the decision of a ballot below its own
-//!    rank and is (or becomes, also after it is done) the lowest member it does not know failed
-//!    sends that decision again, to every member not known failed, under its own rank as ballot.
+//! 5. A member that adopted the decision of a ballot below its own rank and is (or becomes,
+//!    also after it is done) the lowest member it does not know failed sends that decision
+//!    again, to every member not known failed, under its own rank as ballot.
 //!
 //! So every survivor ends with the same decision. Messages: `n(n-1)` contributions, `n(n-1)`
 //! decisions, `2(n-1)` per successor coordinator, and `n-1` per rule-5 resend.
@@ -61,15 +60,14 @@
 //! body` as its payload: [`message`] builds one, [`split`] takes one apart. Bodies are encoded
 //! exactly as the engine encodes them.
 //!
-//! To drive it, the engine would: build an [`Agree`] per agreement with the [`Ballot`] it
-//! holds for that agreement (a query may arrive before the call starts); deliver the frames it
-//! queued for the agreement and then each new one; call [`Collective::peer_failed`] on
-//! `mark_failed` of a member; and once the machine is done, keep it (as it keeps the ballot
-//! state today) so that later queries are answered ([`Ballot::answer_query`], what
-//! `on_ulfm_frame` does) and later failures reach it (rule 5). A message the machine rejects
-//! leaves it unchanged: the engine logs it and carries on, as it drops malformed frames today.
-//! Messages that reach a done machine other than queries are dropped unread, as the engine
-//! drops the frames of a finished agreement.
+//! To drive it, the engine: builds an [`Agree`] per agreement with the [`Ballot`] it
+//! holds for that agreement (a query may arrive before the call starts, answered with
+//! [`Ballot::answer_query`]); delivers the frames it queued for the agreement and then each
+//! new one; calls [`Collective::peer_failed`] on `mark_failed` of a member; and once the
+//! machine is done, keeps it (the latest of each communicator) so that later queries are
+//! answered and later failures reach it (rule 5). A message the machine rejects leaves it
+//! unchanged: the engine logs it and carries on. Messages that reach a done machine other than
+//! queries are dropped unread.
 
 use crate::prelude::*;
 
@@ -378,6 +376,12 @@ impl Agree {
         let Some((ballot, d)) = self.decision.clone() else {
             return;
         };
+        // Done: what only deciding reads is dropped, so a machine kept after it is done (for
+        // queries and rule 5) holds O(n) bytes, not every member's contribution.
+        if !self.got.is_empty() {
+            self.got = Vec::new();
+            self.answers = None;
+        }
         // Rule 3: send the adopted decision on under its ballot. Rule 5: a member that
         // adopted a lower ballot's decision and is now the lowest live member sends it again
         // under its own rank.
