@@ -1,6 +1,6 @@
 //! bcast: every rank ends with the root's bytes.
 //!
-//! Two algorithms, chosen by [`crate::select::reductions::bcast`] or forced with
+//! Two algorithms, chosen by the plan ([`crate::select::plan`]) or forced with
 //! [`machine_with`]. Both work on ranks relative to the root ([`Group::relative`]).
 //! * [`BcastAlgo::Binomial`]: relative rank `v > 0` receives the whole vector from
 //!   `v - lowbit(v)` (step `log2 lowbit(v)`) and forwards it to `v + 2^k` for every `2^k <
@@ -28,7 +28,7 @@ use bytes::Bytes;
 use core::ops::Range;
 
 /// A bcast of the root's `data` (every rank passes the same length; only the root's contents
-/// matter), using the algorithm [`select::bcast`] picks for this size.
+/// matter), using the algorithm the plan ([`crate::select::plan`]) picks for this size.
 pub fn machine(g: Group, root: Rank, data: Vec<u8>) -> Result<Box<dyn Collective>, ProtoError> {
     let algo = select::bcast(g.size, data.len());
     machine_with(g, root, data, algo)

@@ -1,7 +1,7 @@
 //! reduce: the root ends with the element-wise reduction of every rank's vector; other ranks
 //! output nothing.
 //!
-//! Two algorithms, chosen by [`crate::select::reductions::reduce`] or forced with
+//! Two algorithms, chosen by the plan ([`crate::select::plan`]) or forced with
 //! [`machine_with`]:
 //! * [`ReduceAlgo::Binomial`]: an order-preserving binomial-style tree. The absolute rank range
 //!   `[0, n)` is halved recursively (`[lo, mid)`, `[mid, hi)` with `mid = lo + ceil(len / 2)`);
@@ -32,7 +32,7 @@ use crate::types::{Group, Rank};
 use bytes::Bytes;
 
 /// A reduce of `data` (a whole number of `dtype` elements, the same count on every rank) with
-/// `op` to `root`, using the algorithm [`select::reduce`] picks for this size.
+/// `op` to `root`, using the algorithm the plan ([`crate::select::plan`]) picks for this size.
 pub fn machine(
     g: Group,
     root: Rank,
@@ -56,7 +56,7 @@ pub fn machine_with(
 }
 
 /// A reduce with any [`Reducer`] (custom, possibly non-commutative, included), using the
-/// algorithm [`select::reduce_for`] picks.
+/// algorithm the plan ([`crate::select::plan`]) picks.
 pub fn reducer_machine(
     g: Group,
     root: Rank,

@@ -35,9 +35,9 @@ use crate::types::Group;
 use bytes::Bytes;
 use core::ops::Range;
 
-/// Builds rank `g.rank`'s reduce_scatter machine with the algorithm [`movement::reduce_scatter`]
-/// picks. `data` is the full vector of `Σ recv_counts` elements; `recv_counts[i]` is the number
-/// of elements rank `i` receives (the same vector on every rank).
+/// Builds rank `g.rank`'s reduce_scatter machine with the algorithm the plan
+/// ([`crate::select::plan`]) picks. `data` is the full vector of `Σ recv_counts` elements;
+/// `recv_counts[i]` is the number of elements rank `i` receives (the same vector on every rank).
 pub fn machine(
     g: Group,
     dtype: Datatype,
@@ -73,7 +73,7 @@ pub fn with_algo(
     reducer_with_algo(algo, g, Reducer::builtin(op, dtype), data, recv_counts)
 }
 
-/// [`machine`] with any [`Reducer`]: the algorithm is [`movement::reduce_scatter_for`]'s
+/// [`machine`] with any [`Reducer`]: the algorithm is the plan ([`crate::select::plan`])'s
 /// choice, which keeps the rank order for a non-commutative reducer.
 pub fn reducer_machine(
     g: Group,

@@ -32,8 +32,8 @@ use bytes::Bytes;
 use core::ops::Range;
 
 /// Builds rank `g.rank`'s scan (or exscan, if `exclusive`) machine with the algorithm
-/// [`movement::scan`] picks for this group and vector size. `data` is this rank's vector (the
-/// same element count on every rank).
+/// the plan ([`crate::select::plan`]) picks for this group and vector size. `data` is this rank's
+/// vector (the same element count on every rank).
 pub fn machine(
     g: Group,
     dtype: Datatype,

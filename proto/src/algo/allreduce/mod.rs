@@ -1,6 +1,6 @@
 //! allreduce: every rank ends with the element-wise reduction of every rank's vector.
 //!
-//! Three algorithms, chosen by [`crate::select::reductions::allreduce`] or forced with
+//! Three algorithms, chosen by the plan ([`crate::select::plan`]) or forced with
 //! [`machine_with`]:
 //! * [`recursive_doubling`]: `log2 p2` full-vector exchanges (plus a fold and an unfold when the
 //!   size is not a power of two); for small vectors.
@@ -33,7 +33,7 @@ use crate::select::reductions::{self as select, AllreduceAlgo};
 use crate::types::Group;
 
 /// An allreduce of `data` (a whole number of `dtype` elements, the same count on every rank) with
-/// `op`, using the algorithm [`select::allreduce`] picks for this size.
+/// `op`, using the algorithm the plan ([`crate::select::plan`]) picks for this size.
 pub fn machine(
     g: Group,
     dtype: Datatype,
@@ -55,8 +55,8 @@ pub fn machine_with(
 }
 
 /// An allreduce of `data` (a whole number of elements, the same count on every rank) with any
-/// [`Reducer`], using the algorithm [`select::allreduce_for`] picks (an order-preserving one
-/// for a non-commutative reducer).
+/// [`Reducer`], using the algorithm the plan ([`crate::select::plan`]) picks (an order-preserving
+/// one for a non-commutative reducer).
 pub fn reducer_machine(
     g: Group,
     red: Reducer,
