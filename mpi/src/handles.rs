@@ -95,7 +95,7 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined and user handlers).
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,
-        |h| (0x140..0x144).contains(&h) || crate::errors::codes::user_errhandler(h).is_some(),
+        |h| (0x140..0x144).contains(&h) || crate::errors::handlers::user_errhandler(h).is_some(),
         MPI_ERRHANDLER_NULL;
     /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,

@@ -132,7 +132,7 @@ pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
     if !matches!(
         e,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) && !crate::errors::codes::errhandler_live(e)
+    ) && !crate::errors::handlers::errhandler_live(e)
     {
         return Err(MpiError::new(
             MPI_ERR_ERRHANDLER,

@@ -1,5 +1,6 @@
 //! Communicator functions: rank, size, dup (blocking and non-blocking), split, create, compare,
-//! names, free, and error handlers. There are no intercommunicators.
+//! names and free (error handlers are in [`crate::errors::handlers`]). There are no
+//! intercommunicators.
 //!
 //! `MPI_Comm_create` and `MPI_Comm_create_group` use the engine's member-only creation
 //! ([`nexar::Comm::create_subset`]): the members derive the new context id from the parent, a
@@ -11,7 +12,7 @@ use crate::comm::group::{MPI_CONGRUENT, MPI_Group, MPI_IDENT, comm_members, comp
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
 use crate::request::table::{MPI_Request, store_request};
-use crate::state::{comm, errhandler_of, insert_comm, remove_comm, set_errhandler};
+use crate::state::{comm, errhandler_of, insert_comm, remove_comm};
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int};
@@ -199,30 +200,6 @@ mpi_fn! {
             crate::comm::topo::drop_topology(h);
             // SAFETY: checked for NULL.
             unsafe { comm_p.write(MPI_COMM_NULL) };
-            Ok(())
-        })
-    }
-
-    /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN`,
-    /// `MPI_ERRORS_ABORT` or one made by `MPI_Comm_create_errhandler`.
-    fn MPI_Comm_set_errhandler(comm_h: MPI_Comm, errhandler: MPI_Errhandler) -> c_int
-        => PMPI_Comm_set_errhandler
-    {
-        call("MPI_Comm_set_errhandler", comm_h, || set_errhandler(comm_h, errhandler))
-    }
-
-    /// `comm`'s error handler.
-    fn MPI_Comm_get_errhandler(comm_h: MPI_Comm, errhandler: *mut MPI_Errhandler) -> c_int
-        => PMPI_Comm_get_errhandler
-    {
-        call("MPI_Comm_get_errhandler", comm_h, || {
-            non_null(errhandler, "errhandler")?;
-            comm(comm_h)?;
-            let h = errhandler_of(comm_h);
-            // The caller owns a reference to a user handler (freed with MPI_Errhandler_free).
-            crate::errors::codes::retain_errhandler(h);
-            // SAFETY: checked for NULL.
-            unsafe { errhandler.write(h) };
             Ok(())
         })
     }

@@ -155,7 +155,7 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     last_error::set(class, message.clone());
     match errhandler_of(comm) {
         MPI_ERRORS_RETURN => class,
-        h if let Some(f) = crate::errors::codes::user_errhandler(h) => {
+        h if let Some(f) = crate::errors::handlers::user_errhandler(h) => {
             let (mut c, mut code) = (comm, class);
             // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
             unsafe { f(&raw mut c, &raw mut code) };
