@@ -17,7 +17,7 @@ use nexar::{Context, ErrorKind};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-#[path = "../tests/rpc_support/mod.rs"]
+#[path = "../../tests/rpc_support/mod.rs"]
 mod rpc_support;
 
 use rpc_support::*;

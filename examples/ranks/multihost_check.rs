@@ -10,7 +10,7 @@
 //! with code 3 after a first barrier; the others declare that they do not return errors and
 //! sleep, so the launchers must terminate them (prints `SLEEPING rank=R host=H pid=P` first).
 
-#[path = "support/exchange.rs"]
+#[path = "../support/exchange.rs"]
 mod exchange;
 
 use exchange::{pattern, shift};

@@ -4,7 +4,7 @@
 //! Every rank exchanges such messages with near and far partners and with everyone at once
 //! (an incast on rank 0), verifies every byte, and prints its transport counters.
 
-#[path = "support/exchange.rs"]
+#[path = "../support/exchange.rs"]
 #[allow(dead_code)] // the usual pattern: this check has its own
 mod exchange;
 

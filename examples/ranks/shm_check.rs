@@ -3,7 +3,7 @@
 //! (ring wraparound, pipelined chunks, `process_vm_readv`), verifies every byte, and prints its
 //! transport counters (`one_copy=N` counts payloads copied directly out of the sender).
 
-#[path = "support/exchange.rs"]
+#[path = "../support/exchange.rs"]
 mod exchange;
 
 use exchange::{pattern, shift};
