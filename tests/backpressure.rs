@@ -2,7 +2,7 @@
 //! sender over its unexpected-message budget stops reading that sender's p2p frames; the
 //! sender's sends keep succeeding, collective frames still pass, and once the "receives" drain
 //! the budget every frame arrives, in order, intact. Run with both bulk lanes (TLS and QUIC).
-//! End to end (examples/flood_check.rs): a 96 MiB flood of unmatched messages over QUIC and
+//! End to end (examples/ranks/flood_check.rs): a 96 MiB flood of unmatched messages over QUIC and
 //! over shared memory waits at the sender, a collective passes meanwhile (QUIC), and everything
 //! arrives in order once received.
 
@@ -160,7 +160,7 @@ async fn a_stalled_sender_is_not_read_until_receives_drain_over_quic_bulk_lane()
     flood(BulkLane::Quic).await;
 }
 
-/// Runs examples/flood_check.rs on 2 ranks with a 4 MiB budget; returns rank 0's line.
+/// Runs examples/ranks/flood_check.rs on 2 ranks with a 4 MiB budget; returns rank 0's line.
 fn flood_job(env: &[(&str, &str)], arg: &str) -> String {
     let mut cmd = std::process::Command::new(common::procs::nexarrun_path());
     cmd.args(["-n", "2", "--timeout", "120", "--"])

@@ -2,7 +2,7 @@
 //! src/transport/quic/chaos.rs) drops 5 % of the datagrams and duplicates and reorders others;
 //! 4 ranks over QUIC (bulk lane on QUIC too: the TLS lane is TCP and would bypass the chaos) must
 //! still produce bit-exact integer allreduces and in-order point-to-point messages
-//! (examples/chaos_check.rs).
+//! (examples/ranks/chaos_check.rs).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Failure detection with real processes (examples/fault_victim.rs): a rank killed with
+//! Failure detection with real processes (examples/ranks/fault_victim.rs): a rank killed with
 //! SIGKILL during a 64 MiB allreduce (under `nexarrun`, by hand over shared memory, by hand
 //! over QUIC with only heartbeats to notice), a rank stopped with SIGSTOP for three peer
 //! timeouts (fenced, and told so when it wakes), many short stalls and a rank computing for

@@ -1,4 +1,4 @@
-//! Elastic growth across real processes (examples/grow_check.rs, ranks launched by hand): a job
+//! Elastic growth across real processes (examples/ranks/grow_check.rs, ranks launched by hand): a job
 //! of 2 grows by 2 and runs an allreduce over the 4; a job grows twice (epoch 2); a newcomer
 //! that never starts gives every old rank an error within the shortened connect timeout.
 //! In process: credentials of an older epoch are refused by a newer epoch's rendezvous, with

@@ -1,6 +1,6 @@
 //! Mismatched collectives between real processes under `nexarrun`: the last of 4 ranks calls a
 //! collective that differs in count, datatype, op, root or call order, on small (64 B) and
-//! large (64 MiB) vectors. Every rank must fail with `Mismatch` (examples/mismatch_check.rs
+//! large (64 MiB) vectors. Every rank must fail with `Mismatch` (examples/ranks/mismatch_check.rs
 //! exits 0 only then), never hang or return a result. Runs over whatever transport the
 //! environment selects (CI repeats the suite with `NEXAR_TRANSPORT=quic`).
 

@@ -1,6 +1,6 @@
 //! Automatic NCCL routing of the engine's collectives (feature `nccl`).
 //!
-//! Without a GPU (CI): under nexarrun at 1-4 ranks, `examples/nccl_auto.rs` runs every
+//! Without a GPU (CI): under nexarrun at 1-4 ranks, `examples/ranks/nccl_auto.rs` runs every
 //! routable collective (and the non-routed forms) on host buffers, the world decides "off"
 //! (`NcclMissing` where no CUDA driver loads), each process logs the reason exactly once, and
 //! every result hashes the same as with `NEXAR_NCCL=off` (today's path, where nothing is set

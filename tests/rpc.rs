@@ -1,5 +1,5 @@
 //! Remote procedure calls over the in-memory transport (one thread per rank), and across real
-//! processes under nexarrun (`examples/rpc_check.rs`).
+//! processes under nexarrun (`examples/ranks/rpc_check.rs`).
 
 mod common;
 mod rpc_support;

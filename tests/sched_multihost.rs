@@ -3,7 +3,7 @@
 //! on (src/bootstrap/bind.rs). Ranks are started as the scheduler would start them (simulated
 //! Slurm, torchrun and Open MPI variables), two per namespace, with `NEXAR_HOSTNAME` naming their
 //! host and `/etc/netns/NS/hosts` resolving `hostA` / `hostB` to the namespace addresses. Each runs
-//! examples/multihost_check.rs, which verifies its results and prints its transport counters; QUIC
+//! examples/ranks/multihost_check.rs, which verifies its results and prints its transport counters; QUIC
 //! must have carried traffic between the hosts and shared memory within each. The same job also
 //! runs under MPICH's real `mpiexec.hydra` across the two namespaces (PMI: rank 0 compares host
 //! names through the KVS). Needs root and `ip` (and `mpiexec.hydra` for the last test); otherwise

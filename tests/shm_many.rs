@@ -1,6 +1,6 @@
 //! Many ranks on one host over shared memory: at 24 local ranks the rings have 32 slots instead
 //! of 64 (`slots_for`), and mid-size messages (64 KiB to 1 MiB) pipelined through them, with and
-//! without one-copy reads, arrive byte-exact (`examples/shm_many.rs` checks every byte).
+//! without one-copy reads, arrive byte-exact (`examples/ranks/shm_many.rs` checks every byte).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Hostile input against a running job (examples/hostile_target.rs, 3 ranks over QUIC with the
+//! Hostile input against a running job (examples/ranks/hostile_target.rs, 3 ranks over QUIC with the
 //! TLS bulk lane, launched by hand):
 //! * garbage UDP datagrams and random TCP bytes thrown at every rank's ports change nothing;
 //! * 10,000 malformed frames (2,000 in a debug build) from a peer holding a real rank

@@ -1,5 +1,6 @@
-//! The verified pairwise exchange of the check examples (each includes this file with
-//! `#[path]`): every rank sends bytes made for their destination to the rank `k` places up
+//! The verified pairwise exchange of the check examples (`examples/rdma_probe.rs` and the
+//! programs of `examples/ranks/`; each includes this file with `#[path]`, since every example
+//! is its own crate root and `mod x;` finds files only beside it): every rank sends bytes made for their destination to the rank `k` places up
 //! while receiving from the rank `k` places down, so no pair waits on another.
 
 use nexar::{Comm, Source, TagMatch};

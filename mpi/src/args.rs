@@ -11,7 +11,7 @@ use crate::datatype::layout::{Red, Type};
 use crate::datatype::pack::{pack, packed_len, unpack};
 use crate::datatype::registry;
 use crate::device_buf;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use nexar::{Datatype, ReduceOp};
 use nexar_bind::buffers::{overlaps, view, view_mut};
 use std::borrow::Cow;

@@ -4,7 +4,7 @@
 //! Datatype layouts (predefined and derived) are in [`crate::datatype`].
 
 use crate::consts::*;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use crate::table::USER_BASE;
 use nexar::{Datatype as D, ReduceOp};
 use std::ffi::c_int;
@@ -91,15 +91,15 @@ int_pair! {
         |h| h == MPI_DATATYPE_NULL || crate::datatype::registry::is_valid(h), MPI_DATATYPE_NULL;
     /// Handle / Fortran integer conversion of `MPI_Op` (predefined and live user operations).
     Op: MPI_Op_toint / PMPI_Op_toint, MPI_Op_fromint / PMPI_Op_fromint,
-        crate::op::op_valid, MPI_OP_NULL;
+        crate::coll::op::op_valid, MPI_OP_NULL;
     /// Handle / Fortran integer conversion of `MPI_Errhandler` (predefined and user handlers).
     Errhandler: MPI_Errhandler_toint / PMPI_Errhandler_toint,
         MPI_Errhandler_fromint / PMPI_Errhandler_fromint,
-        |h| (0x140..0x144).contains(&h) || crate::errcodes::user_errhandler(h).is_some(),
+        |h| (0x140..0x144).contains(&h) || crate::errors::handlers::user_errhandler(h).is_some(),
         MPI_ERRHANDLER_NULL;
     /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,
-        crate::group::group_valid, MPI_GROUP_NULL;
+        crate::comm::group::group_valid, MPI_GROUP_NULL;
     /// Handle / Fortran integer conversion of `MPI_Win` (none exist yet but the NULL one).
     Win: MPI_Win_toint / PMPI_Win_toint, MPI_Win_fromint / PMPI_Win_fromint,
         predefined_in(0x110, 0x111), MPI_WIN_NULL;
@@ -111,13 +111,13 @@ int_pair! {
         predefined_in(0x120, 0x121), MPI_SESSION_NULL;
     /// Handle / Fortran integer conversion of `MPI_Message` (predefined and matched messages).
     Message: MPI_Message_toint / PMPI_Message_toint, MPI_Message_fromint / PMPI_Message_fromint,
-        |h| predefined_in(0x128, 0x12a)(h) || crate::mprobe::is_live(h), MPI_MESSAGE_NULL;
+        |h| predefined_in(0x128, 0x12a)(h) || crate::p2p::matched_probe::is_live(h), MPI_MESSAGE_NULL;
     /// Handle / Fortran integer conversion of `MPI_Info` (predefined and live user infos).
     Info: MPI_Info_toint / PMPI_Info_toint, MPI_Info_fromint / PMPI_Info_fromint,
-        crate::info::info_valid, MPI_INFO_NULL;
+        crate::comm::info::info_valid, MPI_INFO_NULL;
     /// Handle / Fortran integer conversion of `MPI_Request` (live requests and the NULL one).
     Request: MPI_Request_toint / PMPI_Request_toint, MPI_Request_fromint / PMPI_Request_fromint,
-        |h| h == MPI_REQUEST_NULL || crate::request::is_live(h), MPI_REQUEST_NULL;
+        |h| h == MPI_REQUEST_NULL || crate::request::table::is_live(h), MPI_REQUEST_NULL;
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! abort and address arithmetic.
 
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null, write_string};
+use crate::errors::report::{MpiError, Result, call, non_null, write_string};
 use crate::state::{Phase, Running, STATE, with_running};
 use crate::table::{Table, USER_HANDLES};
 use nexar::Context;
@@ -124,7 +124,7 @@ mpi_fn! {
             // As if MPI_COMM_SELF were freed first: its attributes' delete callbacks run while
             // MPI is still usable.
             if with_running(|_| Ok(())).is_ok() {
-                crate::attr::delete_all(MPI_COMM_SELF)?;
+                crate::comm::attr::delete_all(MPI_COMM_SELF)?;
             }
             let running = {
                 let mut state = STATE.write();

@@ -5,7 +5,7 @@
 //! calls `PMPI_X`, so profiling tools can interpose on `MPI_X`.
 //!
 //! * Implemented functions (IMPL `yes` in the spec) are written by hand in the modules below,
-//!   each through [`mpi_fn!`], and every body runs inside [`error::call`] (panics caught,
+//!   each through [`mpi_fn!`], and every body runs inside [`errors::report::call`] (panics caught,
 //!   errors reported through the communicator's error handler).
 //! * The others are generated stubs ([`generated::stubs`], written by `cargo xtask gen`) that
 //!   raise `MPI_ERR_UNSUPPORTED_OPERATION`.
@@ -13,13 +13,22 @@
 //! The shim translates handles and arguments and calls the engine; it never re-implements an
 //! algorithm.
 //!
+//! Layout: one folder per MPI family, each file named for what it holds (without repeating
+//! the folder's name): [`p2p`], [`coll`] (reduction operations too), [`request`] (statuses
+//! too), [`comm`] (groups, topologies, info, attributes, ULFM), [`datatype`], [`errors`]. The
+//! crate-wide plumbing stays at the top: [`state`] (process-wide state), [`consts`],
+//! [`handles`] (predefined handles), [`table`] (user handle layout), [`args`] (argument
+//! checks and buffer views), [`device_buf`] (CUDA-aware buffers), [`init`] (environment
+//! management), [`mem`] (`MPI_Alloc_mem`), [`fortran_support`] and [`generated`] (written by
+//! `cargo xtask gen`).
+//!
 //! Conventions of every implemented function: any thread may call it at any time
 //! (`MPI_THREAD_MULTIPLE`); functions that communicate block the calling thread until their
 //! part is done (sends return once the data is copied and queued, synchronous sends once the
 //! receiver matched the message); collectives are called by every rank of the communicator in
 //! the same order; out-parameters are written only on success
 //! (a receive's status also on truncation); errors go through the communicator's error handler
-//! (see [`error`]). Buffers stay the caller's.
+//! (see [`errors`]). Buffers stay the caller's.
 
 #![allow(non_snake_case, non_camel_case_types)]
 // Every extern fn checks its pointers for NULL before use; the remaining contract (valid for the
@@ -60,48 +69,24 @@ macro_rules! stub {
         #[doc = concat!("Profiling entry point of [`", stringify!($name), "`].")]
         #[unsafe(no_mangle)]
         pub extern "C" fn $pname() -> std::ffi::c_int {
-            crate::error::unsupported(stringify!($name))
+            crate::errors::report::unsupported(stringify!($name))
         }
     };
 }
 
 pub mod args;
-pub mod attr;
-pub mod attr_store;
-pub mod bsend;
-pub mod cancel;
 pub mod coll;
-pub mod coll_persistent;
-pub mod coll_v;
-pub mod coll_w;
 pub mod comm;
 pub mod consts;
 pub mod datatype;
 pub mod device_buf;
-pub mod errcodes;
-pub mod error;
+pub mod errors;
 pub mod fortran_support;
 pub mod generated;
-pub mod grequest;
-pub mod group;
 pub mod handles;
-pub mod info;
 pub mod init;
 pub mod mem;
-pub mod mprobe;
-pub mod nonblocking;
-pub mod op;
 pub mod p2p;
-pub mod p2p_nonblocking;
-pub mod persistent;
 pub mod request;
-pub mod request_complete;
-pub mod request_status;
-pub mod send_modes;
 pub mod state;
-pub mod status;
-pub mod status_fields;
 pub mod table;
-pub mod topo;
-pub mod topo_graph;
-pub mod ulfm;

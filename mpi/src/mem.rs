@@ -3,9 +3,9 @@
 //! so freeing a pointer that did not come from `MPI_Alloc_mem` is `MPI_ERR_BASE` instead of
 //! undefined behaviour. A zero-byte request gets a distinct one-byte block.
 
-use crate::comm::MPI_Info;
+use crate::comm::communicator::MPI_Info;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use parking_lot::Mutex;
 use std::alloc::Layout;
 use std::collections::HashMap;
@@ -60,7 +60,7 @@ mpi_fn! {
     {
         call("MPI_Alloc_mem", MPI_COMM_WORLD, || {
             non_null(baseptr, "baseptr")?;
-            crate::info::pairs_or_empty(info)?;
+            crate::comm::info::pairs_or_empty(info)?;
             let p = alloc(size)?;
             // SAFETY: checked for NULL; per the standard `baseptr` is really a `void **`.
             unsafe { baseptr.cast::<*mut u8>().write(p) };

@@ -2,7 +2,7 @@
 //! error handler of every communicator. Communicator handles are translated here only.
 
 use crate::consts::*;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use crate::table::Table;
 use nexar::{Comm, Context};
 use parking_lot::{Mutex, RwLock};
@@ -132,7 +132,7 @@ pub fn set_errhandler(h: MPI_Comm, e: MPI_Errhandler) -> Result<()> {
     if !matches!(
         e,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) && !crate::errcodes::errhandler_live(e)
+    ) && !crate::errors::handlers::errhandler_live(e)
     {
         return Err(MpiError::new(
             MPI_ERR_ERRHANDLER,

@@ -1,5 +1,5 @@
 //! The remote functions both RPC suites serve: `tests/rpc.rs` (in-process ranks) and
-//! `examples/rpc_check.rs` (processes under nexarrun, which loads this file with `#[path]`).
+//! `examples/ranks/rpc_check.rs` (processes under nexarrun, which loads this file with `#[path]`).
 
 #![allow(dead_code)] // each user calls a part
 

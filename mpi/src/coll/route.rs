@@ -12,7 +12,7 @@
 //! for every rank) and unpacks the result.
 
 use crate::args::{Buf, in_place};
-use crate::error::Result;
+use crate::errors::report::Result;
 use nexar::{Comm, ReduceOp};
 use std::ffi::c_void;
 
@@ -114,7 +114,7 @@ pub(crate) fn allgather(c: &Comm, sb: Option<&Buf>, rb: &Buf) -> Result<bool> {
     }
     let mine = match sb {
         Some(s) => packed(s)?,
-        None => super::block(rb, c.rank(), c.size())?,
+        None => super::blocking::block(rb, c.rank(), c.size())?,
     };
     let mut v = vec![0; rb.len];
     // SAFETY: `mine` holds `block` bytes, `v` `block * size`.

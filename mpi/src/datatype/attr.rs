@@ -1,6 +1,6 @@
 //! Attributes cached on datatypes: `MPI_Type_create_keyval`, `_free_keyval`, `_set_attr`,
 //! `_get_attr`, `_delete_attr`. The same model as the communicator attributes of
-//! [`crate::attr`], with its own keyval space: `MPI_Type_dup` calls each attribute's copy
+//! [`crate::comm::attr`], with its own keyval space: `MPI_Type_dup` calls each attribute's copy
 //! callback (`MPI_TYPE_NULL_COPY_FN`: not copied, `MPI_TYPE_DUP_FN`: copied as is),
 //! `MPI_Type_free`, `MPI_Type_delete_attr` and replacing a value call its delete callback
 //! (`MPI_TYPE_NULL_DELETE_FN`: nothing). Callbacks run with no lock held, so they may call MPI;
@@ -8,10 +8,10 @@
 //! known to the attributes still attached. Predefined datatypes may carry attributes too.
 
 use super::registry;
-use crate::attr::MPI_ERR_KEYVAL;
-use crate::attr_store::{self as store, AttrStore, Keyval, Shared};
+use crate::comm::attr::MPI_ERR_KEYVAL;
+use crate::comm::attr_store::{self as store, AttrStore, Keyval, Shared};
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use std::ffi::{c_int, c_void};
 
 /// First datatype keyval (apart from communicator keyvals, so a mix-up is caught).

@@ -8,9 +8,9 @@ use super::constructors::{nonneg, publish, read};
 use super::layout::{Envelope, Type};
 use super::registry;
 use super::*;
-use crate::coll_v::ArrayInt;
+use crate::coll::vector::ArrayInt;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use std::ffi::c_int;
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! [`from_ext`] convert whole signatures.
 
 use super::layout::Type;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use std::ffi::c_int;
 
 /// `MPI_ERR_CONVERSION`: a value has no representation in the other form.

@@ -9,7 +9,7 @@ use super::layout::Type;
 use super::pack::{pack, packed_len, unpack};
 use super::registry;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use std::ffi::{CStr, c_char, c_int, c_void};
 
 fn check_rep(datarep: *const c_char) -> Result<()> {

@@ -7,7 +7,7 @@
 use super::layout::{Envelope, Type};
 use super::*;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::c_int;

@@ -4,7 +4,7 @@
 //! displacements.
 
 use crate::consts::*;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use nexar::Datatype as D;
 use std::ffi::c_int;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 use super::layout::Type;
 use super::registry;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
+use crate::errors::report::{MpiError, Result, call, non_null};
 use std::ffi::{c_int, c_void};
 
 /// Address of byte `off` of instance `k` of a buffer at `base`.

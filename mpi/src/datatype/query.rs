@@ -7,8 +7,8 @@ use super::layout::Type;
 use super::registry;
 use super::*;
 use crate::consts::*;
-use crate::error::{MpiError, Result, call, non_null};
-use crate::status::MPI_Status;
+use crate::errors::report::{MpiError, Result, call, non_null};
+use crate::request::status::MPI_Status;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Arc;
 

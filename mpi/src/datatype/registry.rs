@@ -4,7 +4,7 @@
 use super::layout::Type;
 use super::predefined;
 use crate::consts::*;
-use crate::error::{MpiError, Result};
+use crate::errors::report::{MpiError, Result};
 use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::collections::HashMap;

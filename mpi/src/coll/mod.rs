@@ -1,0 +1,21 @@
+//! Collective communication (MPI 4.1 chapter 6), reductions included:
+//!
+//! * [`blocking`]: the blocking collectives (`MPI_Barrier`, `MPI_Bcast`, ... `MPI_Reduce`) and the
+//!   one start every form shares;
+//! * [`nonblocking`]: `MPI_Ibarrier`, `MPI_Ibcast`, ...;
+//! * [`vector`]: the vector and prefix collectives (`MPI_Gatherv`, ... `MPI_Exscan`), blocking
+//!   and non-blocking;
+//! * [`alltoallw`]: `MPI_Alltoallw` and `MPI_Ialltoallw`;
+//! * [`persistent`]: the persistent collectives (`MPI_Bcast_init`, ...);
+//! * [`op`]: reduction operations (`MPI_Op_create`, `MPI_Reduce_local`, ...), which the standard
+//!   defines with the reduction collectives that use them;
+//! * `route`: automatic NCCL routing of the blocking collectives (`nccl` builds).
+
+pub mod alltoallw;
+pub mod blocking;
+pub mod nonblocking;
+pub mod op;
+pub mod persistent;
+#[cfg(feature = "nccl")]
+pub(crate) mod route;
+pub mod vector;
