@@ -25,11 +25,13 @@ fn into(p: PendingCollective, out: &mut [u8]) -> PendingCollective {
     p.to(unsafe { Dest::caller(out.as_mut_ptr(), out.len()) })
 }
 
-/// `send` as the engine's input.
-fn source(send: *const c_void) -> Input {
-    match is_in_place(send) {
-        true => Input::InPlace,
-        false => Input::Caller(send.cast()),
+/// `send` as the engine's input for a `mode` call: a blocking call's input is read where it
+/// is, a request's is copied at once (the caller may reuse it as soon as the call returns).
+fn source(send: *const c_void, mode: Mode) -> Input {
+    match (is_in_place(send), mode) {
+        (true, _) => Input::InPlace,
+        (false, Mode::Blocking) => Input::Borrowed(send.cast()),
+        (false, Mode::Request) => Input::Copied(send.cast()),
     }
 }
 
@@ -119,7 +121,7 @@ pub fn allreduce(
     let red = Reducer::builtin(o, dt);
     // SAFETY: checked buffers, left alone by the caller until the call completes (a request
     // copies `send` at once).
-    unsafe { c.start_allreduce_to(source(send), caller(recv, len), len, red, mode) }
+    unsafe { c.start_allreduce_to(source(send, mode), caller(recv, len), len, red, mode) }
 }
 
 /// Starts a scan or exscan.
@@ -164,7 +166,7 @@ pub fn allgather(
         unsafe { input(send, block, "sendbuf")? };
     }
     // SAFETY: checked, disjoint buffers, left alone by the caller until the call completes.
-    unsafe { c.start_allgather_to(source(send), caller(recv, total), block, mode) }
+    unsafe { c.start_allgather_to(source(send, mode), caller(recv, total), block, mode) }
 }
 
 /// Starts an allgatherv.
@@ -422,7 +424,7 @@ pub fn reduce_scatter(
     let len = if is_in_place(send) { total } else { mine };
     let red = Reducer::builtin(o, dt);
     // SAFETY: checked buffers, left alone by the caller until the call completes.
-    unsafe { c.start_reduce_scatter_to(source(send), caller(recv, len), rc, red, mode) }
+    unsafe { c.start_reduce_scatter_to(source(send, mode), caller(recv, len), rc, red, mode) }
 }
 
 /// Starts a reduce_scatter_block (`recvcount` elements per rank).

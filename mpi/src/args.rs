@@ -175,6 +175,23 @@ impl Buf {
     }
 }
 
+/// A collective's result lands in a receive target: the engine writes its bytes, then the
+/// target unpacks them into the user's layout (or device memory). Created from a checked
+/// [`Buf`] under the MPI contract: the user's buffer stays valid and untouched until the
+/// operation completes, which is what [`RecvTarget::slice`] and [`RecvTarget::finish`] need.
+impl nexar::Target for RecvTarget {
+    fn buf(&mut self) -> &mut [u8] {
+        // SAFETY: the MPI contract (see above).
+        unsafe { self.slice() }
+    }
+
+    fn land(self: Box<Self>) -> nexar::Result<()> {
+        let n = self.len;
+        // SAFETY: the MPI contract (see above).
+        unsafe { self.finish(n) }
+    }
+}
+
 /// The destination of a receive: the user's memory directly (dense layouts) or a temporary
 /// buffer unpacked by [`RecvTarget::finish`]. It is `Send`, so a request can finish it on the
 /// engine's runtime.

@@ -52,14 +52,19 @@ pub enum Input {
     /// The input is in the destination itself (`MPI_IN_PLACE`, `NEXAR_IN_PLACE`); only with a
     /// [`Dest::Caller`] destination.
     InPlace,
-    /// The caller's buffer at this address (its length is the call's), left alone until the
-    /// collective finishes (a non-blocking start copies it at once).
-    Caller(*const u8),
+    /// The caller's buffer at this address (its length is the call's), left alone by the
+    /// caller until the collective finishes: the engine may read it in place (MPI's rule for
+    /// send buffers, blocking or not).
+    Borrowed(*const u8),
+    /// The caller's buffer at this address, which the caller may reuse as soon as the start
+    /// returns: copied by the start (the C API's non-blocking calls).
+    Copied(*const u8),
     /// Bytes the binding made for this call (a packed derived layout): taken, not copied.
     Owned(Vec<u8>),
 }
 
-// SAFETY: `Caller` is an address the caller keeps valid (the raw starts' contracts).
+// SAFETY: `Borrowed` and `Copied` are addresses the caller keeps valid (the raw starts'
+// contracts).
 unsafe impl Send for Input {}
 
 // SAFETY: `Caller` is a plain address the caller promised (in `Dest::caller`) to keep valid
@@ -80,12 +85,11 @@ impl Dest {
 /// Whether a call blocks until it is done or returns a request at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// A blocking call: an allreduce reads its input in place until it returns (large vectors
-    /// between local ranks are reduced without a copy), and the plan may send it through NCCL.
+    /// A blocking call: the plan may send it through NCCL.
     Blocking,
-    /// A non-blocking call: the input is copied before the start returns (the caller may reuse
-    /// it at once), and NCCL is never used (MPI never matches a blocking collective with a
-    /// non-blocking one, so the two may take different paths).
+    /// A non-blocking or persistent call: never through NCCL (MPI never matches a blocking
+    /// collective with a non-blocking one, so the two may take different paths, and a routed
+    /// call is several engine collectives that a start cannot issue).
     Request,
 }
 

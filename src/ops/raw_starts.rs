@@ -60,7 +60,7 @@ fn source(send: &Input, dest: &Dest, len: usize, what: &str) -> Result<Option<*c
             ErrorKind::InvalidArgument,
             format!("{what}: in place needs the caller's own receive buffer"),
         )),
-        Input::Caller(p) => Ok(Some(*p)),
+        Input::Borrowed(p) | Input::Copied(p) => Ok(Some(*p)),
         Input::Owned(v) if v.len() == len => Ok(Some(v.as_ptr())),
         Input::Owned(v) => Err(Error::new(
             ErrorKind::InvalidCount,
@@ -83,9 +83,9 @@ impl Comm {
     ///
     /// # Safety
     /// The caller's buffers in `send` and `dest` must be valid for `len` bytes (reads, and
-    /// writes for the destination), must not overlap, and must be left alone until the returned
-    /// collective has finished or been dropped; with [`Mode::Request`] a [`Input::Caller`]
-    /// input is copied before this returns.
+    /// writes for the destination) and must not overlap; the destination and a
+    /// [`Input::Borrowed`] input must be left alone until the returned collective has finished
+    /// or been dropped (a [`Input::Copied`] one only until this returns).
     pub unsafe fn start_allreduce_to(
         &self,
         send: Input,
@@ -107,18 +107,16 @@ impl Comm {
                 return Ok(self.done(len, dest));
             }
         }
-        let p = match (send, mode) {
-            (Input::Owned(v), _) => self.start_allreduce_owned(v, reducer)?,
+        let _ = mode;
+        let p = match send {
+            Input::Owned(v) => self.start_allreduce_owned(v, reducer)?,
+            // SAFETY: readable for `len` bytes (the contract); copied by the start.
+            Input::Copied(p) => self.start_allreduce_with(unsafe { view(p, len) }, reducer)?,
             // SAFETY: left alone until the collective finishes (the contract); in place the
             // engine reads and writes `recv`.
-            (_, Mode::Blocking) => unsafe {
+            Input::Borrowed(_) | Input::InPlace => unsafe {
                 self.start_allreduce_borrowed(src.unwrap_or(recv), len, reducer)?
             },
-            (_, Mode::Request) => {
-                // SAFETY: readable for `len` bytes (the contract); copied by the start.
-                let data = unsafe { view(src.unwrap_or(recv), len) };
-                self.start_allreduce_with(data, reducer)?
-            }
         };
         Ok(p.to(dest))
     }

@@ -10,14 +10,15 @@
 //! arguments (packed before anything is received).
 
 use crate::args::{Buf, RecvTarget, in_place};
+use crate::coll::blocking::Complete;
 use crate::coll::blocking::same_len;
 use crate::coll::vector::ArrayInt;
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
-use crate::request::table::{MPI_Request, store_request};
+use crate::request::table::MPI_Request;
 use crate::state::comm;
 use nexar::Datatype::U8;
-use nexar::{Comm, PendingCollective};
+use nexar::{Comm, Dest, PendingCollective};
 use std::ffi::{c_int, c_void};
 
 /// Reads `n` entries of the caller's array `what` (checked for NULL).
@@ -99,63 +100,33 @@ impl Side {
     }
 }
 
-/// A started alltoallw: the packed result lands in `temp`, then block `i` (at `offs[i]`) is
-/// unpacked into `targets[i]`.
-struct StartedW {
-    comm: Comm,
-    pending: PendingCollective,
+/// Where an alltoallw's result lands: the packed result in `temp`, then block `i` (at
+/// `offs[i]`) is unpacked into `targets[i]`.
+struct BlockTargets {
     temp: Vec<u8>,
     targets: Vec<(RecvTarget, usize)>,
 }
 
-impl StartedW {
-    /// Finishes on the calling thread.
-    fn finish(self) -> Result<()> {
-        let Self {
-            comm,
-            pending,
-            temp,
-            targets,
-        } = self;
-        Ok(comm.block_on(complete(pending, temp, targets))?)
+impl nexar::Target for BlockTargets {
+    fn buf(&mut self) -> &mut [u8] {
+        &mut self.temp
     }
 
-    /// Finishes in the background; `*request` (checked for NULL) receives the handle.
-    fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
-        let Self {
-            comm,
-            pending,
-            temp,
-            targets,
-        } = self;
-        let req = comm.spawn(async move {
-            complete(pending, temp, targets).await?;
-            Ok(None)
-        });
-        store_request(request, comm_h, req)
-    }
-}
-
-/// Completes `pending` into `temp`, then unpacks each block into its target.
-async fn complete(
-    pending: PendingCollective,
-    mut temp: Vec<u8>,
-    targets: Vec<(RecvTarget, usize)>,
-) -> nexar::Result<()> {
-    pending.finish_into(&mut temp).await?;
-    for (mut t, off) in targets {
-        let n = t.len();
-        if n == 0 {
-            continue;
+    fn land(self: Box<Self>) -> nexar::Result<()> {
+        for (mut t, off) in self.targets {
+            let n = t.len();
+            if n == 0 {
+                continue;
+            }
+            // SAFETY: the block was checked at start; the MPI contract keeps the receive
+            // buffer valid and untouched until the operation completes.
+            unsafe {
+                t.slice().copy_from_slice(&self.temp[off..off + n]);
+                t.finish(n)?;
+            }
         }
-        // SAFETY: the block was checked at start; the MPI contract keeps the receive buffer
-        // valid and untouched until the operation completes.
-        unsafe {
-            t.slice().copy_from_slice(&temp[off..off + n]);
-            t.finish(n)?;
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Starts an alltoallw on `c`.
@@ -165,7 +136,7 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
     rbuf: *mut c_void,
     recv: (*const C, *const D, *const MPI_Datatype),
     c: &Comm,
-) -> Result<StartedW> {
+) -> Result<PendingCollective> {
     let n = c.size() as usize;
     let me = c.rank() as usize;
     let rs = Side::new(rbuf, recv, n, "recv")?;
@@ -191,12 +162,10 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
         .zip(&rd)
         .map(|(b, &off)| (b.recv_target(), off))
         .collect();
-    Ok(StartedW {
-        comm: c.clone(),
-        pending: p,
+    Ok(p.to(Dest::Target(Box::new(BlockTargets {
         temp: vec![0; rtotal],
         targets,
-    })
+    }))))
 }
 
 mpi_fn! {
@@ -211,7 +180,7 @@ mpi_fn! {
         call("MPI_Alltoallw", comm_h, || {
             let c = comm(comm_h)?;
             alltoallw(sendbuf, (sendcounts, sdispls, sendtypes), recvbuf,
-                      (recvcounts, rdispls, recvtypes), &c)?.finish()
+                      (recvcounts, rdispls, recvtypes), &c)?.complete()
         })
     }
 
@@ -224,7 +193,7 @@ mpi_fn! {
         call("MPI_Alltoallw_c", comm_h, || {
             let c = comm(comm_h)?;
             alltoallw(sendbuf, (sendcounts, sdispls, sendtypes), recvbuf,
-                      (recvcounts, rdispls, recvtypes), &c)?.finish()
+                      (recvcounts, rdispls, recvtypes), &c)?.complete()
         })
     }
 

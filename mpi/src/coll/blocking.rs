@@ -1,139 +1,81 @@
-//! Blocking collectives over the engine's byte-level `start_*` collectives. One implementation
-//! over 64-bit counts serves `MPI_X` and `MPI_X_c`; it checks the arguments and starts the
-//! collective ([`Started`]), which the blocking entry points finish on the calling thread and
-//! the non-blocking ones ([`crate::coll::nonblocking`], [`crate::coll::vector`]) in a request.
-//! `MPI_IN_PLACE` is accepted where the standard allows it (the root of reduce/gather/scatter,
-//! every rank of allreduce, allgather and alltoall).
+//! Blocking collectives over the engine's collectives. One implementation over 64-bit counts
+//! serves `MPI_X` and `MPI_X_c`; it checks the arguments and starts the collective with its
+//! destination (a [`PendingCollective`]), which the blocking entry points wait for on the
+//! calling thread and the non-blocking ones ([`crate::coll::nonblocking`],
+//! [`crate::coll::vector`]) make a request ([`into_request`]). `MPI_IN_PLACE` is accepted
+//! where the standard allows it (the root of reduce/gather/scatter, every rank of allreduce,
+//! allgather and alltoall).
 //!
-//! Buffers go through [`Buf`]: derived datatypes are packed for sending and unpacked when the
-//! collective completes ([`RecvTarget`]); data-movement collectives move packed bytes, so send
-//! and receive types need only matching signatures; reductions run on
+//! Buffers go through [`Buf`]: a dense buffer is the engine's destination as it is (the engine
+//! stages device memory itself); a derived layout is packed for sending and unpacked by a
+//! [`crate::args::RecvTarget`] when the collective completes. Data-movement collectives move
+//! packed bytes, so send and receive types need only matching signatures; reductions run on
 //! [`Buf::reduce_type`].
 //!
-//! In `nccl` builds the blocking `MPI_Allreduce`, `MPI_Bcast`, `MPI_Allgather` and
-//! `MPI_Reduce_scatter(_block)` (equal counts) go through automatic NCCL routing ([`Mode`],
-//! `route`) after every argument check; the non-blocking and persistent forms never do (a
-//! routed call is several engine collectives that a start cannot issue, and MPI never matches
-//! a blocking collective with a non-blocking one).
+//! `MPI_Allreduce`, `MPI_Bcast`, `MPI_Allgather` and `MPI_Reduce_scatter(_block)` use the
+//! engine's raw starts with a [`Mode`]: for a blocking call the engine's plan may send them
+//! through NCCL (`nccl` builds), after every argument check here. Which branch a call takes
+//! depends only on what MPI requires to match across ranks (the operation, the type signature,
+//! the packed length): a rank whose layout is not dense hands NCCL packed host copies.
 
-use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
+use crate::args::{Buf, count, in_place, root_rank};
 use crate::coll::op::{OpSpec, op};
-#[cfg(feature = "nccl")]
-use crate::coll::route;
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call};
 use crate::request::table::{MPI_Request, store_request};
 use crate::state::comm;
-use nexar::{Comm, Datatype, PendingCollective};
+use nexar::{Comm, Datatype, Dest, Input, Mode, PendingCollective};
 use std::ffi::{c_int, c_void};
 
-/// Whether a collective call blocks or returns a request.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// A blocking call: in `nccl` builds the routable collectives go through automatic NCCL
-    /// routing (decided per communicator, `nexar::device::nccl::auto`).
-    Blocking,
-    /// A non-blocking or persistent call: always the engine's request-based path.
-    Request,
+/// Where a collective's result for `b` goes: the user's memory itself when `b` is dense, else a
+/// receive target that unpacks the packed result into `b`'s layout.
+pub(crate) fn dest_of(b: &Buf) -> Dest {
+    if b.is_dense() {
+        // SAFETY: `Buf::new` checked the buffer; the MPI contract keeps it valid and untouched
+        // until the operation completes.
+        unsafe { Dest::caller(b.ptr.cast_mut(), b.len) }
+    } else {
+        Dest::Target(Box::new(b.recv_target()))
+    }
 }
 
-/// Where a started collective's result goes.
-pub(crate) enum Dest {
-    /// The caller's buffer (unpacked on completion when its layout is not dense).
-    User(RecvTarget),
-    /// A scratch buffer whose contents are dropped (ranks without a result, in-place roots).
-    Scratch(Vec<u8>),
+/// `rb`'s destination, or nothing for a rank without a receive buffer.
+fn dest_or_nothing(rb: Option<&Buf>) -> Dest {
+    rb.map_or(Dest::Nothing, dest_of)
 }
 
-/// A collective started on this rank (its place in the communicator's order is taken): finish
-/// it on the calling thread ([`Started::finish`]) or in a request ([`Started::into_request`]).
-pub struct Started {
-    comm: Comm,
-    /// `None`: already complete (routed through NCCL).
-    pending: Option<PendingCollective>,
-    dest: Dest,
+/// `b` as an input the engine may read in place (dense) or its packed copy.
+pub(crate) fn input_of(b: &Buf) -> Result<Input> {
+    Ok(if b.is_dense() {
+        Input::Borrowed(b.ptr)
+    } else {
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        Input::Owned(unsafe { b.send_bytes()? }.into_owned())
+    })
 }
 
-impl Started {
-    pub(crate) fn user(comm: &Comm, pending: PendingCollective, out: RecvTarget) -> Self {
-        Self {
-            comm: comm.clone(),
-            pending: Some(pending),
-            dest: Dest::User(out),
-        }
+/// How the shim completes a started collective (its destination already given).
+pub(crate) trait Complete {
+    /// Waits on the calling thread (a blocking call).
+    fn complete(self) -> Result<()>;
+
+    /// Makes the collective a request: `*request` (checked for NULL) receives the handle; the
+    /// collective finishes in the background.
+    fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()>;
+}
+
+impl Complete for PendingCollective {
+    fn complete(self) -> Result<()> {
+        Ok(self.wait()?)
     }
 
-    pub(crate) fn scratch(comm: &Comm, pending: PendingCollective, v: Vec<u8>) -> Self {
-        Self {
-            comm: comm.clone(),
-            pending: Some(pending),
-            dest: Dest::Scratch(v),
-        }
-    }
-
-    /// A call already complete (routed through NCCL).
-    #[cfg(feature = "nccl")]
-    pub(crate) fn done(comm: &Comm) -> Self {
-        Self {
-            comm: comm.clone(),
-            pending: None,
-            dest: Dest::Scratch(Vec::new()),
-        }
-    }
-
-    fn into_out(self, rb: Option<&Buf>) -> Self {
-        match rb {
-            Some(rb) => Self {
-                dest: Dest::User(rb.recv_target()),
-                ..self
-            },
-            None => self,
-        }
-    }
-
-    /// Finishes on the calling thread.
-    pub fn finish(self) -> Result<()> {
-        let Self {
-            comm,
-            pending,
-            dest,
-        } = self;
-        Ok(comm.block_on(finish_into(pending, dest))?)
-    }
-
-    /// Finishes in the background; `*request` (checked for NULL) receives the handle.
-    pub fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
-        let Self {
-            comm,
-            pending,
-            dest,
-        } = self;
-        let req = comm.spawn(async move {
-            finish_into(pending, dest).await?;
+    fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
+        let req = self.comm().clone().spawn(async move {
+            self.finish().await?;
             Ok(None)
         });
         store_request(request, comm_h, req)
     }
-}
-
-/// Completes `pending` into `dest` (unpacking a derived layout before returning); `None`:
-/// already complete.
-async fn finish_into(pending: Option<PendingCollective>, dest: Dest) -> nexar::Result<()> {
-    let Some(pending) = pending else {
-        return Ok(());
-    };
-    match dest {
-        Dest::User(mut t) => {
-            let n = t.len();
-            // SAFETY: checked at start; the MPI contract keeps the buffer valid and untouched
-            // until the operation completes.
-            pending.finish_into(unsafe { t.slice() }).await?;
-            // SAFETY: as above.
-            unsafe { t.finish(n)? };
-        }
-        Dest::Scratch(mut v) => pending.finish_into(&mut v).await?,
-    }
-    Ok(())
 }
 
 /// `count * n` for the whole-communicator buffers of rooted and all-to-all collectives.
@@ -173,22 +115,18 @@ pub fn bcast(
     root: c_int,
     c: &Comm,
     mode: Mode,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
-    #[cfg(feature = "nccl")]
-    if mode == Mode::Blocking && route::bcast(c, &b, root)? {
-        return Ok(Started::done(c));
-    }
-    let _ = mode;
-    let p = if root == c.rank() || b.is_dense() {
-        // SAFETY: `Buf::new` checked the buffer; the engine copies the input before returning.
-        c.start_bcast(&unsafe { b.send_bytes()? }, root)?
+    // A dense buffer is broadcast in place; a derived layout moves packed (only the root's
+    // bytes matter: elsewhere the input is ignored).
+    let send = if b.is_dense() || root != c.rank() {
+        Input::InPlace
     } else {
-        // Only the length matters off the root: skip packing a derived layout.
-        c.start_bcast(&vec![0; b.len], root)?
+        input_of(&b)?
     };
-    Ok(Started::user(c, p, b.recv_target()))
+    // SAFETY: `Buf::new` checked the buffer; left alone until the call completes.
+    Ok(unsafe { c.start_bcast_to(send, dest_of(&b), b.len, root, mode)? })
 }
 
 /// The input of a reduction with `op` (`sbuf`, or `rbuf` when `sbuf` is `MPI_IN_PLACE`),
@@ -240,7 +178,7 @@ pub fn reduce(
     root: Option<c_int>,
     c: &Comm,
     mode: Mode,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let op = op(o)?;
     let receives = root.is_none_or(|r| r == c.rank());
@@ -255,25 +193,22 @@ pub fn reduce(
         reducer.check().map_err(nexar::Error::from)?;
         b.check_not_aliased(rb)?;
     }
-    #[cfg(feature = "nccl")]
-    if let (Mode::Blocking, None, Some(rb), OpSpec::Builtin(o)) = (mode, root, &rb, op)
-        && route::reduction(c, route::Reduction::All, sbuf, &b, rb, o)?
-    {
-        return Ok(Started::done(c));
-    }
-    let _ = mode;
-    let p = match root {
+    let (Some(rb), None) = (&rb, root) else {
+        let r = root.expect("an allreduce rank always has a receive buffer");
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        Some(r) => c.start_reduce_with(&unsafe { b.send_bytes()? }, reducer, r)?,
-        // A dense input is read where it is (the MPI contract leaves a send buffer untouched
-        // until the call completes; an `MPI_IN_PLACE` receive buffer is the input and the
-        // output, which the engine handles).
-        // SAFETY: dense: `b.len` readable bytes at `b.ptr` until completion.
-        None if b.is_dense() => unsafe { c.start_allreduce_borrowed(b.ptr, b.len, reducer)? },
-        // SAFETY: as above; a packed copy is ours to hand over.
-        None => c.start_allreduce_owned(unsafe { b.send_bytes()? }.into_owned(), reducer)?,
+        let p = c.start_reduce_with(&unsafe { b.send_bytes()? }, reducer, r)?;
+        return Ok(p.to(dest_or_nothing(rb.as_ref())));
     };
-    Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
+    // An allreduce: a dense input is read where it is (the MPI contract leaves a send buffer
+    // untouched until the call completes; an `MPI_IN_PLACE` receive buffer is the input and
+    // the output, which the engine handles).
+    let send = if in_place(sbuf) && rb.is_dense() {
+        Input::InPlace
+    } else {
+        input_of(&b)?
+    };
+    // SAFETY: checked buffers, left alone until the call completes.
+    Ok(unsafe { c.start_allreduce_to(send, dest_of(rb), rb.len, reducer, mode)? })
 }
 
 /// Starts a gather (`root` given) or an allgather as a `mode` call.
@@ -288,7 +223,7 @@ pub fn gather(
     root: Option<c_int>,
     c: &Comm,
     mode: Mode,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let receives = root.is_none_or(|r| r == c.rank());
     let rb = if receives {
@@ -306,24 +241,26 @@ pub fn gather(
         let own = rb.len / c.size() as usize;
         same_len(sb.as_ref().map_or(own, |s| s.len), own)?;
     }
-    #[cfg(feature = "nccl")]
-    if let (Mode::Blocking, None, Some(rb)) = (mode, root, &rb)
-        && route::allgather(c, sb.as_ref(), rb)?
-    {
-        return Ok(Started::done(c));
+    if let (None, Some(rb)) = (root, &rb) {
+        // An allgather.
+        let send = match &sb {
+            Some(sb) => input_of(sb)?,
+            None if rb.is_dense() => Input::InPlace,
+            None => Input::Owned(block(rb, c.rank(), c.size())?),
+        };
+        let per = rb.len / c.size() as usize;
+        // SAFETY: checked, disjoint buffers, left alone until the call completes.
+        return Ok(unsafe { c.start_allgather_to(send, dest_of(rb), per, mode)? });
     }
-    let _ = mode;
     let send = match (&sb, &rb) {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         (Some(sb), _) => unsafe { sb.send_bytes()? }.into_owned(),
         (None, Some(rb)) => block(rb, c.rank(), c.size())?,
         (None, None) => unreachable!("a rank without a receive buffer has a send buffer"),
     };
-    let p = match root {
-        Some(r) => c.start_gather(&send, dtype, r)?,
-        None => c.start_allgather(&send, dtype)?,
-    };
-    Ok(Started::scratch(c, p, Vec::new()).into_out(rb.as_ref()))
+    let r = root.expect("rootless calls returned above");
+    let p = c.start_gather(&send, dtype, r)?;
+    Ok(p.to(dest_or_nothing(rb.as_ref())))
 }
 
 /// Starts a scatter.
@@ -337,7 +274,7 @@ pub fn scatter(
     rt: MPI_Datatype,
     root: c_int,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root_rank(root, c.size())?;
     let is_root = root == c.rank();
     let sb = if is_root {
@@ -348,11 +285,11 @@ pub fn scatter(
     let (dest, len) = match &sb {
         Some(sb) if in_place(rbuf) => {
             let len = sb.len / c.size() as usize;
-            (Dest::Scratch(vec![0; len]), len)
+            (Dest::Scratch(len), len)
         }
         _ => {
             let rb = Buf::new(rbuf, rn, rt, "receive")?;
-            (Dest::User(rb.recv_target()), rb.len)
+            (dest_of(&rb), rb.len)
         }
     };
     if let Some(sb) = &sb {
@@ -363,12 +300,7 @@ pub fn scatter(
         Some(sb) => unsafe { sb.send_bytes()? },
         None => Default::default(),
     };
-    let p = c.start_scatter(&send, Datatype::U8, len, root)?;
-    Ok(Started {
-        comm: c.clone(),
-        pending: Some(p),
-        dest,
-    })
+    Ok(c.start_scatter(&send, Datatype::U8, len, root)?.to(dest))
 }
 
 /// Starts an alltoall.
@@ -381,7 +313,7 @@ pub fn alltoall(
     rn: MPI_Count,
     rt: MPI_Datatype,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let rb = Buf::new(rbuf, times(rn, c.size())?, rt, "receive")?;
     let send = if in_place(sbuf) {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
@@ -392,13 +324,12 @@ pub fn alltoall(
         unsafe { sb.send_bytes()? }.into_owned()
     };
     same_len(send.len(), rb.len)?;
-    let p = c.start_alltoall(&send, Datatype::U8)?;
-    Ok(Started::user(c, p, rb.recv_target()))
+    Ok(c.start_alltoall(&send, Datatype::U8)?.to(dest_of(&rb)))
 }
 
 /// Starts a barrier.
-pub fn barrier(c: &Comm) -> Result<Started> {
-    Ok(Started::scratch(c, c.start_barrier()?, Vec::new()))
+pub fn barrier(c: &Comm) -> Result<PendingCollective> {
+    Ok(c.start_barrier()?.to(Dest::Nothing))
 }
 
 /// Defines `MPI_X` and `MPI_X_c` (and their PMPI twins) over one implementation: `$conv`
@@ -415,7 +346,7 @@ macro_rules! coll_pair {
                 call(stringify!($name), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: c_int| count(n);
-                    $body?.finish()
+                    $body?.complete()
                 })
             }
 
@@ -424,7 +355,7 @@ macro_rules! coll_pair {
                 call(stringify!($cname), comm_h, || {
                     let $c = comm(comm_h)?;
                     let $cv = |n: MPI_Count| n;
-                    $body?.finish()
+                    $body?.complete()
                 })
             }
         }
@@ -486,7 +417,7 @@ mpi_fn! {
     fn MPI_Barrier(comm_h: MPI_Comm) -> c_int => PMPI_Barrier {
         call("MPI_Barrier", comm_h, || {
             let c = comm(comm_h)?;
-            barrier(&c)?.finish()
+            barrier(&c)?.complete()
         })
     }
 }

@@ -9,13 +9,10 @@
 //! * [`persistent`]: the persistent collectives (`MPI_Bcast_init`, ...);
 //! * [`op`]: reduction operations (`MPI_Op_create`, `MPI_Reduce_local`, ...), which the standard
 //!   defines with the reduction collectives that use them;
-//! * `route`: automatic NCCL routing of the blocking collectives (`nccl` builds).
 
 pub mod alltoallw;
 pub mod blocking;
 pub mod nonblocking;
 pub mod op;
 pub mod persistent;
-#[cfg(feature = "nccl")]
-pub(crate) mod route;
 pub mod vector;

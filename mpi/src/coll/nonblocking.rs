@@ -5,15 +5,16 @@
 
 use crate::args::count;
 use crate::coll::blocking as coll;
-use crate::coll::blocking::Mode::Request;
+use crate::coll::blocking::Complete;
 use crate::consts::*;
 use crate::errors::report::{call, non_null};
 use crate::request::table::MPI_Request;
 use crate::state::comm;
+use nexar::Mode::Request;
 use std::ffi::{c_int, c_void};
 
 /// Defines `MPI_IX` and `MPI_IX_c` (and their PMPI twins) over one implementation: `$conv`
-/// turns each count argument into `MPI_Count`; `$body` yields a [`coll::Started`].
+/// turns each count argument into `MPI_Count`; `$body` yields a started [`nexar::PendingCollective`].
 macro_rules! icoll_pair {
     ($(
         $(#[$doc:meta])*

@@ -10,16 +10,15 @@
 //! not supported (`MPI_ERR_ARG`). `MPI_IN_PLACE` is accepted where the standard allows it.
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
-use crate::coll::blocking::{Mode, Started, reduce_input, reduce_source, same_len};
+use crate::coll::blocking::Complete;
+use crate::coll::blocking::{dest_of, input_of, reduce_input, reduce_source, same_len};
 use crate::coll::op::op;
-#[cfg(feature = "nccl")]
-use crate::coll::route;
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
 use crate::request::table::MPI_Request;
 use crate::state::comm;
-use nexar::Comm;
 use nexar::Datatype::U8;
+use nexar::{Comm, Dest, Input, Mode, PendingCollective};
 use std::ffi::{c_int, c_void};
 
 /// An integer element of a count or displacement array.
@@ -151,7 +150,7 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
     rt: MPI_Datatype,
     root: Option<c_int>,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let n = c.size() as usize;
     let me = c.rank() as usize;
@@ -159,7 +158,7 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
         let sb = Buf::new(sbuf, sn, st, "send")?;
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         let p = c.start_gatherv(&unsafe { sb.send_bytes()? }, U8, &[], None, 0, r)?;
-        return Ok(Started::scratch(c, p, Vec::new()));
+        return Ok(p.to(Dest::Nothing));
     }
     let rc = array(rcounts, n, "recvcounts", false)?;
     let d = array(displs, n, "displs", true)?;
@@ -173,7 +172,7 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
         None => c.start_allgatherv(&mine, U8, &bc, Some(&bd), rb.len)?,
     };
     let target = RecvTarget::blocks(&rb, blocks(&rc, &d, size), rb.len);
-    Ok(Started::user(c, p, target))
+    Ok(p.to(Dest::Target(Box::new(target))))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -187,12 +186,12 @@ fn scatterv<T: ArrayInt, D: ArrayInt>(
     rt: MPI_Datatype,
     root: c_int,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let root = root_rank(root, c.size())?;
     if root != c.rank() {
         let rb = Buf::new(rbuf, rn, rt, "receive")?;
         let p = c.start_scatterv(&[], U8, &[], None, rb.len, root)?;
-        return Ok(Started::user(c, p, rb.recv_target()));
+        return Ok(p.to(dest_of(&rb)));
     }
     let n = c.size() as usize;
     let sc = array(scounts, n, "sendcounts", false)?;
@@ -210,10 +209,10 @@ fn scatterv<T: ArrayInt, D: ArrayInt>(
     let data = pack_blocks(&sb, &sc, &d)?;
     let (bc, bd) = (scaled(&sc, size)?, scaled(&d, size)?);
     let p = c.start_scatterv(&data, U8, &bc, Some(&bd), mine, root)?;
-    Ok(match rb {
-        Some(rb) => Started::user(c, p, rb.recv_target()),
-        None => Started::scratch(c, p, vec![0; mine]),
-    })
+    Ok(p.to(match rb {
+        Some(rb) => dest_of(&rb),
+        None => Dest::Scratch(mine),
+    }))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -227,7 +226,7 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
     rdispls: *const D,
     rt: MPI_Datatype,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let n = c.size() as usize;
     let rc = array(rcounts, n, "recvcounts", false)?;
     let rd = array(rdispls, n, "rdispls", true)?;
@@ -253,7 +252,7 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
     let (brc, brd) = (scaled(&rc, rsize)?, scaled(&rd, rsize)?);
     let p = c.start_alltoallv(&data, &bsc, Some(&bsd), U8, &brc, Some(&brd), rb.len)?;
     let target = RecvTarget::blocks(&rb, blocks(&rc, &rd, rsize), rb.len);
-    Ok(Started::user(c, p, target))
+    Ok(p.to(Dest::Target(Box::new(target))))
 }
 
 /// A reduce_scatter; blocking calls with equal counts go through automatic NCCL routing in
@@ -266,7 +265,7 @@ fn reduce_scatter(
     o: MPI_Op,
     c: &Comm,
     mode: Mode,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let op = op(o)?;
     let all = total(&rc)?;
     let mine = rc[c.rank() as usize] as MPI_Count;
@@ -277,19 +276,16 @@ fn reduce_scatter(
     };
     let (src, reducer, per) = reduce_source(sbuf, whole.as_ref(), all, dt, op)?;
     let rb = Buf::new(rbuf, mine, dt, "receive")?;
-    #[cfg(feature = "nccl")]
-    if let (Mode::Blocking, crate::coll::op::OpSpec::Builtin(o)) = (mode, op)
-        && rc.iter().all(|&k| k == rc[0])
-        && route::reduction(c, route::Reduction::ScatterBlock, sbuf, &src, &rb, o)?
-    {
-        return Ok(Started::done(c));
-    }
-    let _ = mode;
-    // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-    let data = unsafe { src.send_bytes()? }.into_owned();
+    // In place with a dense buffer, the engine reads every block from it and writes this
+    // rank's at its start; otherwise the input is read where it is (dense) or packed.
+    let (send, dest) = match &whole {
+        Some(w) if w.is_dense() => (Input::InPlace, dest_of(w)),
+        _ => (input_of(&src)?, dest_of(&rb)),
+    };
     // The engine counts elements of the reducer: `per` of them in each datatype element.
-    let p = c.start_reduce_scatter_with(&data, &scaled(&rc, per)?, reducer)?;
-    Ok(Started::user(c, p, rb.recv_target()))
+    let counts = scaled(&rc, per)?;
+    // SAFETY: checked buffers, left alone until the call completes.
+    Ok(unsafe { c.start_reduce_scatter_to(send, dest, &counts, reducer, mode)? })
 }
 
 fn scan(
@@ -300,16 +296,16 @@ fn scan(
     o: MPI_Op,
     exclusive: bool,
     c: &Comm,
-) -> Result<Started> {
+) -> Result<PendingCollective> {
     let op = op(o)?;
     let rb = Buf::new(rbuf, n, dt, "receive")?;
     let (data, reducer, _) = reduce_input(sbuf, Some(&rb), n, dt, op)?;
     let p = c.start_scan_with(&data, reducer, exclusive)?;
     if exclusive && c.rank() == 0 {
         // Rank 0's receive buffer is left untouched by an exclusive scan.
-        return Ok(Started::scratch(c, p, vec![0; rb.len]));
+        return Ok(p.to(Dest::Scratch(rb.len)));
     }
-    Ok(Started::user(c, p, rb.recv_target()))
+    Ok(p.to(dest_of(&rb)))
 }
 
 fn rs_block(c: &Comm, n: MPI_Count) -> Result<Vec<usize>> {
@@ -319,7 +315,7 @@ fn rs_block(c: &Comm, n: MPI_Count) -> Result<Vec<usize>> {
 }
 
 /// Defines `MPI_X`, `MPI_X_c`, `MPI_IX`, `MPI_IX_c` (and their PMPI twins) over one
-/// implementation yielding a [`Started`]: `$cv` turns a count argument into `MPI_Count`.
+/// implementation yielding a started [`PendingCollective`]: `$cv` turns a count argument into `MPI_Count`.
 macro_rules! coll_quad {
     ($(
         $(#[$doc:meta])*
@@ -335,7 +331,7 @@ macro_rules! coll_quad {
                     let $c = comm(comm_h)?;
                     let $cv = |n: c_int| count(n);
                     $(let $m = Mode::Blocking;)?
-                    $body?.finish()
+                    $body?.complete()
                 })
             }
 
@@ -345,7 +341,7 @@ macro_rules! coll_quad {
                     let $c = comm(comm_h)?;
                     let $cv = |n: MPI_Count| n;
                     $(let $m = Mode::Blocking;)?
-                    $body?.finish()
+                    $body?.complete()
                 })
             }
 
