@@ -6,7 +6,7 @@ use crate::args::{Buf, count, dest_rank, recv_source, recv_tag, send_tag};
 use crate::consts::*;
 use crate::errors::report::{Result, call, non_null};
 use crate::request::status::MPI_Status;
-use crate::request::table::{MPI_Request, Started, store_request, store_started};
+use crate::request::table::{MPI_Request, Running, store_request, store_started};
 use crate::state::comm;
 use bytes::Bytes;
 use std::borrow::Cow;
@@ -68,7 +68,7 @@ fn irecv(
 
 /// Posts a receive into `b` now (it matches before receives posted later) and finishes it in
 /// the background; a cancelled receive (`MPI_Cancel`) completes with a cancelled status.
-pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> Result<Started> {
+pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> Result<Running> {
     let tag = recv_tag(tag)?;
     let Some(source) = recv_source(source, c.size())? else {
         return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))).into());
@@ -100,7 +100,7 @@ pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> R
             err,
         )))
     });
-    Ok(Started {
+    Ok(Running {
         req,
         cancel: Some(cancel),
     })

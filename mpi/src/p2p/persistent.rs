@@ -11,7 +11,7 @@ use crate::consts::*;
 use crate::errors::report::{Result, call, non_null};
 use crate::p2p::send_modes::{Mode, start_send};
 use crate::request::complete::{array_comm, array_len};
-use crate::request::table::{MPI_Request, Started, comm_of, read, start, store_persistent};
+use crate::request::table::{MPI_Request, Running, comm_of, read, start, store_persistent};
 use crate::state::comm;
 use std::ffi::{c_int, c_void};
 
@@ -69,7 +69,7 @@ fn recv_init(
     store_persistent(
         request,
         comm_h,
-        Box::new(move || -> Result<Started> {
+        Box::new(move || -> Result<Running> {
             crate::p2p::nonblocking::post_recv(&c, b.buf(), source, tag)
         }),
     )

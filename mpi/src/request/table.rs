@@ -34,21 +34,21 @@ use std::sync::Arc;
 pub type Outcome = std::result::Result<Option<MPI_Status>, MpiError>;
 
 /// One started operation: its request and, for a receive, what cancels it.
-pub struct Started {
+pub struct Running {
     /// The operation.
     pub req: nexar::Request<Option<MPI_Status>>,
     /// Cancels a receive that has not matched yet (`MPI_Cancel`); `None` for other operations.
     pub cancel: Option<nexar::RecvCancel>,
 }
 
-impl From<nexar::Request<Option<MPI_Status>>> for Started {
+impl From<nexar::Request<Option<MPI_Status>>> for Running {
     fn from(req: nexar::Request<Option<MPI_Status>>) -> Self {
         Self { req, cancel: None }
     }
 }
 
 /// Starts a persistent request's operation again (`MPI_Start`).
-pub type Starter = Box<dyn FnMut() -> Result<Started> + Send>;
+pub type Starter = Box<dyn FnMut() -> Result<Running> + Send>;
 
 /// A live request.
 struct Entry {
@@ -144,7 +144,7 @@ pub fn store_request(
 pub fn store_started(
     out: *mut MPI_Request,
     comm: MPI_Comm,
-    started: Started,
+    started: Running,
     starter: Option<Starter>,
 ) -> Result<()> {
     insert(
@@ -198,12 +198,12 @@ pub(crate) fn store_grequest(
 
 /// Takes the operation of the one-shot request `h` out of the table (its handle is then
 /// free): a persistent collective's start adopts the request its non-blocking form created.
-pub(crate) fn adopt(h: MPI_Request) -> Result<Started> {
+pub(crate) fn adopt(h: MPI_Request) -> Result<Running> {
     let e = REQUESTS.lock().remove(h).ok_or_else(|| bad_request(h))?;
     let req = e
         .req
         .ok_or_else(|| MpiError::new(MPI_ERR_INTERN, format!("request {h:#x} has no operation")))?;
-    Ok(Started {
+    Ok(Running {
         req,
         cancel: e.cancel,
     })
