@@ -9,7 +9,8 @@
  * root reads) are deliberately absent. Point-to-point bad calls fail before any message moves.
  *
  * Covered: NULL buffers with count > 0 (NEXAR_ERR_ARG), NEXAR_IN_PLACE where it is not allowed,
- * NULL out-parameters / request pointers / count arrays, (size_t)-1 and overflowing counts and
+ * NULL out-parameters / request pointers / count arrays (a NULL request on one rank only starts
+ * nothing there, so the next collective still matches), (size_t)-1 and overflowing counts and
  * count arrays (NEXAR_ERR_COUNT), inconsistent alltoallv counts, ranks and roots < 0 and >= size
  * (NEXAR_ERR_RANK / NEXAR_ERR_ROOT), negative tags (NEXAR_ERR_TAG), datatype codes 0, 18, -1
  * (NEXAR_ERR_DATATYPE), op codes 0, 13, -1 and valid ops invalid for the type
@@ -411,6 +412,23 @@ static void test_still_works(void)
     CHECK_OK(nexar_barrier(W));
 }
 
+/* A NULL request is refused before the collective starts, so one rank's bad call does not take
+ * a place in the communicator's order: its next collective still matches the other ranks'. */
+static void test_null_request_starts_nothing(void)
+{
+    CTX("a NULL request on one rank starts no collective");
+    int32_t b = rank + 1, r = 0;
+    if (rank == 0)
+        EXPECT_CODE(nexar_iallreduce(&b, &r, 1, I32, NEXAR_OP_SUM, W, NULL), NEXAR_ERR_ARG);
+    CHECK_OK(nexar_allreduce(&b, &r, 1, I32, NEXAR_OP_SUM, W));
+    CHECK(r == size * (size + 1) / 2);
+    if (rank == 0)
+        EXPECT_CODE(nexar_ibcast(&b, 1, I32, 0, W, NULL), NEXAR_ERR_ARG);
+    int32_t x = rank == 0 ? 77 : -1;
+    CHECK_OK(nexar_bcast(&x, 1, I32, 0, W));
+    CHECK(x == 77);
+}
+
 int main(int argc, char **argv)
 {
     CHECK(nexar_last_error_message() != NULL && nexar_last_error_message()[0] == '\0');
@@ -422,5 +440,6 @@ int main(int argc, char **argv)
     test_handles();
     test_strings_and_modes();
     test_still_works();
+    test_null_request_starts_nothing();
     return check_finish(1);
 }

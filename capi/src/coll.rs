@@ -36,7 +36,7 @@ pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request_t) -> c_int {
     call("nexar_ibarrier", || {
-        into_request(start::barrier(comm)?, request)
+        into_request(request, || start::barrier(comm))
     })
 }
 
@@ -85,10 +85,9 @@ pub extern "C" fn nexar_iallreduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallreduce", || {
-        into_request(
-            start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Request)?,
-            request,
-        )
+        into_request(request, || {
+            start::allreduce(sendbuf, recvbuf, count, datatype, op, comm, Request)
+        })
     })
 }
 
@@ -135,10 +134,9 @@ pub extern "C" fn nexar_iallgather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgather", || {
-        into_request(
-            start::allgather(sendbuf, recvbuf, count, datatype, comm, Request)?,
-            request,
-        )
+        into_request(request, || {
+            start::allgather(sendbuf, recvbuf, count, datatype, comm, Request)
+        })
     })
 }
 
@@ -189,12 +187,11 @@ pub extern "C" fn nexar_iallgatherv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iallgatherv", || {
-        into_request(
+        into_request(request, || {
             start::allgatherv(
                 sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, comm,
-            )?,
-            request,
-        )
+            )
+        })
     })
 }
 
@@ -239,10 +236,9 @@ pub extern "C" fn nexar_ialltoall(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ialltoall", || {
-        into_request(
-            start::alltoall(sendbuf, recvbuf, count, datatype, comm)?,
-            request,
-        )
+        into_request(request, || {
+            start::alltoall(sendbuf, recvbuf, count, datatype, comm)
+        })
     })
 }
 
@@ -296,12 +292,11 @@ pub extern "C" fn nexar_ialltoallv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ialltoallv", || {
-        into_request(
+        into_request(request, || {
             start::alltoallv(
                 sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, datatype, comm,
-            )?,
-            request,
-        )
+            )
+        })
     })
 }
 
@@ -349,10 +344,9 @@ pub extern "C" fn nexar_ireduce_scatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter", || {
-        into_request(
-            start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Request)?,
-            request,
-        )
+        into_request(request, || {
+            start::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, Request)
+        })
     })
 }
 
@@ -400,10 +394,9 @@ pub extern "C" fn nexar_ireduce_scatter_block(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce_scatter_block", || {
-        into_request(
-            start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Request)?,
-            request,
-        )
+        into_request(request, || {
+            start::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, Request)
+        })
     })
 }
 
@@ -449,10 +442,9 @@ pub extern "C" fn nexar_iscan(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscan", || {
-        into_request(
-            start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)?,
-            request,
-        )
+        into_request(request, || {
+            start::scan(sendbuf, recvbuf, count, datatype, op, comm, false)
+        })
     })
 }
 
@@ -498,9 +490,8 @@ pub extern "C" fn nexar_iexscan(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iexscan", || {
-        into_request(
-            start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)?,
-            request,
-        )
+        into_request(request, || {
+            start::scan(sendbuf, recvbuf, count, datatype, op, comm, true)
+        })
     })
 }

@@ -52,10 +52,9 @@ pub extern "C" fn nexar_ibcast(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ibcast", || {
-        into_request(
-            start::bcast(buf, count, datatype, root, comm, nexar::Mode::Request)?,
-            request,
-        )
+        into_request(request, || {
+            start::bcast(buf, count, datatype, root, comm, nexar::Mode::Request)
+        })
     })
 }
 
@@ -105,10 +104,9 @@ pub extern "C" fn nexar_ireduce(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_ireduce", || {
-        into_request(
-            start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?,
-            request,
-        )
+        into_request(request, || {
+            start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
+        })
     })
 }
 
@@ -155,10 +153,9 @@ pub extern "C" fn nexar_igather(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_igather", || {
-        into_request(
-            start::gather(sendbuf, recvbuf, count, datatype, root, comm)?,
-            request,
-        )
+        into_request(request, || {
+            start::gather(sendbuf, recvbuf, count, datatype, root, comm)
+        })
     })
 }
 
@@ -212,12 +209,11 @@ pub extern "C" fn nexar_igatherv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_igatherv", || {
-        into_request(
+        into_request(request, || {
             start::gatherv(
                 sendbuf, sendcount, recvbuf, recvcounts, displs, datatype, root, comm,
-            )?,
-            request,
-        )
+            )
+        })
     })
 }
 
@@ -264,10 +260,9 @@ pub extern "C" fn nexar_iscatter(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscatter", || {
-        into_request(
-            start::scatter(sendbuf, recvbuf, count, datatype, root, comm)?,
-            request,
-        )
+        into_request(request, || {
+            start::scatter(sendbuf, recvbuf, count, datatype, root, comm)
+        })
     })
 }
 
@@ -321,11 +316,10 @@ pub extern "C" fn nexar_iscatterv(
     request: *mut nexar_request_t,
 ) -> c_int {
     call("nexar_iscatterv", || {
-        into_request(
+        into_request(request, || {
             start::scatterv(
                 sendbuf, sendcounts, displs, recvbuf, recvcount, datatype, root, comm,
-            )?,
-            request,
-        )
+            )
+        })
     })
 }

@@ -26,10 +26,15 @@ pub fn store_request(out: *mut nexar_request_t, r: CRequest) -> Result<()> {
     Ok(())
 }
 
-/// Makes a started collective (its destination already given) a request: `*request` receives
-/// the handle; the collective finishes in the background.
-pub fn into_request(p: nexar::PendingCollective, request: *mut nexar_request_t) -> Result<()> {
+/// Starts a collective (`start`, which gives it its destination) as a request: `*request`
+/// receives the handle; the collective finishes in the background. A NULL `request` is refused
+/// before anything starts, so no rank is left in a collective this one never joined.
+pub fn into_request(
+    request: *mut nexar_request_t,
+    start: impl FnOnce() -> Result<nexar::PendingCollective>,
+) -> Result<()> {
     non_null(request, "request")?;
+    let p = start()?;
     let req: CRequest = p.comm().clone().spawn(async move {
         p.finish().await?;
         Ok(None)
