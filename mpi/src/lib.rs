@@ -5,7 +5,7 @@
 //! calls `PMPI_X`, so profiling tools can interpose on `MPI_X`.
 //!
 //! * Implemented functions (IMPL `yes` in the spec) are written by hand in the modules below,
-//!   each through [`mpi_fn!`], and every body runs inside [`errors::report::call`] (panics caught,
+//!   each through `mpi_fn!`, and every body runs inside [`errors::report::call`] (panics caught,
 //!   errors reported through the communicator's error handler).
 //! * The others are generated stubs ([`generated::stubs`], written by `cargo xtask gen`) that
 //!   raise `MPI_ERR_UNSUPPORTED_OPERATION`.

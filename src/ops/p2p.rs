@@ -1,7 +1,7 @@
 //! Point-to-point operations: send, receive, probe, sendrecv.
 //!
 //! Sends are eager: the data is copied and queued, and the call returns. Receives match with MPI
-//! semantics (see [`crate::core::matching`]). A message larger than the receive buffer fills the buffer
+//! semantics (see `core::matching`). A message larger than the receive buffer fills the buffer
 //! and fails with [`ErrorKind::Truncated`]; nothing is written past the buffer.
 //!
 //! Synchronous sends, matched probes and receive cancellation are in [`super::p2p_modes`].

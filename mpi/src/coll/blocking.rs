@@ -2,7 +2,7 @@
 //! serves `MPI_X` and `MPI_X_c`; it checks the arguments and starts the collective with its
 //! destination (a [`PendingCollective`]), which the blocking entry points wait for on the
 //! calling thread and the non-blocking ones ([`crate::coll::nonblocking`],
-//! [`crate::coll::vector`]) make a request ([`into_request`]). `MPI_IN_PLACE` is accepted
+//! [`crate::coll::vector`]) make a request (`Complete::into_request`). `MPI_IN_PLACE` is accepted
 //! where the standard allows it (the root of reduce/gather/scatter, every rank of allreduce,
 //! allgather and alltoall).
 //!

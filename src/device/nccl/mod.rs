@@ -1,7 +1,7 @@
 //! NCCL inside a host (cargo feature `nccl`): a hierarchical allreduce / bcast / allgather /
 //! reduce_scatter for device buffers.
 //!
-//! [`NcclHier`] runs NCCL among the ranks of one host (one distinct GPU per rank; the NCCL
+//! `NcclHier` runs NCCL among the ranks of one host (one distinct GPU per rank; the NCCL
 //! unique id travels by a nexar bcast on the host's sub-communicator), nexar between hosts
 //! (the host leaders, staging device memory as every CUDA-aware call does), and NCCL inside
 //! each host again. It is chosen when the feature is on, `libnccl` loads (at run time: nothing

@@ -38,7 +38,7 @@
 //!   [`ErrorKind::ProcFailed`]. A malformed frame (bad header, unknown kind, length over
 //!   `max_message`, a `src` other than the certificate's, a truncated frame) is logged, closes
 //!   only that connection (code [`codes::PROTOCOL`]; a TLS lane is dropped) and reports the peer
-//!   lost with "sent a malformed frame: <reason>". No payload buffer larger than
+//!   lost with "sent a malformed frame: `<reason>`". No payload buffer larger than
 //!   [`crate::wire::PREALLOC_LIMIT`] is reserved before its bytes arrive.
 //! * `NEXAR_CHAOS` (testing only, `chaos.rs`) puts a seeded datagram mangler under the socket.
 //!

@@ -1,4 +1,4 @@
-//! A connected [`QueuePair`](super::QueuePair) as an ordered byte stream with credit-based
+//! A connected [`QueuePair`] as an ordered byte stream with credit-based
 //! flow control: [`QpWriter`] at the sending end, [`QpReader`] at the receiving end.
 //!
 //! # Messages

@@ -188,7 +188,7 @@ impl Segment {
     }
 
     /// Lays out `rings` rings of `slots` x `slot_bytes` in this rank's own inbox (allocating
-    /// the memory, see [`reserve`]) and publishes the geometry: peers waiting in
+    /// the memory, see `reserve`) and publishes the geometry: peers waiting in
     /// [`Self::open`] map the inbox from then on. Called once, after [`Self::create`].
     pub fn finish(&mut self, rings: u32, slots: u32, slot_bytes: u32) -> io::Result<()> {
         if self.word64(0).load(Ordering::Acquire) != PENDING
