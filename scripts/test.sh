@@ -52,6 +52,9 @@ rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup targe
 cargo build -p nexar-proto --lib --target wasm32-unknown-unknown --locked
 echo "== cargo clippy (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== rustdoc (-D warnings: every intra-doc link resolves; nexar and nexar-capi share a lib name, so two runs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked -p nexar -p nexar-proto -p nexar-bind -p nexar-mpi
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked -p nexar-capi
 echo "== cargo build (release libraries and binaries; the examples are checked by clippy above)"
 cargo build --workspace --release --lib --bins --locked
 echo "== libnexar.so exports only nexar_* symbols"
