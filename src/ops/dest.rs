@@ -7,7 +7,7 @@
 
 use super::collectives::{PendingCollective, Work};
 use crate::comm::Comm;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
 /// Where a collective's result goes.
 #[derive(Debug)]
@@ -116,6 +116,17 @@ impl PendingCollective {
                 self.finish_into(t.buf()).await?;
                 t.land()
             }
+            // A result with nowhere to go is the caller's mistake, named as such (the
+            // collective still completes, so the other ranks are not left waiting).
+            Dest::Unset if self.recv_len.is_some_and(|n| n > 0) => {
+                let n = self.recv_len.unwrap_or(0);
+                self.finish_into(&mut vec![0; n]).await?;
+                Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    "a collective with a result was finished without a destination \
+                     (give one with PendingCollective::to, or use finish_into)",
+                ))
+            }
             Dest::Unset | Dest::Nothing => self.finish_into(&mut []).await,
             Dest::Scratch(len) => self.finish_into(&mut vec![0; len]).await,
             Dest::Caller { len: 0, .. } => self.finish_into(&mut []).await,
@@ -132,5 +143,38 @@ impl PendingCollective {
     pub fn wait(self) -> Result<()> {
         let comm = self.comm.clone();
         comm.block_on(self.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_without_a_destination_is_named_and_a_given_one_is_written() {
+        let ctx = crate::Context::in_process(1).unwrap().remove(0);
+        let w = ctx.world();
+        let data = 7i32.to_ne_bytes();
+        let p = w.start_allreduce(
+            &data,
+            nexar_proto::Datatype::I32,
+            nexar_proto::ReduceOp::Sum,
+        );
+        let e = p.unwrap().wait().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.to_string().contains("without a destination"), "{e}");
+        // The same call with its destination given writes the result there.
+        let mut out = [0u8; 4];
+        let p = w.start_allreduce(
+            &data,
+            nexar_proto::Datatype::I32,
+            nexar_proto::ReduceOp::Sum,
+        );
+        // SAFETY: `out` outlives the wait below and nothing else touches it.
+        let p = p
+            .unwrap()
+            .to(unsafe { Dest::caller(out.as_mut_ptr(), out.len()) });
+        p.wait().unwrap();
+        assert_eq!(i32::from_ne_bytes(out), 7);
     }
 }
