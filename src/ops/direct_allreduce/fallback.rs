@@ -1,9 +1,10 @@
 //! The fallback of the direct allreduce: when some rank cannot copy directly, every rank runs
 //! the usual proto machine over the same collective, fed the frames the direct run filed.
 
-use super::DirectAllreduce;
+use super::{DirectAllreduce, Event};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ops::plan::unplanned;
+use nexar_proto::algo::allreduce::direct::{STEP_DESCRIBE, STEP_DONE};
 use nexar_proto::select::plan::{Algo, Coll, Facts};
 use nexar_proto::{Collective, Incoming, Outbox, algo};
 
@@ -12,7 +13,13 @@ use nexar_proto::{Collective, Incoming, Outbox, algo};
 pub(super) struct Fallback;
 
 impl Fallback {
-    pub(super) async fn run(d: &mut DirectAllreduce, recv: &mut [u8]) -> Result<()> {
+    /// Runs the plan's machine over this call, first fed `filed` (what the direct machine
+    /// kept for it); control messages (peers' `Done`s) still go to the direct machine.
+    pub(super) async fn run(
+        d: &mut DirectAllreduce,
+        recv: &mut [u8],
+        filed: Vec<Incoming>,
+    ) -> Result<()> {
         let group = d.comm.group();
         let data = if !d.owned.is_empty() {
             std::mem::take(&mut d.owned)
@@ -37,29 +44,27 @@ impl Fallback {
         let mut out = Outbox::new();
         m.start(&mut out)?;
         Self::flush(d, &mut out)?;
-        let mut next = 0;
+        let rank = d.comm.rank;
+        let context = || format!("allreduce on rank {rank}");
+        let mut filed = filed.into_iter();
         while !m.is_done() {
-            if next == d.machine_frames.len() {
-                d.machine_frames.clear();
-                next = 0;
-                d.pump().await?;
-                continue;
-            }
-            let f = d.machine_frames[next].clone();
-            next += 1;
-            let from = d
-                .comm
-                .members
-                .comm_rank_of(f.header.src)
-                .expect("checked in pump");
-            let msg = Incoming {
-                from,
-                step: f.header.step,
-                payload: f.payload,
+            let msg = match filed.next() {
+                Some(msg) => msg,
+                None => match d.next_event().await {
+                    Event::Msg(msg) if matches!(msg.step, STEP_DESCRIBE | STEP_DONE) => {
+                        let mut ignored = Outbox::new();
+                        d.machine()
+                            .deliver(msg, &mut ignored)
+                            .map_err(|e| Error::from(e).context(context()))?;
+                        continue;
+                    }
+                    Event::Msg(msg) => msg,
+                    Event::Failed(e) => return Err(e),
+                    Event::Nothing => continue,
+                },
             };
-            m.deliver(msg, &mut out).map_err(|e| {
-                Error::from(e).context(format!("allreduce on rank {}", d.comm.rank))
-            })?;
+            m.deliver(msg, &mut out)
+                .map_err(|e| Error::from(e).context(context()))?;
             Self::flush(d, &mut out)?;
         }
         let result = m.finish()?;

@@ -1,7 +1,8 @@
 //! The direct shared-memory allreduce's control protocol (describe, reduce, done) as a sans-IO
-//! machine with effects: the rules of the engine's `src/ops/direct_allreduce.rs`, where they
-//! can be run in the simulator. The machine never touches memory: it asks its driver to reduce
-//! (an [`Effect`]) and is told how that went ([`Direct::reduced`]).
+//! machine with effects. The engine runs exactly this machine (its driver is
+//! `src/ops/direct_allreduce.rs`), and the simulator runs it with crashes, drops and stalls
+//! (`proto/tests/direct_allreduce.rs`). The machine never touches memory: it asks its driver to
+//! reduce (an [`Effect`]) and is told how that went ([`Direct::reduced`]).
 //!
 //! The vector (`len` bytes, whole elements) is cut into `n` blocks ([`block_bytes`]); rank `r`
 //! owns block `r`.
@@ -18,7 +19,7 @@
 //!    the failed rank that caused it). Every rank sends `Done` exactly once, whatever path it
 //!    leaves by. After its reduce, a rank returns only once every peer said `Done` or is known
 //!    failed; then the result is complete unless a member failed or a peer gave up.
-//! 4. A rank that gives up while exposed waits (except for a mismatch) until every peer whose
+//! 4. A rank that gives up while exposed waits (except for a mismatch or a timeout) until every peer whose
 //!    description it received said `Done` or is known failed: only they can be touching its
 //!    memory. Peers whose description is still in flight are not waited for (the engine's
 //!    documented window: such a peer may still write this rank's receive buffer).
@@ -49,6 +50,12 @@ pub const KIND_MISMATCH: u8 = 11;
 /// The engine's error code for a transport failure (`ErrorKind::Transport`), what a peer that
 /// gave up without saying why is reported as.
 pub const KIND_TRANSPORT: u8 = 12;
+/// The engine's error code for a timeout (`ErrorKind::Timeout`): like a mismatch, a rank
+/// leaving with it does not wait for its peers (the user bounded the call's time).
+pub const KIND_TIMEOUT: u8 = 15;
+/// The engine's error code for an internal failure (`ErrorKind::Internal`), what a dropped
+/// call gives up with.
+pub const KIND_INTERNAL: u8 = 22;
 
 /// What a rank says about itself in its description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,10 +419,51 @@ impl Direct {
         Ok(())
     }
 
+    /// The driver's wait ended with an error of code `kind` that names no process (a
+    /// timeout, a revocation, a frame of the wrong call): the call ends with it. Before the
+    /// reduce the rank gives up (and waits while exposed, unless `kind` is a mismatch or a
+    /// timeout); a rank already waiting returns at once, with a mismatch in place of its own
+    /// error or else its own error; after the reduce the error is returned at once, after the
+    /// rank's own.
+    pub fn abandon(&mut self, kind: u8, out: &mut Outbox) {
+        let e = DirectError::Local { kind };
+        match self.phase.clone() {
+            Phase::Describing => self.give_up(e, out),
+            Phase::Reducing => {
+                self.violated.get_or_insert(e);
+            }
+            Phase::Finishing(local) => {
+                self.exposed = false;
+                self.phase = Phase::Returned(local.and(Err(e)));
+            }
+            Phase::Withdrawing(mine) => {
+                self.exposed = false;
+                let res = if kind == KIND_MISMATCH { e } else { mine };
+                self.phase = Phase::Returned(Err(res));
+            }
+            Phase::Fallback | Phase::Returned(_) => {}
+        }
+    }
+
+    /// The call is dropped before it returned: before the reduce the rank gives up (with
+    /// [`KIND_INTERNAL`]) and, while exposed, waits as on any give-up; a rank that reduced or
+    /// is already withdrawing keeps waiting as it was. The driver keeps delivering until
+    /// [`Direct::exposed`] is false.
+    pub fn cancel(&mut self, out: &mut Outbox) {
+        if self.phase == Phase::Describing {
+            self.give_up(
+                DirectError::Local {
+                    kind: KIND_INTERNAL,
+                },
+                out,
+            );
+        }
+    }
+
     /// Leaving with `e` before the reduce (the engine's `withdraw`).
     fn give_up(&mut self, e: DirectError, out: &mut Outbox) {
         self.say_done(Some(&e), out);
-        if !self.exposed || e.kind() == KIND_MISMATCH {
+        if !self.exposed || matches!(e.kind(), KIND_MISMATCH | KIND_TIMEOUT) {
             self.exposed = false;
             self.phase = Phase::Returned(Err(e));
             return;
@@ -618,6 +666,57 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.outcome(), Some(&Err(DirectError::ProcFailed { rank: 2 })));
+        assert!(!m.exposed());
+    }
+
+    #[test]
+    fn a_timeout_ends_at_once_a_drop_waits_for_described_peers() {
+        let two_described = || {
+            let mut m = Direct::new(Group::new(0, 3).unwrap(), 4, desc(true, 8)).unwrap();
+            let mut out = Outbox::new();
+            m.start(&mut out);
+            m.deliver(msg(1, STEP_DESCRIBE, &desc(true, 8).encode()), &mut out)
+                .unwrap();
+            (m, out)
+        };
+        // A timeout: Done(false, timeout) to each peer, and out at once although exposed.
+        let (mut m, mut out) = two_described();
+        m.abandon(KIND_TIMEOUT, &mut out);
+        let kind = KIND_TIMEOUT;
+        assert_eq!(m.outcome(), Some(&Err(DirectError::Local { kind })));
+        assert!(!m.exposed());
+        let done: Vec<_> = out.drain().filter(|o| o.step == STEP_DONE).collect();
+        assert_eq!(done.len(), 2);
+        assert_eq!(&done[0].payload[..], &[0, KIND_TIMEOUT]);
+        // A drop: rank 1 described itself and may be writing; wait for its Done only.
+        let (mut m, mut out) = two_described();
+        m.cancel(&mut out);
+        assert!(m.outcome().is_none() && m.exposed());
+        m.deliver(msg(1, STEP_DONE, &[0, KIND_INTERNAL]), &mut out)
+            .unwrap();
+        let kind = KIND_INTERNAL;
+        assert_eq!(m.outcome(), Some(&Err(DirectError::Local { kind })));
+        assert!(!m.exposed());
+    }
+
+    #[test]
+    fn an_error_after_the_reduce_returns_at_once_after_the_own_result() {
+        let mut m = Direct::new(Group::new(1, 2).unwrap(), 4, desc(true, 8)).unwrap();
+        let mut out = Outbox::new();
+        m.start(&mut out);
+        m.deliver(msg(0, STEP_DESCRIBE, &desc(true, 8).encode()), &mut out)
+            .unwrap();
+        assert!(matches!(
+            m.take_effects().as_slice(),
+            [Effect::Reduce { .. }]
+        ));
+        m.reduced(Ok(()), &mut out);
+        assert!(m.outcome().is_none(), "waits for rank 0's Done");
+        // A drop changes nothing after the reduce: still waiting.
+        m.cancel(&mut out);
+        assert!(m.outcome().is_none() && m.exposed());
+        m.abandon(21, &mut out);
+        assert_eq!(m.outcome(), Some(&Err(DirectError::Local { kind: 21 })));
         assert!(!m.exposed());
     }
 }

@@ -10,7 +10,7 @@
 //!   bandwidth optimal with logarithmic latency.
 //!
 //! [`direct`] is the control protocol of the engine's direct shared-memory allreduce, a machine
-//! whose reduce is an effect its driver performs.
+//! whose reduce is an effect its driver (the engine) performs.
 //!
 //! Every algorithm gives all ranks bitwise identical results, whatever the delivery order: each
 //! element is reduced in one fixed bracketing (recursive doubling and Rabenseifner: lower-ranked
