@@ -404,6 +404,9 @@ extern "C" {
  * Waits until every rank of `comm` has entered the barrier.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+ * On one host it runs on the communicator's shared flag area (the calling threads meet in
+ * shared memory); as in MPI it matches only `nexar_barrier` on the other ranks, never
+ * `nexar_ibarrier` (mixing the two fails with `NEXAR_ERR_MISMATCH`).
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -429,8 +432,10 @@ int nexar_ibarrier(nexar_comm_t comm, nexar_request_t *request);
  * `count` elements.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
- * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+ * Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+ * built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+ * MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
  * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -468,8 +473,10 @@ int nexar_iallreduce(const void *sendbuf,
  * at its place in `recvbuf`).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
- * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+ * Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+ * built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+ * MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
  * `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -619,8 +626,10 @@ int nexar_ialltoallv(const void *sendbuf,
  * whole of `recvbuf`; the result is written at its start). `recvcounts` holds `size` entries.
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
- * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+ * Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+ * built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+ * MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -656,8 +665,10 @@ int nexar_ireduce_scatter(const void *sendbuf,
  * recvcount`).
  *
  * Blocking: yes, until this rank's part is complete. Thread safety: any thread.
- * Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
- * docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+ * Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+ * built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+ * docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+ * MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
  * Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
  * `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
  * `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,

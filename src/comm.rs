@@ -66,6 +66,8 @@ pub(crate) struct CommInner {
     /// Automatic NCCL routing's cached decision (`device::nccl::auto`).
     #[cfg(feature = "nccl")]
     pub(crate) nccl: crate::device::nccl::auto::Slot,
+    /// The shared flag area of blocking small collectives (`ops::flags`), once set up.
+    pub(crate) flags: crate::transport::shm::flag_area::FlagState,
     /// Whether every member runs on this host, once asked (`ops::plan`): members and hosts
     /// never change for a communicator.
     pub(crate) one_host: std::sync::OnceLock<bool>,
@@ -187,6 +189,7 @@ impl Comm {
                 #[cfg(feature = "nccl")]
                 nccl: Default::default(),
                 one_host: Default::default(),
+                flags: Default::default(),
             }),
         }
     }

@@ -6,7 +6,7 @@
 
 use crate::comm::CommInner;
 use crate::core::engine::{CollEvent, Engine};
-use crate::core::fingerprint::{Fingerprint, MISMATCH_STEP, mismatch_message};
+use crate::core::fingerprint::{FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, mismatch_message};
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::{Collective, Incoming, Outbox};
@@ -32,10 +32,18 @@ pub(crate) fn check_frame(
         ));
     }
     let theirs = Fingerprint::from_words(h.fp, h.fp_len);
-    if theirs == *mine {
+    let msg = if theirs != *mine {
+        mismatch_message(seq, comm.engine.rank, h.src, mine, &theirs)
+    } else if h.step == FLAGS_PROBE_STEP {
+        format!(
+            "mismatched collective (call {seq} on this communicator): world rank {} runs it as \
+             a blocking collective, world rank {} as a non-blocking or persistent one (MPI \
+             never matches the two kinds)",
+            h.src, comm.engine.rank
+        )
+    } else {
         return Ok(());
-    }
-    let msg = mismatch_message(seq, comm.engine.rank, h.src, mine, &theirs);
+    };
     let note = bytes::Bytes::from(msg.clone().into_bytes());
     let world = comm.members.world();
     for &to in world.iter() {

@@ -16,13 +16,18 @@ use std::ffi::{c_int, c_void};
 /// Waits until every rank of `comm` has entered the barrier.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
+/// On one host it runs on the communicator's shared flag area (the calling threads meet in
+/// shared memory); as in MPI it matches only `nexar_barrier` on the other ranks, never
+/// `nexar_ibarrier` (mixing the two fails with `NEXAR_ERR_MISMATCH`).
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
 /// `NEXAR_ERR_FINALIZED`.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
-    call("nexar_barrier", || start::barrier(comm)?.wait())
+    call("nexar_barrier", || {
+        start::barrier(comm, nexar::Mode::Blocking)?.wait()
+    })
 }
 
 /// Non-blocking `nexar_barrier`: starts it and writes a request to `*request` (complete it with
@@ -36,7 +41,7 @@ pub extern "C" fn nexar_barrier(comm: nexar_comm_t) -> c_int {
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request_t) -> c_int {
     call("nexar_ibarrier", || {
-        into_request(request, || start::barrier(comm))
+        into_request(request, || start::barrier(comm, nexar::Mode::Request))
     })
 }
 
@@ -45,8 +50,10 @@ pub extern "C" fn nexar_ibarrier(comm: nexar_comm_t, request: *mut nexar_request
 /// `count` elements.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
-/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+/// Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+/// built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+/// MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
 /// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -96,8 +103,10 @@ pub extern "C" fn nexar_iallreduce(
 /// at its place in `recvbuf`).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
-/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+/// Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+/// built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+/// MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array,
 /// `sendbuf` overlapping `recvbuf` other than as `NEXAR_IN_PLACE`),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
@@ -305,8 +314,10 @@ pub extern "C" fn nexar_ialltoallv(
 /// whole of `recvbuf`; the result is written at its start). `recvcounts` holds `size` entries.
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
-/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+/// Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+/// built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+/// MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,
@@ -354,8 +365,10 @@ pub extern "C" fn nexar_ireduce_scatter(
 /// recvcount`).
 ///
 /// Blocking: yes, until this rank's part is complete. Thread safety: any thread.
-/// Built with `nccl`: may run through NCCL (automatic routing, decided per communicator;
-/// docs/GPU.md); the `nexar_i*` form never does, and the two never match across ranks.
+/// Up to 1 KiB (`NEXAR_FLAGS_MAX`) on one host it runs on the communicator's shared flag area;
+/// built with `nccl` it may run through NCCL (automatic routing, decided per communicator;
+/// docs/GPU.md). The `nexar_i*` form does neither, and the two never match across ranks (as in
+/// MPI; mixing them fails with `NEXAR_ERR_MISMATCH`).
 /// Errors: `NEXAR_ERR_ARG` (a NULL buffer with a non-zero count, a NULL count array),
 /// `NEXAR_ERR_COUNT` (overflowing or inconsistent counts), `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_COMM`,
 /// `NEXAR_ERR_PROC_FAILED`, `NEXAR_ERR_MISMATCH` (ranks disagree), `NEXAR_ERR_NOT_INITIALIZED`,

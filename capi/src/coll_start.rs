@@ -46,9 +46,8 @@ unsafe fn caller(recv: *mut c_void, len: usize) -> Dest {
 }
 
 /// Starts a barrier.
-pub fn barrier(comm_h: nexar_comm_t) -> Result<PendingCollective> {
-    let c = comm(comm_h)?;
-    Ok(c.start_barrier()?.to(Dest::Nothing))
+pub fn barrier(comm_h: nexar_comm_t, mode: Mode) -> Result<PendingCollective> {
+    comm(comm_h)?.start_barrier_to(mode)
 }
 
 /// Starts a broadcast.

@@ -141,6 +141,12 @@ impl Fingerprint {
 /// the call instead of some waiting forever. Its payload is the message.
 pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 
+/// Step of the probe a rank waiting on its communicator's flag area (`ops::flags`) sends a
+/// peer that is slow to arrive: it carries the call's fingerprint, so a peer running the same
+/// call number on another path (a different collective, or a non-blocking one) finds the
+/// mismatch in it; a peer on the flag area too leaves it unread.
+pub(crate) const FLAGS_PROBE_STEP: u32 = u32::MAX - 0x100;
+
 /// The message naming both ranks and the fields in which their calls differ.
 pub(crate) fn mismatch_message(
     seq: u64,

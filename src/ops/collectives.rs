@@ -42,8 +42,7 @@ pub(super) enum Work {
     Machine(CollectiveRun, Unpack),
     /// The direct shared-memory allreduce, which writes the receive buffer itself.
     Direct(Box<DirectAllreduce>),
-    /// Already complete when its start returned (a blocking call NCCL ran).
-    #[cfg_attr(not(feature = "nccl"), allow(dead_code))]
+    /// Already complete when its start returned (a blocking call NCCL or the flag area ran).
     Done,
 }
 

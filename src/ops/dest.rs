@@ -141,6 +141,10 @@ impl PendingCollective {
     /// [`PendingCollective::finish`] on the calling thread, driving the transport here while
     /// it waits where the transport allows (see [`Comm::block_on`]).
     pub fn wait(self) -> Result<()> {
+        if matches!(self.work, Work::Done) {
+            // Nothing to wait for: finish without a trip through the blocking machinery.
+            return pollster::block_on(self.finish());
+        }
         let comm = self.comm.clone();
         comm.block_on(self.finish())
     }

@@ -6,6 +6,7 @@ pub mod blocking;
 pub mod collectives;
 pub mod dest;
 pub mod direct_allreduce;
+pub mod flags;
 mod hugepages;
 mod layout;
 mod lend;

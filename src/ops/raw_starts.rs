@@ -1,20 +1,20 @@
 //! The starts a binding calls with the caller's buffers ([`Input`], [`Dest`]) and a [`Mode`],
-//! for the four collectives NCCL can run. The destination is given up front, and a blocking
-//! call goes through NCCL when the plan says so (`device::nccl`, which asks
-//! `nexar_proto::select::plan`), so no binding routes anything itself.
+//! for the four collectives NCCL can run and the barrier. The destination is given up front,
+//! and a blocking call goes through NCCL or the communicator's shared flag area
+//! ([`super::flags`]) when the plan says so (`nexar_proto::select::plan`), so no binding routes
+//! anything itself.
 //!
 //! NCCL is handed contiguous buffers: the caller's own, or a binding's packed input
 //! ([`Input::Owned`]) and target buffer ([`Dest::Target`]); a rank whose buffers are host
 //! memory is then moved to the staged path by NCCL's per-call agreement, so ranks that describe
 //! the same data differently still take the same branch.
 
-use super::collectives::PendingCollective;
-#[cfg(feature = "nccl")]
-use super::collectives::Work;
+use super::collectives::{PendingCollective, Work};
 use super::dest::{Dest, Input, Mode};
 use crate::comm::Comm;
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::Reducer;
+use nexar_proto::select::plan::{Coll, Facts, Plan};
 
 /// `len` bytes at `ptr` as a slice (empty, whatever `ptr` is, when `len` is 0).
 ///
@@ -73,8 +73,7 @@ fn source(send: &Input, dest: &Dest, len: usize, what: &str) -> Result<Option<*c
 }
 
 impl Comm {
-    /// A collective already complete (NCCL ran it) whose result is in `dest`.
-    #[cfg(feature = "nccl")]
+    /// A collective already complete (NCCL or the flag area ran it) whose result is in `dest`.
     fn done(&self, len: usize, dest: Dest) -> PendingCollective {
         self.pending(Work::Done, Some(len)).to(dest)
     }
@@ -107,7 +106,24 @@ impl Comm {
                 return Ok(self.done(len, dest));
             }
         }
-        let _ = mode;
+        if mode == Mode::Blocking {
+            let facts = Facts {
+                commutative: reducer.commutative(),
+                flags_max_bytes: self.inner.flags_max(),
+                ..self.inner.facts(Coll::Allreduce, len)
+            };
+            if self.inner.plan(&facts) == Plan::Flags
+                && let Some(area) = self.flag_area()?
+            {
+                // SAFETY: `recv` is valid for `len` bytes of writes and the input for reads
+                // (the contract); in place the input is `recv` itself.
+                unsafe {
+                    let out = std::slice::from_raw_parts_mut(recv, len);
+                    self.allreduce_on_flags(&area, src.unwrap_or(recv), out, &reducer)?;
+                }
+                return Ok(self.done(len, dest));
+            }
+        }
         let p = match send {
             Input::Owned(v) => self.start_allreduce_owned(v, reducer)?,
             // SAFETY: readable for `len` bytes (the contract); copied by the start.
@@ -119,6 +135,24 @@ impl Comm {
             },
         };
         Ok(p.to(dest))
+    }
+
+    /// Starts a barrier; a blocking one ([`Mode::Blocking`]) may complete on the
+    /// communicator's flag area before this returns.
+    pub fn start_barrier_to(&self, mode: Mode) -> Result<PendingCollective> {
+        if mode == Mode::Blocking {
+            let facts = Facts {
+                flags_max_bytes: self.inner.flags_max(),
+                ..self.inner.facts(Coll::Barrier, 0)
+            };
+            if self.inner.plan(&facts) == Plan::Flags
+                && let Some(area) = self.flag_area()?
+            {
+                self.barrier_on_flags(&area)?;
+                return Ok(self.pending(Work::Done, None).to(Dest::Nothing));
+            }
+        }
+        Ok(self.start_barrier()?.to(Dest::Nothing))
     }
 
     /// Starts a bcast of `len` bytes from `root` into `dest`: at the root, `send` is the data

@@ -118,6 +118,13 @@ pub trait Transport: Send + Sync + 'static {
         None
     }
 
+    /// Whether this process reaches world rank `to` through shared memory on this host (so the
+    /// two may also meet in other shared segments, such as a communicator's flag area); false
+    /// (the default) for a transport that does not.
+    fn shares_memory(&self, _to: u32) -> bool {
+        false
+    }
+
     /// Looks now, rather than at the next periodic check, for peers whose process is gone,
     /// and reports them through [`FrameSink::on_peer_lost`]; a no-op (the default) where the
     /// transport cannot tell cheaply. Called when a peer turned out to have left, to find a

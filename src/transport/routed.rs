@@ -63,6 +63,10 @@ impl Transport for Routed {
         self.shm.cma_pid(to)
     }
 
+    fn shares_memory(&self, to: u32) -> bool {
+        self.shm.reaches(to)
+    }
+
     fn refresh_liveness(&self) {
         self.shm.refresh_liveness();
     }

@@ -327,9 +327,9 @@ pub fn alltoall(
     Ok(c.start_alltoall(&send, Datatype::U8)?.to(dest_of(&rb)))
 }
 
-/// Starts a barrier.
-pub fn barrier(c: &Comm) -> Result<PendingCollective> {
-    Ok(c.start_barrier()?.to(Dest::Nothing))
+/// Starts a barrier (a blocking one may complete before this returns, on the flag area).
+pub fn barrier(c: &Comm, mode: Mode) -> Result<PendingCollective> {
+    Ok(c.start_barrier_to(mode)?)
 }
 
 /// Defines `MPI_X` and `MPI_X_c` (and their PMPI twins) over one implementation: `$conv`
@@ -417,7 +417,7 @@ mpi_fn! {
     fn MPI_Barrier(comm_h: MPI_Comm) -> c_int => PMPI_Barrier {
         call("MPI_Barrier", comm_h, || {
             let c = comm(comm_h)?;
-            barrier(&c)?.complete()
+            barrier(&c, Mode::Blocking)?.complete()
         })
     }
 }

@@ -102,7 +102,7 @@ mpi_fn! {
         call("MPI_Ibarrier", comm_h, || {
             non_null(request, "request")?;
             let c = comm(comm_h)?;
-            coll::barrier(&c)?.into_request(comm_h, request)
+            coll::barrier(&c, Request)?.into_request(comm_h, request)
         })
     }
 }

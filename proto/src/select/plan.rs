@@ -1,5 +1,5 @@
-//! The one plan per collective call: NCCL, the direct shared-memory allreduce, or which proto
-//! algorithm.
+//! The one plan per collective call: NCCL, the shared flag area, the direct shared-memory
+//! allreduce, or which proto algorithm.
 //!
 //! The engine asks [`plan`] once for every collective it starts, with [`Facts`] that are the
 //! same on every rank of the communicator (its size, the vector's length, whether every member
@@ -73,6 +73,10 @@ pub struct Facts {
     /// against for this communicator, and a blocking call (MPI never matches a blocking
     /// collective with a non-blocking one, so the two kinds may take different paths).
     pub nccl: bool,
+    /// Largest barrier or allreduce (bytes) that may run on the communicator's shared flag area:
+    /// `Some` only for a blocking call (for the reason given at [`Facts::nccl`]) with the area
+    /// not turned off (`NEXAR_FLAGS_MAX`) and not found unusable on this communicator.
+    pub flags_max_bytes: Option<usize>,
 }
 
 impl Facts {
@@ -88,6 +92,7 @@ impl Facts {
             one_host: false,
             direct_min_bytes: usize::MAX,
             nccl: false,
+            flags_max_bytes: None,
         }
     }
 }
@@ -123,6 +128,9 @@ pub enum Plan {
     /// Through NCCL, whose per-communicator decision (taken collectively on the first such
     /// call) may still send it back to the other paths.
     Nccl,
+    /// The communicator's shared flag area: the calling threads of the members of one host
+    /// meet in cache lines of one shared segment (barrier, small allreduce).
+    Flags,
     /// The direct shared-memory allreduce: every rank reads its peers' buffers in place.
     Direct,
     /// A proto machine running this algorithm.
@@ -134,6 +142,13 @@ pub enum Plan {
 pub fn plan(f: &Facts) -> Plan {
     if f.nccl && f.coll.nccl_routable() {
         return Plan::Nccl;
+    }
+    if matches!(f.coll, Coll::Barrier | Coll::Allreduce)
+        && f.one_host
+        && f.size > 1
+        && f.flags_max_bytes.is_some_and(|max| f.bytes <= max)
+    {
+        return Plan::Flags;
     }
     if f.coll == Coll::Allreduce
         && f.one_host
@@ -267,5 +282,42 @@ mod tests {
             assert_ne!(m(Facts::machine(coll, 8, 100, true)), want);
         }
         assert_eq!(m(Facts::machine(Coll::Barrier, 5, 0, true)), Algo::Barrier);
+    }
+
+    #[test]
+    fn blocking_barriers_and_small_allreduces_on_one_host_use_the_flag_area() {
+        let flags = |coll, size, bytes| Facts {
+            flags_max_bytes: Some(1024),
+            ..facts(coll, size, bytes)
+        };
+        for f in [
+            flags(Coll::Barrier, 4, 0),
+            flags(Coll::Allreduce, 2, 8),
+            flags(Coll::Allreduce, 2, 0),
+            flags(Coll::Allreduce, 8, 1024),
+        ] {
+            assert_eq!(plan(&f), Plan::Flags, "{f:?}");
+        }
+        // Larger, not blocking (no maximum), one rank, across hosts, or another collective.
+        for f in [
+            flags(Coll::Allreduce, 4, 1025),
+            facts(Coll::Allreduce, 4, 8),
+            facts(Coll::Barrier, 4, 0),
+            flags(Coll::Barrier, 1, 0),
+            Facts {
+                one_host: false,
+                ..flags(Coll::Barrier, 4, 0)
+            },
+            flags(Coll::Bcast, 4, 8),
+            flags(Coll::Reduce, 4, 8),
+        ] {
+            assert!(matches!(plan(&f), Plan::Machine(_)), "{f:?}");
+        }
+        // NCCL, when possible, comes first.
+        let nccl = Facts {
+            nccl: true,
+            ..flags(Coll::Allreduce, 4, 8)
+        };
+        assert_eq!(plan(&nccl), Plan::Nccl);
     }
 }

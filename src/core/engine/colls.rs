@@ -9,6 +9,18 @@ use crate::wire::{Frame, FrameHeader, FrameKind};
 use bytes::Bytes;
 use std::sync::Arc;
 
+/// What [`Engine::early_for_flags`] found.
+pub(crate) enum EarlyFlags {
+    /// Nothing about the call.
+    Nothing,
+    /// A mismatch notice for the call or an earlier one.
+    Notice(Frame),
+    /// A frame of the call from a peer running it on another path.
+    OtherPath(Frame),
+    /// A frame of a later call from this world rank.
+    Ahead(u32),
+}
+
 impl Engine {
     /// Opens the mailbox of collective (`context`, `seq`), pre-loaded with early frames.
     pub fn open_collective(&self, context: u64, seq: u64) -> Result<mailbox::Receiver<CollEvent>> {
@@ -52,6 +64,57 @@ impl Engine {
         r.open.insert((context, seq), tx);
         self.matcher.lock().budget().collective_opened(); // frames may sit behind stalled p2p
         Ok(rx)
+    }
+
+    /// What this rank's early frames say about call `seq` of `context`, which runs on the
+    /// communicator's flag area and has no mailbox (see `ops::flags`): a mismatch notice for
+    /// it or an earlier call (taken: it is reported once), a frame of this call from a peer
+    /// running it on another path, or a sign that some peer is past this call.
+    pub(crate) fn early_for_flags(&self, context: u64, seq: u64) -> EarlyFlags {
+        use crate::core::fingerprint::{FLAGS_PROBE_STEP, MISMATCH_STEP};
+        let mut r = self.colls.lock();
+        if r.early.is_empty() {
+            return EarlyFlags::Nothing;
+        }
+        let mut found = EarlyFlags::Nothing;
+        let mut notice = None;
+        for (&(c, s), frames) in r.early.iter() {
+            if c != context {
+                continue;
+            }
+            for f in frames {
+                let step = f.header.step;
+                if step == MISMATCH_STEP && s <= seq {
+                    notice = Some((c, s));
+                } else if s == seq && step != FLAGS_PROBE_STEP && step != MISMATCH_STEP {
+                    found = EarlyFlags::OtherPath(f.clone());
+                } else if s > seq && matches!(found, EarlyFlags::Nothing) {
+                    found = EarlyFlags::Ahead(f.header.src);
+                }
+            }
+        }
+        if let Some(key) = notice {
+            let frames = r.early.remove(&key).unwrap_or_default();
+            if let Some(f) = frames.into_iter().find(|f| f.header.step == MISMATCH_STEP) {
+                return EarlyFlags::Notice(f);
+            }
+        }
+        found
+    }
+
+    /// Drops the early frames of calls of `context` before `seq` that are not mismatch
+    /// notices: probes left by peers of calls that ran on the flag area, which opens no
+    /// mailbox to take them.
+    pub(crate) fn purge_early(&self, context: u64, seq: u64) {
+        use crate::core::fingerprint::MISMATCH_STEP;
+        let mut r = self.colls.lock();
+        r.early.retain(|&(c, s), frames| {
+            if c != context || s >= seq {
+                return true;
+            }
+            frames.retain(|f| f.header.step == MISMATCH_STEP);
+            !frames.is_empty()
+        });
     }
 
     /// Closes a collective's mailbox; a mismatch notice still unread in `rx` is kept for the

@@ -20,6 +20,7 @@ use std::sync::{Arc, OnceLock};
 use tokio::sync::{Notify, oneshot};
 
 mod colls;
+pub(crate) use colls::EarlyFlags;
 mod revoke;
 
 use super::feature::{Feature, Features};

@@ -40,6 +40,7 @@
 mod caller;
 pub mod cma;
 pub mod doorbell;
+pub mod flag_area;
 mod heartbeat;
 pub mod malloc;
 pub mod outbound;
@@ -391,6 +392,10 @@ impl Transport for ShmTransport {
 
     fn refresh_liveness(&self) {
         self.inner.check_liveness_now();
+    }
+
+    fn shares_memory(&self, to: u32) -> bool {
+        self.reaches(to)
     }
 
     fn cma_pid(&self, to: u32) -> Option<i32> {

@@ -1,0 +1,84 @@
+/*
+ * small_colls_mismatch.c <case>: the last rank calls a different collective than the others
+ * at one call, where at least one side runs on the communicator's shared flag area (nexar's
+ * src/ops/flags.rs). Every rank must return an error that names the mismatch
+ * (MPI_ERRORS_RETURN; a rank must not blame a peer that left after finding the mismatch), never
+ * hang and never return success; each prints "rank R: mismatch named (class C) after T ms" and
+ * exits 0 only then.
+ *
+ * Cases (the others / the last rank):
+ *   count        allreduce of 1 int / of 2 ints             (both on the flag area)
+ *   kind         allreduce of 1 int / barrier                (both on the flag area)
+ *   path         allreduce of 8 B / of 2 MiB                  (flag area / direct path)
+ *   nonblocking  barrier / Ibarrier + Wait                    (flag area / frames: MPI never
+ *                                                              matches the two kinds)
+ *   bcast        barrier / bcast of 8 B from rank 0           (flag area / a receiver on the
+ *                                                              frame path, which sends nothing)
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const char *c = argc > 1 ? argv[1] : "";
+    int last = rank == size - 1;
+    /* Warm up: the flag area is set up by the first blocking barrier. */
+    if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS) {
+        printf("rank %d: the warm-up barrier failed\n", rank);
+        return 2;
+    }
+    static int big[(2 << 20) / sizeof(int)], bigout[(2 << 20) / sizeof(int)];
+    int a[2] = {1, 2}, b[2];
+    MPI_Request req;
+    double t0 = MPI_Wtime();
+    int rc;
+    if (!strcmp(c, "count")) {
+        rc = MPI_Allreduce(a, b, last ? 2 : 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "kind")) {
+        rc = last ? MPI_Barrier(MPI_COMM_WORLD)
+                  : MPI_Allreduce(a, b, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "path")) {
+        rc = last ? MPI_Allreduce(big, bigout, (int)(sizeof big / sizeof big[0]), MPI_INT,
+                                  MPI_SUM, MPI_COMM_WORLD)
+                  : MPI_Allreduce(a, b, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "nonblocking")) {
+        if (last) {
+            rc = MPI_Ibarrier(MPI_COMM_WORLD, &req);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        } else {
+            rc = MPI_Barrier(MPI_COMM_WORLD);
+        }
+    } else if (!strcmp(c, "bcast")) {
+        rc = last ? MPI_Bcast(a, 2, MPI_INT, 0, MPI_COMM_WORLD) : MPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        printf("rank %d: unknown case '%s'\n", rank, c);
+        return 2;
+    }
+    double ms = (MPI_Wtime() - t0) * 1e3;
+    if (rc == MPI_SUCCESS) {
+        printf("rank %d: %s: the call returned success\n", rank, c);
+        fflush(stdout);
+        return 1;
+    }
+    int cls = -1, len = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Error_class(rc, &cls);
+    MPI_Error_string(rc, msg, &len);
+    if (!strstr(msg, "mismatch")) {
+        printf("rank %d: %s: an error that names no mismatch (class %d): %s\n", rank, c, cls, msg);
+        fflush(stdout);
+        return 1;
+    }
+    printf("rank %d: mismatch named (class %d) after %.1f ms: %s\n", rank, cls, ms, msg);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}
