@@ -80,7 +80,17 @@ pub extern "C" fn nexar_reduce(
     comm: nexar_comm_t,
 ) -> c_int {
     call("nexar_reduce", || {
-        start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)?.wait()
+        start::reduce(
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            root,
+            comm,
+            nexar::Mode::Blocking,
+        )?
+        .wait()
     })
 }
 
@@ -105,7 +115,16 @@ pub extern "C" fn nexar_ireduce(
 ) -> c_int {
     call("nexar_ireduce", || {
         into_request(request, || {
-            start::reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
+            start::reduce(
+                sendbuf,
+                recvbuf,
+                count,
+                datatype,
+                op,
+                root,
+                comm,
+                nexar::Mode::Request,
+            )
         })
     })
 }

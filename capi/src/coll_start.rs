@@ -79,25 +79,27 @@ pub fn reduce(
     o: nexar_op_t,
     root: i32,
     comm_h: nexar_comm_t,
+    mode: Mode,
 ) -> Result<PendingCollective> {
     let (dt, o) = (datatype(dt)?, op(o)?);
     let c = comm(comm_h)?;
     let root = root_arg(root)?;
     let len = byte_len(count, dt)?;
+    let reducer = Reducer::builtin(o, dt);
     if c.rank() == root {
         // SAFETY: buffers hold `count` elements per the C contract.
         let data = unsafe { input_not_aliased(send, recv, len)? };
         // Checked before starting: a call refused after its start would leave the other
         // ranks in it.
         check_output(recv, len, "recvbuf")?;
-        let p = c.start_reduce(data, dt, o, root)?;
-        // SAFETY: as above.
-        let out = unsafe { output(recv, len, "recvbuf")? };
-        Ok(into(p, out))
+        // SAFETY: `recv` holds `count` elements and stays untouched until the call completes
+        // (the C contract).
+        let dest = unsafe { caller(recv, len) };
+        Ok(c.start_reduce_to(data, dest, reducer, root, mode)?)
     } else {
         // SAFETY: `send` holds `count` elements per the C contract.
         let data = unsafe { input(send, len, "sendbuf")? };
-        Ok(c.start_reduce(data, dt, o, root)?.to(Dest::Nothing))
+        Ok(c.start_reduce_to(data, Dest::Nothing, reducer, root, mode)?)
     }
 }
 

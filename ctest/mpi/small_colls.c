@@ -1,5 +1,6 @@
 /*
- * small_colls.c: blocking barriers and small allreduces, which run on the communicator's
+ * small_colls.c: blocking barriers and small bcasts, reduces and allreduces, which run on the
+ * communicator's
  * shared flag area when every member is on this host (nexar's src/ops/flags.rs), checked for
  * the right answer in every situation the flag area's protocol has a rule for:
  *
@@ -7,6 +8,7 @@
  * - flag-area calls interleaved with calls on the other paths, which share the communicator's
  *   call numbers: non-blocking barriers and allreduces, a bcast whose root does not wait, a
  *   large allreduce (direct shared-memory path), an allreduce just above the flag area's size;
+ * - bcast and reduce from every root (in place at the root, a rank-order user op);
  * - sizes 0, 1 element, up to the flag area's largest (1024 B) and just above it; MPI_IN_PLACE;
  *   MPI_INT / MPI_DOUBLE with SUM, MAX, PROD; a non-commutative user op (combined in rank
  *   order); a derived datatype (the result lands through the shim's unpacking);
@@ -103,6 +105,43 @@ static void round_on(MPI_Comm comm, MPI_Op affine, MPI_Datatype pair, int k)
     CHECK(dprod == (double)(1 << p));
     affine_rank_order(comm, affine, MPI_2INT, 3);
     affine_rank_order(comm, affine, pair, 5); /* a derived type: lands through unpacking */
+    /* Bcast and reduce from every root: sizes 1 and 256 ints (on the flag area) and 257
+     * (the frame path); reduce in place at the root, and the rank-order user op. */
+    for (int root = 0; root < p; root++) {
+        int lens[3] = {1, 256, 257};
+        for (int l = 0; l < 3; l++) {
+            int n = lens[l], buf[257], sum[257];
+            for (int i = 0; i < n; i++)
+                buf[i] = r == root ? root * 1000 + i + k : -7;
+            CHECK_OK(MPI_Bcast(buf, n, MPI_INT, root, comm));
+            for (int i = 0; i < n; i++)
+                CHECK(buf[i] == root * 1000 + i + k);
+            for (int i = 0; i < n; i++)
+                sum[i] = buf[i] = r + i;
+            if (r == root && (k & 1))
+                CHECK_OK(MPI_Reduce(MPI_IN_PLACE, sum, n, MPI_INT, MPI_SUM, root, comm));
+            else
+                CHECK_OK(MPI_Reduce(buf, sum, n, MPI_INT, MPI_SUM, root, comm));
+            if (r == root)
+                for (int i = 0; i < n; i++)
+                    CHECK(sum[i] == p * (p - 1) / 2 + p * i);
+        }
+        affine_t in[3], out[3];
+        for (int i = 0; i < 3; i++)
+            in[i] = map_of(r, i);
+        CHECK_OK(MPI_Reduce(in, out, 3, MPI_2INT, affine, root, comm));
+        if (r == root) {
+            for (int i = 0; i < 3; i++) {
+                affine_t want = map_of(0, i);
+                for (int q = 1; q < p; q++) {
+                    affine_t g = map_of(q, i);
+                    affine_t c = {(want.a * g.a) % Q, (g.a * want.b + g.b) % Q};
+                    want = c;
+                }
+                CHECK(out[i].a == want.a && out[i].b == want.b);
+            }
+        }
+    }
     /* Other paths in between, sharing the call numbers. */
     MPI_Request req;
     CHECK_OK(MPI_Ibarrier(comm, &req));

@@ -14,6 +14,8 @@
  *                                                              matches the two kinds)
  *   bcast        barrier / bcast of 8 B from rank 0           (flag area / a receiver on the
  *                                                              frame path, which sends nothing)
+ *   root         bcast of 8 B from rank 0 / from itself       (both on the flag area)
+ *   reduce       reduce of 8 B to rank 0 / allreduce of 8 B   (both on the flag area)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -58,6 +60,11 @@ int main(int argc, char **argv)
         }
     } else if (!strcmp(c, "bcast")) {
         rc = last ? MPI_Bcast(a, 2, MPI_INT, 0, MPI_COMM_WORLD) : MPI_Barrier(MPI_COMM_WORLD);
+    } else if (!strcmp(c, "root")) {
+        rc = MPI_Bcast(a, 2, MPI_INT, last ? size - 1 : 0, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "reduce")) {
+        rc = last ? MPI_Allreduce(a, b, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
+                  : MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     } else {
         printf("rank %d: unknown case '%s'\n", rank, c);
         return 2;

@@ -44,6 +44,9 @@ pub(super) enum Work {
     Direct(Box<DirectAllreduce>),
     /// Already complete when its start returned (a blocking call NCCL or the flag area ran).
     Done,
+    /// Complete when its start returned, with this result still to be written into the
+    /// receive buffer (a reduce's root on the flag area: its input may be that buffer).
+    Ready(Vec<u8>),
 }
 
 impl std::fmt::Debug for PendingCollective {
@@ -82,6 +85,7 @@ impl PendingCollective {
                 unpack.apply(&out, recv)?;
             }
             Work::Direct(d) => d.finish_into(recv).await?,
+            Work::Ready(result) => recv.copy_from_slice(&result),
             Work::Done => {}
         }
         landing.land()
@@ -110,7 +114,7 @@ fn whole(len: usize) -> (Unpack, Option<usize>) {
 }
 
 impl Comm {
-    fn check_root(&self, root: u32) -> Result<()> {
+    pub(super) fn check_root(&self, root: u32) -> Result<()> {
         if root >= self.size() {
             return Err(Error::new(
                 ErrorKind::InvalidRoot,
@@ -127,7 +131,7 @@ impl Comm {
         op.check(dtype).map_err(Error::from)
     }
 
-    fn check_reducer(red: &Reducer, len: usize) -> Result<()> {
+    pub(super) fn check_reducer(red: &Reducer, len: usize) -> Result<()> {
         red.check()?;
         red.count_of(len)?;
         Ok(())

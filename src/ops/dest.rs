@@ -141,7 +141,7 @@ impl PendingCollective {
     /// [`PendingCollective::finish`] on the calling thread, driving the transport here while
     /// it waits where the transport allows (see [`Comm::block_on`]).
     pub fn wait(self) -> Result<()> {
-        if matches!(self.work, Work::Done) {
+        if matches!(self.work, Work::Done | Work::Ready(_)) {
             // Nothing to wait for: finish without a trip through the blocking machinery.
             return pollster::block_on(self.finish());
         }

@@ -1,6 +1,6 @@
 //! Blocking small collectives on the communicator's shared flag area (the plan's
-//! `Plan::Flags`: a blocking barrier, or allreduce of at most [`max_bytes`], on a communicator
-//! whose members all share memory on one host).
+//! `Plan::Flags`: a blocking barrier, or a bcast, reduce or allreduce of at most [`max_bytes`],
+//! on a communicator whose members all share memory on one host).
 //!
 //! The calling threads meet in one shared segment ([`FlagArea`]); no frame, mailbox, machine or
 //! thread hand-off is involved. Call `s` (the communicator's collective number, shared with
@@ -12,8 +12,11 @@
 //!    `seq` word `s + 1` (release).
 //! 3. **Gather**: wait for every peer's slot of this parity to say `s + 1` (acquire); a
 //!    different fingerprint is a mismatch, named at once by both sides.
-//! 4. **Reduce** (allreduce): combine every slot's payload in rank order (`x0 ⊕ x1 ⊕ ...`), the
-//!    same on every rank, so every rank holds identical bits; then `done` = `s + 1`.
+//! 4. **Finish**: an allreduce combines every slot's payload in rank order (`x0 ⊕ x1 ⊕ ...`),
+//!    the same on every rank, so every rank holds identical bits; a reduce does that at the
+//!    root only; a bcast copies the root's slot (the others publish nothing). Then `done` =
+//!    `s + 1`. Every call waits for every member, a bcast's and a reduce's too: that is what
+//!    lets the next call reuse the other slot without asking.
 //!
 //! Waiting spins for the transport's spin limit (none when the host's ranks outnumber its
 //! cores), then yields, then sleeps in growing steps up to [`MAX_NAP`], so waiting ranks
@@ -39,7 +42,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-/// Default largest allreduce (bytes) on the flag area.
+/// Default largest bcast, reduce or allreduce (bytes) on the flag area.
 pub const DEFAULT_MAX_BYTES: usize = 1024;
 
 /// A waiting call starts its checks this long after it began.
@@ -149,50 +152,116 @@ impl Comm {
     /// Blocking barrier on the flag area.
     pub(super) fn barrier_on_flags(&self, area: &FlagArea) -> Result<()> {
         let fp = Fingerprint::of(crate::core::fingerprint::Kind::Barrier);
-        self.run_on_flags(area, fp, &[], None)
+        self.run_on_flags(area, fp, &[], |_, _| Ok(()))
     }
 
-    /// Blocking allreduce with `reducer` of `input` into `out` (the same length; they may be
-    /// the same memory) on the flag area.
+    /// Blocking allreduce with `reducer` of the `len` bytes at `input` into the `len` bytes at
+    /// `out` (they may be the same memory) on the flag area.
     ///
     /// # Safety
-    /// `input` must be readable for `out.len()` bytes, and may alias `out` only exactly.
+    /// `input` must be readable and `out` writable for `len` bytes, with no reference to
+    /// either alive (they may alias: the input is copied into the slot before `out` is
+    /// written).
     pub(super) unsafe fn allreduce_on_flags(
         &self,
         area: &FlagArea,
         input: *const u8,
-        out: &mut [u8],
+        out: *mut u8,
+        len: usize,
         reducer: &Reducer,
     ) -> Result<()> {
         let fp = Fingerprint::of(crate::core::fingerprint::Kind::Allreduce)
             .reducing(reducer)
-            .len(out.len());
-        // The input is copied into the slot before `out` is written: aliasing is fine.
-        let owned;
-        let input: &[u8] = if out.is_empty() {
-            &[]
-        } else if crate::device::is_device(input) || crate::device::is_device(out.as_ptr()) {
-            // SAFETY: valid for `out.len()` bytes per the contract; staged through the host.
-            let dev = unsafe { std::slice::from_raw_parts(input, out.len()) };
-            owned = crate::device::to_host_vec(dev)?;
-            let mut host = vec![0; out.len()];
-            self.run_on_flags(area, fp, &owned, Some((&mut host, reducer)))?;
-            return crate::device::copy_into(out, &host);
-        } else {
-            // SAFETY: readable for `out.len()` bytes per the contract; only read before `out`
-            // is written (`run_on_flags` copies it into the slot first).
-            unsafe { std::slice::from_raw_parts(input, out.len()) }
+            .len(len);
+        let out_slice = || {
+            if len == 0 {
+                return &mut [][..];
+            }
+            // SAFETY: writable for `len` bytes per the contract; made only after the input's
+            // last read, when no other reference to the memory is alive.
+            unsafe { std::slice::from_raw_parts_mut(out, len) }
         };
-        self.run_on_flags(area, fp, input, Some((out, reducer)))
+        if len > 0 && (crate::device::is_device(input) || crate::device::is_device(out)) {
+            // SAFETY: readable for `len` bytes per the contract; staged through the host.
+            let host_in =
+                crate::device::to_host_vec(unsafe { std::slice::from_raw_parts(input, len) })?;
+            let mut host = vec![0; len];
+            let reduce = |a: &FlagArea, p| reduce_slots(a, p, &mut host, reducer);
+            self.run_on_flags(area, fp, &host_in, reduce)?;
+            return crate::device::copy_into(out_slice(), &host);
+        }
+        // SAFETY: readable for `len` bytes per the contract.
+        unsafe {
+            self.run_on_flags_raw(area, fp, input, len, |a, p| {
+                reduce_slots(a, p, out_slice(), reducer)
+            })
+        }
     }
 
-    /// One call on the flag area (see the module docs).
+    /// Blocking bcast of `len` bytes from `root` into `buf` (the root's data is already
+    /// there) on the flag area.
+    pub(super) fn bcast_on_flags(&self, area: &FlagArea, buf: &mut [u8], root: u32) -> Result<()> {
+        let fp = Fingerprint::of(crate::core::fingerprint::Kind::Bcast)
+            .root(root)
+            .len(buf.len());
+        let root = root as usize;
+        if self.rank() as usize == root {
+            let data = crate::device::host_view(buf)?;
+            return self.run_on_flags(area, fp, &data, |_, _| Ok(()));
+        }
+        let len = buf.len();
+        self.run_on_flags(area, fp, &[], |area, parity| {
+            // SAFETY: the root published this call's payload and writes its slot again only
+            // after this rank says `done`.
+            crate::device::copy_into(buf, unsafe { area.data(root, parity, len) })
+        })
+    }
+
+    /// Blocking reduce with `reducer` of `input` to `root`, whose result goes into `out` (the
+    /// root's, host memory; `None` elsewhere), on the flag area.
+    pub(super) fn reduce_on_flags(
+        &self,
+        area: &FlagArea,
+        input: &[u8],
+        out: Option<&mut [u8]>,
+        reducer: &Reducer,
+        root: u32,
+    ) -> Result<()> {
+        let fp = Fingerprint::of(crate::core::fingerprint::Kind::Reduce)
+            .root(root)
+            .reducing(reducer)
+            .len(input.len());
+        let input = crate::device::host_view(input)?;
+        self.run_on_flags(area, fp, &input, |area, parity| match out {
+            Some(out) => reduce_slots(area, parity, out, reducer),
+            None => Ok(()),
+        })
+    }
+
+    /// One call on the flag area (see the module docs): publishes `input`, waits for every
+    /// peer's contribution, then runs `finish` over the slots of this call's parity.
     fn run_on_flags(
         &self,
         area: &FlagArea,
         fp: Fingerprint,
         input: &[u8],
-        out: Option<(&mut [u8], &Reducer)>,
+        finish: impl FnOnce(&FlagArea, usize) -> Result<()>,
+    ) -> Result<()> {
+        // SAFETY: a live slice.
+        unsafe { self.run_on_flags_raw(area, fp, input.as_ptr(), input.len(), finish) }
+    }
+
+    /// [`Comm::run_on_flags`] over `len` bytes at `input`, read only before `finish` runs.
+    ///
+    /// # Safety
+    /// `input` must be readable for `len` bytes until this rank's slot is written.
+    unsafe fn run_on_flags_raw(
+        &self,
+        area: &FlagArea,
+        fp: Fingerprint,
+        input: *const u8,
+        len: usize,
+        finish: impl FnOnce(&FlagArea, usize) -> Result<()>,
     ) -> Result<()> {
         let inner = &self.inner;
         let engine = &inner.engine;
@@ -212,8 +281,9 @@ impl Comm {
             wait.until(|r| area.done(r).load(Ordering::Acquire) >= before)?;
         }
         // 2. Publish.
-        // SAFETY: this rank's own slot, which no peer reads any more (step 1).
-        unsafe { area.write(me, parity, input) };
+        // SAFETY: this rank's own slot, which no peer reads any more (step 1); the input is
+        // readable for `len` bytes (the contract).
+        unsafe { area.write(me, parity, input, len) };
         let (w0, w1) = fp.words();
         let (f0, f1) = area.fingerprint(me, parity);
         f0.store(w0, Ordering::Relaxed);
@@ -224,10 +294,7 @@ impl Comm {
         let res = wait
             .until(|r| area.seq(r, parity).load(Ordering::Acquire) == target)
             .and_then(|()| self.check_fingerprints(area, seq, parity, &fp))
-            .and_then(|()| match out {
-                Some((out, reducer)) => reduce_slots(area, parity, out, reducer),
-                None => Ok(()),
-            });
+            .and_then(|()| finish(area, parity));
         area.done(me).store(target, Ordering::Release);
         if res.is_ok() {
             area.last_complete().store(target, Ordering::Relaxed);

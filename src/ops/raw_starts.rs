@@ -106,23 +106,14 @@ impl Comm {
                 return Ok(self.done(len, dest));
             }
         }
-        if mode == Mode::Blocking {
-            let facts = Facts {
-                commutative: reducer.commutative(),
-                flags_max_bytes: self.inner.flags_max(),
-                ..self.inner.facts(Coll::Allreduce, len)
-            };
-            if self.inner.plan(&facts) == Plan::Flags
-                && let Some(area) = self.flag_area()?
-            {
-                // SAFETY: `recv` is valid for `len` bytes of writes and the input for reads
-                // (the contract); in place the input is `recv` itself.
-                unsafe {
-                    let out = std::slice::from_raw_parts_mut(recv, len);
-                    self.allreduce_on_flags(&area, src.unwrap_or(recv), out, &reducer)?;
-                }
-                return Ok(self.done(len, dest));
-            }
+        if mode == Mode::Blocking
+            && self.flags_plan(Coll::Allreduce, len, reducer.commutative())
+            && let Some(area) = self.flag_area()?
+        {
+            // SAFETY: `recv` is valid for `len` bytes of writes and the input for reads (the
+            // contract), no reference to either is alive here; in place the input is `recv`.
+            unsafe { self.allreduce_on_flags(&area, src.unwrap_or(recv), recv, len, &reducer)? };
+            return Ok(self.done(len, dest));
         }
         let p = match send {
             Input::Owned(v) => self.start_allreduce_owned(v, reducer)?,
@@ -137,20 +128,56 @@ impl Comm {
         Ok(p.to(dest))
     }
 
+    /// Whether the plan puts a blocking `coll` call of `bytes` on the flag area.
+    fn flags_plan(&self, coll: Coll, bytes: usize, commutative: bool) -> bool {
+        let facts = Facts {
+            commutative,
+            flags_max_bytes: self.inner.flags_max(),
+            ..self.inner.facts(coll, bytes)
+        };
+        self.inner.plan(&facts) == Plan::Flags
+    }
+
+    /// Starts a reduce with `reducer` of `send` to `root`, whose result goes into `dest`
+    /// (`send.len()` bytes; [`Dest::Nothing`] elsewhere). A blocking one may complete on the
+    /// communicator's flag area before this returns.
+    pub fn start_reduce_to(
+        &self,
+        send: &[u8],
+        mut dest: Dest,
+        reducer: Reducer,
+        root: u32,
+        mode: Mode,
+    ) -> Result<PendingCollective> {
+        let len = send.len();
+        self.check_root(root)?;
+        Self::check_reducer(&reducer, len)?;
+        if mode == Mode::Blocking
+            && self.flags_plan(Coll::Reduce, len, reducer.commutative())
+            && let Some(area) = self.flag_area()?
+        {
+            if root != self.rank() {
+                self.reduce_on_flags(&area, send, None, &reducer, root)?;
+                return Ok(self.pending(Work::Done, None).to(dest));
+            }
+            recv_buf(&mut dest, len, "reduce")?;
+            // The root's result is written at the finish: `send` may be its receive buffer.
+            let mut result = vec![0; len];
+            self.reduce_on_flags(&area, send, Some(&mut result), &reducer, root)?;
+            return Ok(self.pending(Work::Ready(result), Some(len)).to(dest));
+        }
+        Ok(self.start_reduce_with(send, reducer, root)?.to(dest))
+    }
+
     /// Starts a barrier; a blocking one ([`Mode::Blocking`]) may complete on the
     /// communicator's flag area before this returns.
     pub fn start_barrier_to(&self, mode: Mode) -> Result<PendingCollective> {
-        if mode == Mode::Blocking {
-            let facts = Facts {
-                flags_max_bytes: self.inner.flags_max(),
-                ..self.inner.facts(Coll::Barrier, 0)
-            };
-            if self.inner.plan(&facts) == Plan::Flags
-                && let Some(area) = self.flag_area()?
-            {
-                self.barrier_on_flags(&area)?;
-                return Ok(self.pending(Work::Done, None).to(Dest::Nothing));
-            }
+        if mode == Mode::Blocking
+            && self.flags_plan(Coll::Barrier, 0, true)
+            && let Some(area) = self.flag_area()?
+        {
+            self.barrier_on_flags(&area)?;
+            return Ok(self.pending(Work::Done, None).to(Dest::Nothing));
         }
         Ok(self.start_barrier()?.to(Dest::Nothing))
     }
@@ -188,7 +215,19 @@ impl Comm {
                 return Ok(self.done(len, dest));
             }
         }
-        let _ = mode;
+        if mode == Mode::Blocking && self.flags_plan(Coll::Bcast, len, true) {
+            self.check_root(root)?;
+            if let Some(area) = self.flag_area()? {
+                if let Some(s) = src.filter(|&s| len > 0 && s != recv.cast_const()) {
+                    // SAFETY: `len` bytes each, not overlapping (the contract).
+                    unsafe { std::ptr::copy_nonoverlapping(s, recv, len) };
+                }
+                // SAFETY: `recv` is valid for `len` bytes of writes (the contract).
+                let buf = unsafe { std::slice::from_raw_parts_mut(recv, len) };
+                self.bcast_on_flags(&area, buf, root)?;
+                return Ok(self.done(len, dest));
+            }
+        }
         let p = if is_root {
             // SAFETY: readable for `len` bytes (the contract); the start copies it.
             self.start_bcast(unsafe { view(src.unwrap_or(recv), len) }, root)?

@@ -196,8 +196,8 @@ pub fn reduce(
     let (Some(rb), None) = (&rb, root) else {
         let r = root.expect("an allreduce rank always has a receive buffer");
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
-        let p = c.start_reduce_with(&unsafe { b.send_bytes()? }, reducer, r)?;
-        return Ok(p.to(dest_or_nothing(rb.as_ref())));
+        let send = unsafe { b.send_bytes()? };
+        return Ok(c.start_reduce_to(&send, dest_or_nothing(rb.as_ref()), reducer, r, mode)?);
     };
     // An allreduce: a dense input is read where it is (the MPI contract leaves a send buffer
     // untouched until the call completes; an `MPI_IN_PLACE` receive buffer is the input and
@@ -374,7 +374,7 @@ coll_pair! {
         (sendbuf: *const c_void | *const c_void, recvbuf: *mut c_void | *mut c_void,
          n: c_int | MPI_Count, dt: MPI_Datatype | MPI_Datatype, o: MPI_Op | MPI_Op,
          root: c_int | c_int)
-        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c, Mode::Request);
+        => |c, cv| reduce(sendbuf, recvbuf, cv(n), dt, o, Some(root), &c, Mode::Blocking);
     /// Reduces to every rank (`sendbuf` may be `MPI_IN_PLACE`). Routed through NCCL in `nccl`
     /// builds when the communicator decided so (`MPI_Iallreduce` never is).
     MPI_Allreduce / PMPI_Allreduce, MPI_Allreduce_c / PMPI_Allreduce_c

@@ -73,7 +73,8 @@ pub struct Facts {
     /// against for this communicator, and a blocking call (MPI never matches a blocking
     /// collective with a non-blocking one, so the two kinds may take different paths).
     pub nccl: bool,
-    /// Largest barrier or allreduce (bytes) that may run on the communicator's shared flag area:
+    /// Largest bcast, reduce or allreduce (bytes) that may run on the communicator's shared
+    /// flag area (a barrier always may):
     /// `Some` only for a blocking call (for the reason given at [`Facts::nccl`]) with the area
     /// not turned off (`NEXAR_FLAGS_MAX`) and not found unusable on this communicator.
     pub flags_max_bytes: Option<usize>,
@@ -129,7 +130,7 @@ pub enum Plan {
     /// call) may still send it back to the other paths.
     Nccl,
     /// The communicator's shared flag area: the calling threads of the members of one host
-    /// meet in cache lines of one shared segment (barrier, small allreduce).
+    /// meet in cache lines of one shared segment (barrier; small bcast, reduce, allreduce).
     Flags,
     /// The direct shared-memory allreduce: every rank reads its peers' buffers in place.
     Direct,
@@ -143,8 +144,10 @@ pub fn plan(f: &Facts) -> Plan {
     if f.nccl && f.coll.nccl_routable() {
         return Plan::Nccl;
     }
-    if matches!(f.coll, Coll::Barrier | Coll::Allreduce)
-        && f.one_host
+    if matches!(
+        f.coll,
+        Coll::Barrier | Coll::Bcast | Coll::Reduce | Coll::Allreduce
+    ) && f.one_host
         && f.size > 1
         && f.flags_max_bytes.is_some_and(|max| f.bytes <= max)
     {
@@ -285,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn blocking_barriers_and_small_allreduces_on_one_host_use_the_flag_area() {
+    fn blocking_small_collectives_on_one_host_use_the_flag_area() {
         let flags = |coll, size, bytes| Facts {
             flags_max_bytes: Some(1024),
             ..facts(coll, size, bytes)
@@ -295,6 +298,8 @@ mod tests {
             flags(Coll::Allreduce, 2, 8),
             flags(Coll::Allreduce, 2, 0),
             flags(Coll::Allreduce, 8, 1024),
+            flags(Coll::Bcast, 3, 8),
+            flags(Coll::Reduce, 3, 1024),
         ] {
             assert_eq!(plan(&f), Plan::Flags, "{f:?}");
         }
@@ -308,8 +313,9 @@ mod tests {
                 one_host: false,
                 ..flags(Coll::Barrier, 4, 0)
             },
-            flags(Coll::Bcast, 4, 8),
-            flags(Coll::Reduce, 4, 8),
+            flags(Coll::Bcast, 4, 1025),
+            flags(Coll::Scan, 4, 8),
+            flags(Coll::Allgather, 4, 8),
         ] {
             assert!(matches!(plan(&f), Plan::Machine(_)), "{f:?}");
         }

@@ -207,15 +207,20 @@ impl FlagArea {
         unsafe { std::slice::from_raw_parts(self.base.add(at), len) }
     }
 
-    /// Writes `bytes` into this rank's own slot `parity`.
+    /// Writes the `len` bytes at `src` into this rank's own slot `parity`.
     ///
     /// # Safety
-    /// `member` must be this rank, and no peer may be reading the slot (see [`Self::data`]).
-    pub unsafe fn write(&self, member: usize, parity: usize, bytes: &[u8]) {
-        assert!(bytes.len() <= self.max);
+    /// `member` must be this rank, no peer may be reading the slot (see [`Self::data`]), and
+    /// `src` must be readable for `len` bytes.
+    pub unsafe fn write(&self, member: usize, parity: usize, src: *const u8, len: usize) {
+        assert!(len <= self.max);
+        if len == 0 {
+            return;
+        }
         let at = self.slot_offset(member, parity) + SLOT_HEADER;
-        // SAFETY: inside the mapping; nobody reads the bytes meanwhile, per the contract.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.base.add(at), bytes.len()) }
+        // SAFETY: inside the mapping; nobody reads the bytes meanwhile, and `src` is readable,
+        // per the contract.
+        unsafe { std::ptr::copy_nonoverlapping(src, self.base.add(at), len) }
     }
 }
 
@@ -247,7 +252,7 @@ mod tests {
         let b = FlagArea::open(&path, 3, 100).unwrap();
         std::fs::remove_file(&path).unwrap();
         // SAFETY: nobody else reads the slot.
-        unsafe { a.write(2, 1, b"hello") };
+        unsafe { a.write(2, 1, b"hello".as_ptr(), 5) };
         a.seq(2, 1).store(7, Ordering::Release);
         a.done(1).store(3, Ordering::Release);
         assert_eq!(b.seq(2, 1).load(Ordering::Acquire), 7);
