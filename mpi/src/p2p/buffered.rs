@@ -5,8 +5,10 @@
 //! never written; it is used for accounting, as MPI specifies: each buffered send reserves its
 //! size plus `MPI_BSEND_OVERHEAD` bytes of the attached buffer (the communicator's if it has
 //! one, else the process's) and fails with `MPI_ERR_BUFFER` when that does not fit. The space
-//! is released as soon as the message is queued (the point where MPI lets it go, once it has
-//! been transmitted from the buffer), and detach / flush wait until no reservation is left.
+//! stays reserved until the message has left the buffer: it goes out as a synchronous send
+//! whose acknowledgement (the receiver matched it) or failure releases the space, so messages
+//! nobody has received yet fill the buffer as MPI 4.1 §3.6 describes. Detach / flush wait
+//! until no reservation is left.
 //! `MPI_BUFFER_AUTOMATIC` attaches an unlimited buffer.
 
 use crate::args::count;
@@ -148,14 +150,26 @@ fn release(owner: Owner, len: usize) {
     RELEASED.notify_all();
 }
 
-/// Sends `data` as a buffered message: accounted against the attached buffer while it is
-/// queued.
+/// Sends `data` as a buffered message: its size plus `MPI_BSEND_OVERHEAD` is reserved in the
+/// attached buffer until the receiver has matched it (or the send failed). Returns at once.
 pub(crate) fn send(c: &Comm, comm_h: MPI_Comm, data: Bytes, dest: u32, tag: i32) -> Result<()> {
     let len = data.len();
     let owner = reserve(comm_h, len)?;
-    let r = c.send_bytes(data, dest, tag);
-    release(owner, len);
-    Ok(r?)
+    let acked = match c.start_ssend_bytes(data, dest, tag) {
+        Ok(s) => s,
+        Err(e) => {
+            release(owner, len);
+            return Err(e.into());
+        }
+    };
+    // The request is dropped, not the task: it runs on the engine's runtime until the
+    // acknowledgement (or the failure) comes, then frees the space.
+    drop(c.spawn(async move {
+        let r = acked.await;
+        release(owner, len);
+        r
+    }));
+    Ok(())
 }
 
 /// A request that is complete from the start.
