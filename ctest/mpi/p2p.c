@@ -22,7 +22,10 @@ int main(int argc, char **argv)
     CHECK(n == 4);
     CHECK_OK(MPI_Get_count(&st, MPI_DOUBLE, &n));
     CHECK(n == 2);
+    /* MPI_SHORT_INT holds 6 bytes of data (its extent is 8): 16 bytes are not whole pairs. */
     CHECK_OK(MPI_Get_count(&st, MPI_SHORT_INT, &n));
+    CHECK(n == MPI_UNDEFINED);
+    CHECK_OK(MPI_Get_count(&st, MPI_2INT, &n));
     CHECK(n == 2);
 
     /* ANY_SOURCE / ANY_TAG: rank 0 hears from everyone else, the status names the sender. */
