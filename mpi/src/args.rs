@@ -435,11 +435,12 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(red(&z, ReduceOp::Prod).unwrap_err().class, MPI_ERR_OP);
+        assert_eq!(red(&z, ReduceOp::Max).unwrap_err().class, MPI_ERR_OP);
         let ld = Buf::new(x.as_ptr().cast(), 0, 0x220, "send").unwrap();
         assert_eq!(ld.len, 0);
         let ld = Buf::new([0u8; 16].as_ptr().cast(), 1, 0x220, "send").unwrap();
-        assert_eq!(red(&ld, ReduceOp::Sum).unwrap_err().class, MPI_ERR_OP);
+        assert_eq!(red(&ld, ReduceOp::Sum).unwrap().elem_size(), 16);
+        assert_eq!(red(&ld, ReduceOp::Band).unwrap_err().class, MPI_ERR_OP);
         assert_eq!(
             Buf::new(x.as_ptr().cast(), -1, 0x209, "send")
                 .unwrap_err()

@@ -14,12 +14,15 @@ use std::sync::Arc;
 pub enum Red {
     /// As one nexar element type.
     Basic(D),
-    /// A complex number: two elements of this nexar type (SUM only, element-wise).
+    /// A complex number: two elements of this nexar type (SUM element-wise, PROD as complex).
     Complex(D),
     /// A value-index pair whose C struct has padding (`MPI_DOUBLE_INT`, ...), packed as the
     /// value then the `int` without it; it reduces (MINLOC / MAXLOC) as this padded nexar type.
     Pair(D),
-    /// No nexar type (data movement only); the predefined handle it comes from.
+    /// Uninterpreted bytes (`MPI_BYTE`, `MPI_PACKED`): bitwise operations only.
+    Byte,
+    /// No nexar type (data movement, and the reductions of [`crate::coll::reducers`]); the
+    /// predefined handle it comes from.
     Opaque(usize),
 }
 

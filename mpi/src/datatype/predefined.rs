@@ -39,7 +39,7 @@ const LONG: usize = size_of::<c_long>();
 const LLONG: usize = size_of::<c_longlong>();
 const AINT: usize = size_of::<isize>();
 
-use Red::{Basic as B, Complex as C, Opaque as O, Pair as P};
+use Red::{Basic as B, Byte as Y, Complex as C, Opaque as O, Pair as P};
 
 /// `(handle, name, element kind, elements per instance, element size, alignment)`.
 type Row = (usize, &'static str, Red, usize, usize, usize);
@@ -49,7 +49,7 @@ const TABLE: &[Row] = &[
     (0x201, "MPI_AINT", B(int_of(AINT)), 1, AINT, AINT),
     (0x202, "MPI_COUNT", B(D::I64), 1, 8, 8),
     (0x203, "MPI_OFFSET", B(D::I64), 1, 8, 8),
-    (0x207, "MPI_PACKED", B(D::U8), 1, 1, 1),
+    (0x207, "MPI_PACKED", Y, 1, 1, 1),
     (0x208, "MPI_SHORT", B(int_of(SHORT)), 1, SHORT, SHORT),
     (0x209, "MPI_INT", B(int_of(INT)), 1, INT, INT),
     (0x20a, "MPI_LONG", B(int_of(LONG)), 1, LONG, LONG),
@@ -116,7 +116,7 @@ const TABLE: &[Row] = &[
     (0x243, "MPI_CHAR", B(D::I8), 1, 1, 1),
     (0x244, "MPI_SIGNED_CHAR", B(D::I8), 1, 1, 1),
     (0x245, "MPI_UNSIGNED_CHAR", B(D::U8), 1, 1, 1),
-    (0x247, "MPI_BYTE", B(D::U8), 1, 1, 1),
+    (0x247, "MPI_BYTE", Y, 1, 1, 1),
     (0x248, "MPI_INT16_T", B(D::I16), 1, 2, 2),
     (0x249, "MPI_UINT16_T", B(D::U16), 1, 2, 2),
     (0x250, "MPI_INT32_T", B(D::I32), 1, 4, 4),
@@ -199,6 +199,7 @@ fn ext_form(h: usize, red: Red) -> Ext {
             Red::Pair(D::F64I32) => Ext::Pair(Swap(8), 8, Swap(4)),
             Red::Pair(D::I16I32) => Ext::Pair(Swap(2), 2, Swap(4)),
             Red::Basic(d) | Red::Complex(d) => Ext::One(Swap(d.size())),
+            Red::Byte => Ext::One(Swap(1)),
             Red::Pair(_) | Red::Opaque(_) => Ext::None,
         },
     }
