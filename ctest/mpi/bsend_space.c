@@ -2,7 +2,8 @@
  * bsend_space.c: buffered sends use up the attached buffer (MPI 4.1 §3.6): each message takes
  * its packed size plus MPI_BSEND_OVERHEAD until it has left the buffer (been received), and a
  * Bsend / Ibsend that does not fit in what is left fails with MPI_ERR_BUFFER. Receiving the
- * messages frees the space again (MPI_Buffer_detach waits for that).
+ * messages frees the space again (MPI_Buffer_detach waits for that), also for the next Bsend
+ * right after the receive.
  */
 #include "mpi_check.h"
 
@@ -64,6 +65,25 @@ int main(int argc, char **argv)
     CHECK(in[5] == 1005);
     CHECK_OK(MPI_Buffer_detach(&addr, &got));
     CHECK(addr == mem && got == 2 * one_msg);
+
+    /* Room for one message, reused at once: a message received frees its space for the next
+     * Bsend without a spurious MPI_ERR_BUFFER. */
+    CHECK_OK(MPI_Buffer_attach(mem, one_msg));
+    int failures = 0;
+    for (int k = 0; k < 200; k++) {
+        a[0] = k;
+        if (MPI_Bsend(a, N, MPI_INT, 0, 6, MPI_COMM_SELF) != MPI_SUCCESS) {
+            failures++;
+            break;
+        }
+        CHECK_OK(MPI_Recv(in, N, MPI_INT, 0, 6, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+        CHECK(in[0] == k);
+    }
+    if (failures)
+        fprintf(stderr, "[rank %d] a Bsend to self failed after its predecessor was received\n",
+                check_rank);
+    CHECK(failures == 0);
+    CHECK_OK(MPI_Buffer_detach(&addr, &got));
 
     /* Nothing was sent by the failed calls. */
     int flag = 1;
