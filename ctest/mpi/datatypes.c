@@ -445,12 +445,12 @@ static void reductions(void)
     MPI_Datatype rec = rec_type();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     double complex zp;
-    EXPECT_CLASS(MPI_Allreduce(z, &zp, 1, MPI_C_DOUBLE_COMPLEX, MPI_PROD, MPI_COMM_WORLD),
+    EXPECT_CLASS(MPI_Allreduce(z, &zp, 1, MPI_C_DOUBLE_COMPLEX, MPI_MAX, MPI_COMM_WORLD),
                  MPI_ERR_OP);
     struct rec r1 = {0, 0, {0}}, r2;
     EXPECT_CLASS(MPI_Allreduce(&r1, &r2, 1, rec, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP);
     long double ld = 1.0L, lds;
-    EXPECT_CLASS(MPI_Allreduce(&ld, &lds, 1, MPI_LONG_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+    EXPECT_CLASS(MPI_Allreduce(&ld, &lds, 1, MPI_LONG_DOUBLE, MPI_BXOR, MPI_COMM_WORLD),
                  MPI_ERR_OP);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     CHECK_OK(MPI_Type_free(&c3));

@@ -4,15 +4,16 @@
 //! A [`Buf`] is a checked `(buffer, count, datatype)`. Data moves packed: a send takes
 //! [`Buf::send_bytes`] (the user's memory itself when the layout is dense, else a packed
 //! copy); a receive writes into a [`RecvTarget`] (the user's memory, or a temporary buffer
-//! that [`RecvTarget::finish`] unpacks). Reductions use [`Buf::reduce_type`].
+//! that [`RecvTarget::finish`] unpacks). Reductions take their reducer from
+//! [`crate::coll::reducers::builtin`].
 
 use crate::consts::*;
-use crate::datatype::layout::{Red, Type};
+use crate::datatype::layout::Type;
 use crate::datatype::pack::{pack, packed_len, unpack};
 use crate::datatype::registry;
 use crate::device_buf;
 use crate::errors::report::{MpiError, Result};
-use nexar::{Datatype, ReduceOp};
+use nexar::Datatype;
 use nexar_bind::buffers::{overlaps, view, view_mut};
 use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
@@ -146,32 +147,6 @@ impl Buf {
     /// Where a receive into this buffer writes.
     pub fn recv_target(&self) -> RecvTarget {
         RecvTarget::blocks(self, vec![(0, self.count, 0)], self.len)
-    }
-
-    /// The nexar type a reduction with `op` over this buffer runs on: the uniform element
-    /// type; complex types reduce as their float parts for `MPI_SUM` only.
-    pub fn reduce_type(&self, op: ReduceOp) -> Result<Datatype> {
-        match self.ty.uniform() {
-            Some(Red::Basic(d)) => Ok(d),
-            Some(Red::Complex(d)) if op == ReduceOp::Sum => Ok(d),
-            Some(Red::Complex(_)) => Err(MpiError::new(
-                MPI_ERR_OP,
-                format!("{op:?} is not supported on complex datatypes (only MPI_SUM)"),
-            )),
-            None if self.len == 0 => Ok(Datatype::U8),
-            _ => Err(MpiError::new(
-                MPI_ERR_OP,
-                format!(
-                    "datatype {} has no reducible element type (mixed or without a nexar \
-                     equivalent, e.g. long double)",
-                    if self.ty.name.is_empty() {
-                        "(derived)"
-                    } else {
-                        self.ty.name
-                    }
-                ),
-            )),
-        }
     }
 }
 
@@ -368,6 +343,7 @@ mod tests {
     use super::*;
     use crate::datatype::layout::Envelope;
     use crate::datatype::predefined;
+    use nexar::ReduceOp;
 
     /// A committed vector(3, 1, 2, int) handle.
     fn strided() -> MPI_Datatype {
@@ -443,14 +419,28 @@ mod tests {
         registry::commit(h).unwrap();
         let b = Buf::new(x.as_ptr().cast(), 1, h, "send").unwrap();
         assert!(b.is_dense());
-        assert_eq!(b.reduce_type(ReduceOp::Sum).unwrap(), Datatype::I32);
+        let red = |b: &Buf, op| crate::coll::reducers::builtin(op, &b.ty, b.len);
+        assert!(matches!(
+            red(&b, ReduceOp::Sum).unwrap(),
+            nexar::Reducer::Builtin {
+                dtype: Datatype::I32,
+                ..
+            }
+        ));
         let z = Buf::new(x.as_ptr().cast(), 1, 0x212, "send").unwrap();
-        assert_eq!(z.reduce_type(ReduceOp::Sum).unwrap(), Datatype::F32);
-        assert_eq!(z.reduce_type(ReduceOp::Prod).unwrap_err().class, MPI_ERR_OP);
+        assert!(matches!(
+            red(&z, ReduceOp::Sum).unwrap(),
+            nexar::Reducer::Builtin {
+                dtype: Datatype::F32,
+                ..
+            }
+        ));
+        assert_eq!(red(&z, ReduceOp::Max).unwrap_err().class, MPI_ERR_OP);
         let ld = Buf::new(x.as_ptr().cast(), 0, 0x220, "send").unwrap();
         assert_eq!(ld.len, 0);
         let ld = Buf::new([0u8; 16].as_ptr().cast(), 1, 0x220, "send").unwrap();
-        assert_eq!(ld.reduce_type(ReduceOp::Sum).unwrap_err().class, MPI_ERR_OP);
+        assert_eq!(red(&ld, ReduceOp::Sum).unwrap().elem_size(), 16);
+        assert_eq!(red(&ld, ReduceOp::Band).unwrap_err().class, MPI_ERR_OP);
         assert_eq!(
             Buf::new(x.as_ptr().cast(), -1, 0x209, "send")
                 .unwrap_err()

@@ -178,3 +178,49 @@ pub fn scrub_environment() {
         }
     }
 }
+
+/// The world size the launch variables (looked up with `get`) announce, found without joining
+/// the job or reading the secret, in [`super::Launch::from_env`]'s order: `NEXAR_SIZE`, PMI's
+/// `PMI_SIZE`, then Open MPI, Slurm, torchrun; 1 when nothing launched this process. `None`
+/// when the variables do not say (a PMI launch without `PMI_SIZE`) or are malformed.
+pub fn announced_size(get: &dyn Fn(&str) -> Option<String>) -> Option<u32> {
+    if get("NEXAR_SIZE").is_some() {
+        return parse_u32(get, "NEXAR_SIZE").ok().flatten();
+    }
+    if super::pmi::detect(get).ok()?.is_some() {
+        return parse_u32(get, "PMI_SIZE").ok().flatten();
+    }
+    let overridden = get("NEXAR_RENDEZVOUS").is_some();
+    match super::schedulers::detect(get, overridden).ok()? {
+        Some(d) => Some(d.size),
+        None => Some(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::announced_size;
+
+    fn size_of(vars: &[(&str, &str)]) -> Option<u32> {
+        announced_size(&|k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn announced_size_follows_the_launch_precedence() {
+        assert_eq!(size_of(&[]), Some(1));
+        assert_eq!(
+            size_of(&[("NEXAR_RANK", "1"), ("NEXAR_SIZE", "4")]),
+            Some(4)
+        );
+        assert_eq!(
+            size_of(&[("PMI_FD", "5"), ("PMI_RANK", "0"), ("PMI_SIZE", "3")]),
+            Some(3)
+        );
+        assert_eq!(size_of(&[("PMI_FD", "5")]), None);
+        assert_eq!(size_of(&[("NEXAR_SIZE", "x")]), None);
+    }
+}

@@ -66,7 +66,7 @@ use rendezvous::{Hello, RendezvousLink, RendezvousServer};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use env::SECRET_VARS;
+pub use env::{SECRET_VARS, announced_size};
 
 /// What a rank knows before it connects: its place in the world and how to find the others.
 #[derive(Debug, Clone)]

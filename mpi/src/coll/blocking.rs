@@ -10,7 +10,7 @@
 //! stages device memory itself); a derived layout is packed for sending and unpacked by a
 //! [`crate::args::RecvTarget`] when the collective completes. Data-movement collectives move
 //! packed bytes, so send and receive types need only matching signatures; reductions run on
-//! [`Buf::reduce_type`].
+//! [`crate::coll::reducers::builtin`].
 //!
 //! `MPI_Allreduce`, `MPI_Bcast`, `MPI_Allgather` and `MPI_Reduce_scatter(_block)` use the
 //! engine's raw starts with a [`Mode`]: for a blocking call the engine's plan may send them
@@ -158,9 +158,9 @@ pub(crate) fn reduce_source(
     };
     let (reducer, per) = match op {
         OpSpec::Builtin(o) => {
-            let dtype = b.reduce_type(o)?;
-            let per = b.ty.size / dtype.size();
-            (nexar::Reducer::builtin(o, dtype), per)
+            let reducer = crate::coll::reducers::builtin(o, &b.ty, b.len)?;
+            let per = b.ty.size / reducer.elem_size().max(1);
+            (reducer, per)
         }
         OpSpec::User(_) => (op.user_reducer(b.ty.clone(), dt), 1),
     };

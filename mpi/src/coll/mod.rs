@@ -9,10 +9,15 @@
 //! * [`persistent`]: the persistent collectives (`MPI_Bcast_init`, ...);
 //! * [`op`]: reduction operations (`MPI_Op_create`, `MPI_Reduce_local`, ...), which the standard
 //!   defines with the reduction collectives that use them;
+//! * [`reducers`]: the reducer of a predefined operation on a datatype (engine kernels, plus
+//!   complex products, `long double` through [`x87`], padded pair types);
 
 pub mod alltoallw;
 pub mod blocking;
 pub mod nonblocking;
 pub mod op;
 pub mod persistent;
+pub mod reducers;
 pub mod vector;
+#[cfg(target_arch = "x86_64")]
+pub mod x87;

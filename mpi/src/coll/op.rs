@@ -296,7 +296,7 @@ fn reduce_local(
         ));
     }
     let reducer = match spec {
-        OpSpec::Builtin(o) => Reducer::builtin(o, inout.reduce_type(o)?),
+        OpSpec::Builtin(o) => crate::coll::reducers::builtin(o, &inout.ty, inout.len)?,
         OpSpec::User(_) => spec.user_reducer(inout.ty.clone(), dt),
     };
     // SAFETY: `Buf::new` checked the pointers; readable/writable per the MPI contract.

@@ -6,7 +6,7 @@
 //! Counts and displacements are in elements of the receive (or send) datatype, displacements
 //! in units of its extent. Data moves packed (block `i` at `displs[i] * size` bytes), so send
 //! and receive types need only matching signatures, and derived types unpack on completion.
-//! Reductions run on the datatype's element type ([`Buf::reduce_type`]). Negative counts are `MPI_ERR_COUNT`; negative displacements are
+//! Reductions run on the datatype's element type ([`crate::coll::reducers::builtin`]). Negative counts are `MPI_ERR_COUNT`; negative displacements are
 //! not supported (`MPI_ERR_ARG`). `MPI_IN_PLACE` is accepted where the standard allows it.
 
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};

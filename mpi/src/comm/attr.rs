@@ -20,7 +20,8 @@
 //! `MPI_Comm_free`, `MPI_Comm_delete_attr` and replacing a value call its delete callback
 //! (`MPI_COMM_NULL_DELETE_FN`: nothing). Callbacks run with no lock held, so they may call MPI;
 //! an error code they return fails the calling function with that code. A freed keyval stays
-//! known to the attributes still attached (their delete callbacks still run). Predefined
+//! known while attributes use it (they can be read and deleted through it, their delete
+//! callbacks still run) and is released with the last of them. Predefined
 //! keyvals are read-only (`MPI_ERR_KEYVAL` on set/delete/free). `MPI_Finalize` first deletes
 //! the attributes of `MPI_COMM_SELF` (in the reverse order of setting), as the standard
 //! requires, so libraries can hook their cleanup there.
@@ -57,6 +58,13 @@ fn user_keyval(k: c_int) -> Result<Keyval> {
             format!("invalid or freed keyval {k}"),
         )),
     }
+}
+
+/// The user keyval `k` if it is live or freed but still in use (for reading and deleting
+/// attributes), or `MPI_ERR_KEYVAL`.
+fn known_keyval(k: c_int) -> Result<Keyval> {
+    let kv = ATTRS.lock().known(k);
+    kv.map_or_else(|| user_keyval(k), Ok)
 }
 
 /// Copies the attributes of `old` onto `new` through their copy callbacks (for
@@ -96,7 +104,7 @@ fn set_attr(comm_h: MPI_Comm, keyval: c_int, value: *mut c_void) -> Result<()> {
 
 fn delete_attr(comm_h: MPI_Comm, keyval: c_int) -> Result<()> {
     comm(comm_h)?;
-    user_keyval(keyval)?;
+    known_keyval(keyval)?;
     store::delete(&ATTRS, comm_h, keyval)
 }
 
@@ -113,7 +121,7 @@ fn get_attr(
         let world = comm(MPI_COMM_WORLD)?.size() as c_int;
         predefined(keyval, world)?.map(|v| v as *const c_int as usize)
     } else {
-        user_keyval(keyval)?;
+        known_keyval(keyval)?;
         ATTRS.lock().get(comm_h, keyval)
     };
     store::write_answer(attribute_val, flag, v)

@@ -3,7 +3,8 @@
 //! `void *` value per (object, keyval), each remembering when it was set so that callbacks run
 //! in the order the standard asks for. Callbacks run with no lock held, so they may call MPI;
 //! an error code they return fails the calling function with that code. A freed keyval stays
-//! known to the attributes still attached (their delete callbacks still run).
+//! known while attributes still use it (MPI 4.1 §7.7.2): they can still be read and deleted
+//! through it, and their delete callbacks still run; it is released with its last attribute.
 
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, non_null};
@@ -70,6 +71,27 @@ impl<H: Copy + Ord> AttrStore<H> {
     /// Keyval `k` if it exists and was not freed.
     pub fn live(&self, k: c_int) -> Option<Keyval> {
         self.keyvals.get(&k).filter(|kv| !kv.freed).copied()
+    }
+
+    /// Keyval `k` if it exists: live, or freed but still used by attributes (which may still
+    /// be read and deleted through it).
+    pub fn known(&self, k: c_int) -> Option<Keyval> {
+        self.keyvals.get(&k).copied()
+    }
+
+    /// Removes `h`'s value of `k`, and `k` itself if it was freed and this was its last use.
+    fn remove_value(&mut self, h: H, k: c_int) {
+        self.values.remove(&(h, k));
+        self.release_if_unused(k);
+    }
+
+    /// Forgets freed keyval `k` once no attribute uses it.
+    fn release_if_unused(&mut self, k: c_int) {
+        if self.keyvals.get(&k).is_some_and(|kv| kv.freed)
+            && !self.values.keys().any(|&(_, used)| used == k)
+        {
+            self.keyvals.remove(&k);
+        }
     }
 }
 
@@ -162,7 +184,7 @@ pub fn copy_all<H: Copy + Ord>(s: &Shared<H>, old: H, new: H) -> Result<()> {
 pub fn delete_all<H: Copy + Ord>(s: &Shared<H>, h: H) -> Result<()> {
     for (keyval, value) in attrs_of(s, h).into_iter().rev() {
         run_delete(s, h, keyval, value)?;
-        s.lock().values.remove(&(h, keyval));
+        s.lock().remove_value(h, keyval);
     }
     Ok(())
 }
@@ -202,9 +224,12 @@ pub fn create_keyval<H: Copy + Ord>(
 /// Frees the keyval in `*p` (checked live by the caller) and sets `*p` to
 /// [`MPI_KEYVAL_INVALID`]; attributes still attached keep it until they are deleted.
 pub fn free_keyval<H: Copy + Ord>(s: &Shared<H>, p: *mut c_int, k: c_int) {
-    if let Some(kv) = s.lock().keyvals.get_mut(&k) {
+    let mut a = s.lock();
+    if let Some(kv) = a.keyvals.get_mut(&k) {
         kv.freed = true;
     }
+    a.release_if_unused(k);
+    drop(a);
     // SAFETY: the callers checked `p` for NULL.
     unsafe { p.write(MPI_KEYVAL_INVALID) };
 }
@@ -220,12 +245,13 @@ pub fn set<H: Copy + Ord>(s: &Shared<H>, h: H, keyval: c_int, value: *mut c_void
     Ok(())
 }
 
-/// Removes `keyval` (checked live by the caller) from `h` through its delete callback.
+/// Removes `keyval` (checked known by the caller: a freed keyval still in use counts) from
+/// `h` through its delete callback.
 pub fn delete<H: Copy + Ord>(s: &Shared<H>, h: H, keyval: c_int) -> Result<()> {
     let old = s.lock().get(h, keyval);
     if let Some(old) = old {
         run_delete(s, h, keyval, old)?;
-        s.lock().values.remove(&(h, keyval));
+        s.lock().remove_value(h, keyval);
     }
     Ok(())
 }

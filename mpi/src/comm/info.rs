@@ -52,7 +52,8 @@ fn env_pairs() -> Pairs {
     if !rest.is_empty() {
         v.push(("argv".to_string(), rest.join(" ")));
     }
-    if let Ok(n) = crate::state::comm(MPI_COMM_WORLD).map(|c| c.size()) {
+    // From the launch variables, not the world: the same before and after MPI_Init.
+    if let Some(n) = nexar::bootstrap::announced_size(&|k| std::env::var(k).ok()) {
         v.push(("maxprocs".to_string(), n.to_string()));
     }
     if let Ok(d) = std::env::current_dir() {

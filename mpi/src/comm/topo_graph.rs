@@ -318,9 +318,10 @@ mpi_fn! {
             let counts: Vec<usize> = counts.iter().map(|&x| x as usize).collect();
             let mut all = vec![0i32; counts.iter().sum()];
             c.allgatherv_blocking(&mine, &mut all, &counts, None)?;
-            // Weighted when some process gave weights for edges (or MPI_WEIGHTS_EMPTY); a
-            // process naming no edges may pass any pointer. Everyone agrees on it.
-            let gave = w.is_some() && (total > 0 || weights_p as usize == WEIGHTS_EMPTY);
+            // Weighted unless the weights are MPI_UNWEIGHTED: a weights array of no entries
+            // and MPI_WEIGHTS_EMPTY mean weighted too, also without any edge (MPI 4.1 §8.5.4).
+            // Everyone agrees on it.
+            let gave = w.is_some();
             let mut flag = [i32::from(gave)];
             c.allreduce_blocking(&mut flag, nexar::ReduceOp::Max)?;
             let me = c.rank() as c_int;

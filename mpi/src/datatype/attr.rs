@@ -5,7 +5,8 @@
 //! `MPI_Type_free`, `MPI_Type_delete_attr` and replacing a value call its delete callback
 //! (`MPI_TYPE_NULL_DELETE_FN`: nothing). Callbacks run with no lock held, so they may call MPI;
 //! an error code they return fails the calling function with that code. A freed keyval stays
-//! known to the attributes still attached. Predefined datatypes may carry attributes too.
+//! known while attributes use it (read, deleted, delete callback run) and is released with the
+//! last of them. Predefined datatypes may carry attributes too.
 
 use super::registry;
 use crate::comm::attr::MPI_ERR_KEYVAL;
@@ -28,6 +29,13 @@ fn keyval(k: c_int) -> Result<Keyval> {
             format!("invalid or freed datatype keyval {k}"),
         )
     })
+}
+
+/// Keyval `k` if it is live or freed but still in use (for reading and deleting attributes),
+/// or `MPI_ERR_KEYVAL`.
+fn known_keyval(k: c_int) -> Result<Keyval> {
+    let kv = ATTRS.lock().known(k);
+    kv.map_or_else(|| keyval(k), Ok)
 }
 
 /// Copies the attributes of `old` onto `new` through their copy callbacks (for
@@ -64,7 +72,7 @@ fn set_attr(h: MPI_Datatype, k: c_int, value: *mut c_void) -> Result<()> {
 
 fn delete_attr(h: MPI_Datatype, k: c_int) -> Result<()> {
     registry::layout(h)?;
-    keyval(k)?;
+    known_keyval(k)?;
     store::delete(&ATTRS, h, k)
 }
 
@@ -72,7 +80,7 @@ fn get_attr(h: MPI_Datatype, k: c_int, val: *mut c_void, flag: *mut c_int) -> Re
     non_null(val, "attribute_val")?;
     non_null(flag, "flag")?;
     registry::layout(h)?;
-    keyval(k)?;
+    known_keyval(k)?;
     let v = ATTRS.lock().get(h, k);
     store::write_answer(val, flag, v)
 }

@@ -240,7 +240,8 @@ mod tests {
     fn pairs_drop_padding_and_long_is_four_bytes() {
         let di = predefined::get(0x229).unwrap(); // MPI_DOUBLE_INT
         assert_eq!(ext_size(&di).unwrap(), 12);
-        let mut native = [0u8; 16];
+        // The packed native element is 12 bytes too: the value, then the int.
+        let mut native = [0u8; 12];
         native[..8].copy_from_slice(&3.5f64.to_ne_bytes());
         native[8..12].copy_from_slice(&7i32.to_ne_bytes());
         let e = ext(0x229, &native);
@@ -248,9 +249,19 @@ mod tests {
             e,
             [3.5f64.to_be_bytes().as_slice(), &7i32.to_be_bytes()].concat()
         );
-        let mut back = [0u8; 16];
+        let mut back = [0u8; 12];
         from_ext(&e, &di, &mut back).unwrap();
-        assert_eq!(back[..12], native[..12]);
+        assert_eq!(back, native);
+        let si = predefined::get(0x22c).unwrap(); // MPI_SHORT_INT: 2 + 4 bytes packed
+        let native = [(-3i16).to_ne_bytes().as_slice(), &9i32.to_ne_bytes()].concat();
+        let e = ext(0x22c, &native);
+        assert_eq!(
+            e,
+            [(-3i16).to_be_bytes().as_slice(), &9i32.to_be_bytes()].concat()
+        );
+        let mut back = [0u8; 6];
+        from_ext(&e, &si, &mut back).unwrap();
+        assert_eq!(back[..], native[..]);
         let long = predefined::get(0x20a).unwrap();
         assert_eq!(ext_size(&long).unwrap(), 4);
         assert_eq!(

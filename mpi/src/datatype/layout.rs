@@ -14,9 +14,15 @@ use std::sync::Arc;
 pub enum Red {
     /// As one nexar element type.
     Basic(D),
-    /// A complex number: two elements of this nexar type (SUM only, element-wise).
+    /// A complex number: two elements of this nexar type (SUM element-wise, PROD as complex).
     Complex(D),
-    /// No nexar type (data movement only); the predefined handle it comes from.
+    /// A value-index pair whose C struct has padding (`MPI_DOUBLE_INT`, ...), packed as the
+    /// value then the `int` without it; it reduces (MINLOC / MAXLOC) as this padded nexar type.
+    Pair(D),
+    /// Uninterpreted bytes (`MPI_BYTE`, `MPI_PACKED`): bitwise operations only.
+    Byte,
+    /// No nexar type (data movement, and the reductions of [`crate::coll::reducers`]); the
+    /// predefined handle it comes from.
     Opaque(usize),
 }
 
@@ -104,6 +110,26 @@ impl Type {
                 ..Default::default()
             },
         }
+    }
+
+    /// A predefined pair type (`MPI_DOUBLE_INT`, ...) of one element `prim`: a `value`-byte
+    /// value at offset 0 and an `int` at `off`, in a C struct of `extent` bytes. Its size
+    /// counts the data only, its extent the struct's padding too (MPI 4.1 §6.1.1; MPICH and
+    /// Open MPI do the same).
+    pub fn predefined_pair(
+        name: &'static str,
+        prim: Prim,
+        (value, off, extent): (usize, usize, usize),
+        align: usize,
+    ) -> Self {
+        let mut t = Self::predefined(name, prim, 1, align);
+        t.segs.clear();
+        t.push_seg(0, value);
+        t.push_seg(off as isize, size_of::<c_int>());
+        t.size = value + size_of::<c_int>();
+        t.true_ub = (off + size_of::<c_int>()) as isize;
+        t.ub = extent as isize;
+        t
     }
 
     /// `ub - lb`.

@@ -1,8 +1,10 @@
 //! The predefined datatypes of the standard ABI: name, size, alignment and element kind of
 //! each handle. C `char` types are 8-bit integers, `long` / `long long` / `wchar_t` follow the
 //! platform (LP64), `long double` is the x86-64 80-bit format in 16 bytes. Pair types
-//! (`MPI_FLOAT_INT`, ...) are one opaque element of their C struct's size (padding included),
-//! which is the layout nexar's MINLOC/MAXLOC kernels use.
+//! (`MPI_FLOAT_INT`, ...) are one element laid out as their C struct: where that has padding
+//! (`MPI_DOUBLE_INT`, `MPI_SHORT_INT`, `MPI_LONG_INT`, `MPI_LONG_DOUBLE_INT`) the size counts
+//! the value and the `int` only (12, 6, 12, 20 bytes) and the extent the whole struct (16, 8,
+//! 16, 32), and the packed element is the value then the `int` ([`Red::Pair`]).
 
 use super::ext32::{Ext, Scalar};
 use super::layout::{Prim, Red, Type};
@@ -37,7 +39,7 @@ const LONG: usize = size_of::<c_long>();
 const LLONG: usize = size_of::<c_longlong>();
 const AINT: usize = size_of::<isize>();
 
-use Red::{Basic as B, Complex as C, Opaque as O};
+use Red::{Basic as B, Byte as Y, Complex as C, Opaque as O, Pair as P};
 
 /// `(handle, name, element kind, elements per instance, element size, alignment)`.
 type Row = (usize, &'static str, Red, usize, usize, usize);
@@ -47,7 +49,7 @@ const TABLE: &[Row] = &[
     (0x201, "MPI_AINT", B(int_of(AINT)), 1, AINT, AINT),
     (0x202, "MPI_COUNT", B(D::I64), 1, 8, 8),
     (0x203, "MPI_OFFSET", B(D::I64), 1, 8, 8),
-    (0x207, "MPI_PACKED", B(D::U8), 1, 1, 1),
+    (0x207, "MPI_PACKED", Y, 1, 1, 1),
     (0x208, "MPI_SHORT", B(int_of(SHORT)), 1, SHORT, SHORT),
     (0x209, "MPI_INT", B(int_of(INT)), 1, INT, INT),
     (0x20a, "MPI_LONG", B(int_of(LONG)), 1, LONG, LONG),
@@ -87,18 +89,22 @@ const TABLE: &[Row] = &[
     (0x224, "MPI_C_LONG_DOUBLE_COMPLEX", O(0x224), 1, 32, 16),
     (0x225, "MPI_CXX_LONG_DOUBLE_COMPLEX", O(0x225), 1, 32, 16),
     (0x228, "MPI_FLOAT_INT", B(D::F32I32), 1, 8, 4),
-    (0x229, "MPI_DOUBLE_INT", B(D::F64I32), 1, 16, 8),
+    (0x229, "MPI_DOUBLE_INT", P(D::F64I32), 1, 12, 8),
     (
         0x22a,
         "MPI_LONG_INT",
-        B(if LONG == 8 { D::I64I32 } else { D::I32I32 }),
+        if LONG == 8 {
+            P(D::I64I32)
+        } else {
+            B(D::I32I32)
+        },
         1,
-        2 * LONG,
+        LONG + INT,
         LONG,
     ),
     (0x22b, "MPI_2INT", B(D::I32I32), 1, 8, 4),
-    (0x22c, "MPI_SHORT_INT", B(D::I16I32), 1, 8, 4),
-    (0x22d, "MPI_LONG_DOUBLE_INT", O(0x22d), 1, 32, 16),
+    (0x22c, "MPI_SHORT_INT", P(D::I16I32), 1, SHORT + INT, 4),
+    (0x22d, "MPI_LONG_DOUBLE_INT", O(0x22d), 1, 20, 16),
     (0x230, "MPI_2REAL", B(D::F32), 2, 4, 4),
     (0x231, "MPI_2DOUBLE_PRECISION", B(D::F64), 2, 8, 8),
     (0x232, "MPI_2INTEGER", B(D::I32I32), 1, 8, 4),
@@ -110,7 +116,7 @@ const TABLE: &[Row] = &[
     (0x243, "MPI_CHAR", B(D::I8), 1, 1, 1),
     (0x244, "MPI_SIGNED_CHAR", B(D::I8), 1, 1, 1),
     (0x245, "MPI_UNSIGNED_CHAR", B(D::U8), 1, 1, 1),
-    (0x247, "MPI_BYTE", B(D::U8), 1, 1, 1),
+    (0x247, "MPI_BYTE", Y, 1, 1, 1),
     (0x248, "MPI_INT16_T", B(D::I16), 1, 2, 2),
     (0x249, "MPI_UINT16_T", B(D::U16), 1, 2, 2),
     (0x250, "MPI_INT32_T", B(D::I32), 1, 4, 4),
@@ -137,6 +143,15 @@ const TABLE: &[Row] = &[
     (0x2eb, "MPI_COMPLEX32", O(0x2eb), 1, 32, 16),
 ];
 
+/// The pair types whose C struct has padding: `(handle, (value bytes, offset of the int,
+/// struct extent))`.
+const PADDED_PAIRS: &[(usize, (usize, usize, usize))] = &[
+    (0x229, (8, 8, 16)),
+    (0x22a, (LONG, LONG, 2 * LONG)),
+    (0x22c, (SHORT, 4, 8)),
+    (0x22d, (16, 16, 32)),
+];
+
 /// Predefined handles lie in `FIRST..END`.
 const FIRST: usize = 0x200;
 const END: usize = 0x400;
@@ -151,7 +166,11 @@ fn all() -> &'static [Option<Arc<Type>>] {
                 red,
                 ext: ext_form(h, red),
             };
-            v[h - FIRST] = Some(Arc::new(Type::predefined(name, prim, n, align)));
+            let t = match PADDED_PAIRS.iter().find(|p| p.0 == h) {
+                Some(&(_, shape)) => Type::predefined_pair(name, prim, shape, align),
+                None => Type::predefined(name, prim, n, align),
+            };
+            v[h - FIRST] = Some(Arc::new(t));
         }
         v
     })
@@ -176,9 +195,12 @@ fn ext_form(h: usize, red: Red) -> Ext {
             Red::Basic(D::F32I32) => Ext::Pair(Swap(4), 4, Swap(4)),
             Red::Basic(D::F64I32) => Ext::Pair(Swap(8), 8, Swap(4)),
             Red::Basic(D::I32I32) => Ext::Pair(Swap(4), 4, Swap(4)),
-            Red::Basic(D::I16I32) => Ext::Pair(Swap(2), 4, Swap(4)),
+            // Padded pairs are packed without their padding: the int follows the value.
+            Red::Pair(D::F64I32) => Ext::Pair(Swap(8), 8, Swap(4)),
+            Red::Pair(D::I16I32) => Ext::Pair(Swap(2), 2, Swap(4)),
             Red::Basic(d) | Red::Complex(d) => Ext::One(Swap(d.size())),
-            Red::Opaque(_) => Ext::None,
+            Red::Byte => Ext::One(Swap(1)),
+            Red::Pair(_) | Red::Opaque(_) => Ext::None,
         },
     }
 }
@@ -210,7 +232,23 @@ mod tests {
         assert_eq!(get(0x20a).unwrap().size, LONG);
         assert_eq!(get(0x220).unwrap().size, 16, "long double");
         assert_eq!(get(0x216).unwrap().size, 16, "double complex");
-        assert_eq!(get(0x229).unwrap().extent(), 16, "double_int with padding");
+        let di = get(0x229).unwrap();
+        assert_eq!(
+            (di.size, di.extent()),
+            (12, 16),
+            "double_int: size without padding"
+        );
+        assert_eq!(di.segs, [super::super::layout::Seg { off: 0, len: 12 }]);
+        let si = get(0x22c).unwrap();
+        assert_eq!(
+            (si.size, si.extent(), si.segs.len()),
+            (6, 8, 2),
+            "short_int"
+        );
+        let ldi = get(0x22d).unwrap();
+        assert_eq!((ldi.size, ldi.extent()), (20, 32), "long_double_int");
+        assert_eq!(get(0x22a).unwrap().size, LONG + INT, "long_int");
+        assert_eq!(get(0x228).unwrap().extent(), 8, "float_int has no padding");
         assert_eq!(get(0x230).unwrap().size, 8, "2real");
         assert!(get(0x200).is_none() && get(0x215).is_none() && get(5).is_none());
         for (h, name, size) in handles() {

@@ -8,7 +8,7 @@
 
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
-use crate::request::status::{MPI_Status, store};
+use crate::request::status::{MPI_Status, set_error, store};
 use crate::request::table::{
     MPI_Request, Outcome, all_done, bad_request, clear, comm_at, comm_of, empty_status,
     is_inactive, is_live, read, result_of, status_of, take_and_wait, take_if_done,
@@ -87,16 +87,24 @@ fn test_one(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status
     result_of(o)
 }
 
-/// Records completed request `i`'s outcome in the statuses; true if it failed.
-pub(crate) fn record(statuses: *mut MPI_Status, slot: usize, o: &Outcome) -> bool {
+/// Records a completed request's outcome in status `slot` (all but `MPI_ERROR`); returns its
+/// error class (`MPI_SUCCESS` if it succeeded) for [`in_status`].
+pub(crate) fn record(statuses: *mut MPI_Status, slot: usize, o: &Outcome) -> c_int {
     let st = status_of(o);
     store(status_slot(statuses, slot), st);
-    st.MPI_ERROR != MPI_SUCCESS
+    st.MPI_ERROR
 }
 
-pub(crate) fn in_status(func: &str, failed: usize) -> Result<()> {
+/// The result of a multiple-completion call whose status `i` holds a request that ended with
+/// `errors[i]`: if any failed, every status's `MPI_ERROR` is set and the call returns
+/// `MPI_ERR_IN_STATUS`; otherwise no `MPI_ERROR` field is touched (MPI 4.1 §3.2.5, §3.7.5).
+pub(crate) fn in_status(func: &str, statuses: *mut MPI_Status, errors: &[c_int]) -> Result<()> {
+    let failed = errors.iter().filter(|&&e| e != MPI_SUCCESS).count();
     if failed == 0 {
         return Ok(());
+    }
+    for (i, &e) in errors.iter().enumerate() {
+        set_error(status_slot(statuses, i), e);
     }
     Err(MpiError::new(
         MPI_ERR_IN_STATUS,
@@ -112,7 +120,7 @@ fn wait_all(n: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> 
             return Err(bad_request(h).context_index(i));
         }
     }
-    let mut failed = 0;
+    let mut errors = Vec::with_capacity(n);
     for i in 0..n {
         let h = read(requests, i);
         let o = if h == MPI_REQUEST_NULL {
@@ -122,9 +130,9 @@ fn wait_all(n: c_int, requests: *mut MPI_Request, statuses: *mut MPI_Status) -> 
             clear(requests, i);
             o
         };
-        failed += record(statuses, i, &o) as usize;
+        errors.push(record(statuses, i, &o));
     }
-    in_status("MPI_Waitall", failed)
+    in_status("MPI_Waitall", statuses, &errors)
 }
 
 fn test_all(
@@ -187,8 +195,12 @@ fn any(
             Pass::Done(i, o) => Some((i, o)),
             Pass::Empty => None,
             Pass::Pending => {
+                // Nothing completed: the index is MPI_UNDEFINED (MPI 4.1 §3.7.5).
                 // SAFETY: checked for NULL.
-                unsafe { flag.write(0) };
+                unsafe {
+                    flag.write(0);
+                    index.write(MPI_UNDEFINED);
+                }
                 return Ok(());
             }
         }
@@ -234,7 +246,7 @@ fn some(
     loop {
         let mut live = false;
         let mut done = 0usize;
-        let mut failed = 0usize;
+        let mut errors = Vec::new();
         for i in 0..n {
             let h = read(requests, i);
             if h == MPI_REQUEST_NULL || is_inactive(h) {
@@ -245,7 +257,7 @@ fn some(
                 clear(requests, i);
                 // SAFETY: `indices` holds `n` entries per the MPI contract.
                 unsafe { indices.add(done).write(i as c_int) };
-                failed += record(statuses, done, &o) as usize;
+                errors.push(record(statuses, done, &o));
                 done += 1;
             }
         }
@@ -253,7 +265,7 @@ fn some(
             let out = if live { done as c_int } else { MPI_UNDEFINED };
             // SAFETY: checked for NULL.
             unsafe { outcount.write(out) };
-            return in_status(func, failed);
+            return in_status(func, statuses, &errors);
         }
         backoff.pause();
     }
@@ -309,7 +321,8 @@ mpi_fn! {
         })
     }
 
-    /// Completes one completed request if there is one (`*flag` says whether).
+    /// Completes one completed request if there is one (`*flag` says whether; `*index` is
+    /// `MPI_UNDEFINED` if none did, and `*flag` is true if no request is active).
     fn MPI_Testany(n: c_int, requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int,
                    status: *mut MPI_Status) -> c_int => PMPI_Testany {
         call("MPI_Testany", array_comm(n, requests), || {

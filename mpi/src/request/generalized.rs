@@ -50,7 +50,7 @@ impl Greq {
     }
 
     /// Whether `MPI_Grequest_complete` has been called.
-    fn completed(&self) -> bool {
+    pub(crate) fn completed(&self) -> bool {
         self.signal.lock().fired
     }
 

@@ -32,12 +32,12 @@ fn get_status_all(
     }
     // SAFETY: checked for NULL.
     unsafe { flag.write(1) };
-    let failed = done
+    let errors: Vec<c_int> = done
         .iter()
         .enumerate()
-        .filter(|(i, o)| record(statuses, *i, o))
-        .count();
-    in_status("MPI_Request_get_status_all", failed)
+        .map(|(i, o)| record(statuses, i, o))
+        .collect();
+    in_status("MPI_Request_get_status_all", statuses, &errors)
 }
 
 fn get_status_any(
@@ -67,11 +67,13 @@ fn get_status_any(
             return result_of(o);
         }
     }
+    // Nothing completed (or nothing active): the index is MPI_UNDEFINED either way.
     // SAFETY: checked for NULL.
-    unsafe { flag.write((!live) as c_int) };
+    unsafe {
+        flag.write((!live) as c_int);
+        index.write(MPI_UNDEFINED);
+    }
     if !live {
-        // SAFETY: checked for NULL.
-        unsafe { index.write(MPI_UNDEFINED) };
         store(status, empty_status());
     }
     Ok(())
@@ -89,7 +91,7 @@ fn get_status_some(
     if n > 0 {
         non_null(indices, "array_of_indices")?;
     }
-    let (mut live, mut done, mut failed) = (false, 0usize, 0usize);
+    let (mut live, mut done, mut errors) = (false, 0usize, Vec::new());
     for i in 0..n {
         let h = read(requests, i);
         if h == MPI_REQUEST_NULL || is_inactive(h) {
@@ -99,14 +101,14 @@ fn get_status_some(
         if let Some(o) = peek(h).map_err(|e| e.context_index(i))? {
             // SAFETY: `indices` holds `n` entries per the MPI contract.
             unsafe { indices.add(done).write(i as c_int) };
-            failed += record(statuses, done, &o) as usize;
+            errors.push(record(statuses, done, &o));
             done += 1;
         }
     }
     let out = if live { done as c_int } else { MPI_UNDEFINED };
     // SAFETY: checked for NULL.
     unsafe { outcount.write(out) };
-    in_status("MPI_Request_get_status_some", failed)
+    in_status("MPI_Request_get_status_some", statuses, &errors)
 }
 
 mpi_fn! {

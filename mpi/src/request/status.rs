@@ -55,11 +55,27 @@ impl MPI_Status {
     }
 }
 
-/// Writes `st` to `out` unless it is `MPI_STATUS_IGNORE` (NULL).
+/// Writes `st` to `out` unless it is `MPI_STATUS_IGNORE` (NULL), leaving `out`'s `MPI_ERROR`
+/// as it was: MPI 4.1 §3.2.5 lets only the multiple-completion calls set that field (and only
+/// when they return `MPI_ERR_IN_STATUS`, see [`set_error`]).
 pub fn store(out: *mut MPI_Status, st: MPI_Status) {
     if !out.is_null() {
+        // SAFETY: not NULL; writable per the MPI contract. Field by field, so the caller's
+        // (possibly uninitialised) MPI_ERROR is neither read nor written.
+        unsafe {
+            (&raw mut (*out).MPI_SOURCE).write(st.MPI_SOURCE);
+            (&raw mut (*out).MPI_TAG).write(st.MPI_TAG);
+            (&raw mut (*out).MPI_internal).write(st.MPI_internal);
+        }
+    }
+}
+
+/// Sets the `MPI_ERROR` field of `out` unless it is `MPI_STATUS_IGNORE` (for the
+/// multiple-completion calls that return `MPI_ERR_IN_STATUS`).
+pub fn set_error(out: *mut MPI_Status, error: c_int) {
+    if !out.is_null() {
         // SAFETY: not NULL; writable per the MPI contract.
-        unsafe { out.write(st) };
+        unsafe { (&raw mut (*out).MPI_ERROR).write(error) };
     }
 }
 

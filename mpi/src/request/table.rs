@@ -81,7 +81,11 @@ impl Entry {
         let Some(r) = self.req.as_mut() else {
             return self.starter.is_some();
         };
-        if !r.test() {
+        // A generalized request is complete once MPI_Grequest_complete was called, even if its
+        // task has not run on the runtime yet: the task then ends at once, so waiting for its
+        // result below is brief.
+        let fired = self.greq.as_ref().is_some_and(|g| g.completed());
+        if !fired && !r.test() {
             return false;
         }
         let r = self.req.take().expect("checked above");
