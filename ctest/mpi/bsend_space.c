@@ -2,8 +2,9 @@
  * bsend_space.c: buffered sends use up the attached buffer (MPI 4.1 §3.6): each message takes
  * its packed size plus MPI_BSEND_OVERHEAD until it has left the buffer (been received), and a
  * Bsend / Ibsend that does not fit in what is left fails with MPI_ERR_BUFFER. Receiving the
- * messages frees the space again (MPI_Buffer_detach waits for that), also for the next Bsend
- * right after the receive.
+ * messages frees the space again, also for the next Bsend right after the receive. Detach and
+ * flush wait for no receiver (nexar transmits a message when it is sent): ranks that Bsend to
+ * each other, detach, then receive must not deadlock, and a flush frees the whole buffer.
  */
 #include "mpi_check.h"
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Ibsend(b, N, MPI_INT, next, 2, w, &r), MPI_ERR_BUFFER);
     CHECK_OK(MPI_Barrier(w)); /* nobody receives before every rank has tried */
 
-    /* Once received, its space is free again: detach waits for that, then all of it fits. */
+    /* Once received, its space is free again. */
     CHECK_OK(MPI_Recv(in, N, MPI_INT, prev, 1, w, MPI_STATUS_IGNORE));
     CHECK(in[0] == 0 && in[N - 1] == N - 1);
     void *addr = NULL;
@@ -83,6 +84,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "[rank %d] a Bsend to self failed after its predecessor was received\n",
                 check_rank);
     CHECK(failures == 0);
+    CHECK_OK(MPI_Buffer_detach(&addr, &got));
+
+    /* Bsend to the next rank, detach before anyone receives, then receive: no deadlock. */
+    CHECK_OK(MPI_Buffer_attach(mem, one_msg));
+    a[0] = 77;
+    CHECK_OK(MPI_Bsend(a, N, MPI_INT, next, 7, w));
+    CHECK_OK(MPI_Buffer_detach(&addr, &got));
+    CHECK_OK(MPI_Recv(in, N, MPI_INT, prev, 7, w, MPI_STATUS_IGNORE));
+    CHECK(in[0] == 77);
+
+    /* A flush frees the buffer at once: the next Bsend fits though nothing was received. */
+    CHECK_OK(MPI_Buffer_attach(mem, one_msg));
+    a[0] = 88;
+    CHECK_OK(MPI_Bsend(a, N, MPI_INT, next, 8, w));
+    CHECK_OK(MPI_Buffer_flush());
+    a[0] = 99;
+    CHECK_OK(MPI_Bsend(a, N, MPI_INT, next, 9, w));
+    CHECK_OK(MPI_Recv(in, N, MPI_INT, prev, 8, w, MPI_STATUS_IGNORE));
+    CHECK(in[0] == 88);
+    CHECK_OK(MPI_Recv(in, N, MPI_INT, prev, 9, w, MPI_STATUS_IGNORE));
+    CHECK(in[0] == 99);
     CHECK_OK(MPI_Buffer_detach(&addr, &got));
 
     /* Nothing was sent by the failed calls. */

@@ -5,10 +5,15 @@
 //! never written; it is used for accounting, as MPI specifies: each buffered send reserves its
 //! size plus `MPI_BSEND_OVERHEAD` bytes of the attached buffer (the communicator's if it has
 //! one, else the process's) and fails with `MPI_ERR_BUFFER` when that does not fit. The space
-//! stays reserved until the message has left the buffer: it goes out as a synchronous send
-//! whose acknowledgement (the receiver matched it) or failure releases the space, so messages
-//! nobody has received yet fill the buffer as MPI 4.1 §3.6 describes. Detach / flush wait
-//! until no reservation is left.
+//! stays reserved until the receiver has matched the message: it goes out as a synchronous
+//! send whose acknowledgement (or failure) releases the space, so messages nobody has received
+//! yet fill the buffer as MPI 4.1 §3.6 describes.
+//!
+//! Detach and flush wait for nothing: they must wait until every buffered message has been
+//! *transmitted*, and nexar transmitted each one (copied it out) when it was sent. Waiting for
+//! the receivers instead would deadlock the legal pattern "Bsend to each other, detach, then
+//! receive". They end the reservations (a flush starts a new generation of the buffer, a
+//! detach drops it), and acknowledgements of an earlier generation release nothing.
 //! `MPI_BUFFER_AUTOMATIC` attaches an unlimited buffer.
 
 use crate::args::count;
@@ -29,11 +34,26 @@ pub const BSEND_OVERHEAD: usize = 512;
 /// `MPI_BUFFER_AUTOMATIC` of `mpi.h`.
 const AUTOMATIC: usize = 2;
 
-/// An attached buffer: where, how large (`usize::MAX` when automatic), how much is reserved.
+/// An attached buffer: where, how large (`usize::MAX` when automatic), how much is reserved,
+/// and its generation (new at every attach and flush).
 struct Attached {
     addr: usize,
     size: usize,
     used: usize,
+    generation: u64,
+}
+
+/// A reservation: which buffer, of which generation.
+#[derive(Debug, Clone, Copy)]
+struct Reserved {
+    owner: Owner,
+    generation: u64,
+}
+
+/// The next buffer generation (unique in the process).
+fn next_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Which buffer: the process's or a communicator's.
@@ -71,19 +91,23 @@ fn attach(owner: Owner, buffer: *mut c_void, size: MPI_Count) -> Result<()> {
             addr,
             size,
             used: 0,
+            generation: next_generation(),
         },
     );
     Ok(())
 }
 
-/// Waits until no buffered send of `owner` is in progress; with `remove`, detaches the buffer
-/// and returns (address, size) — NULL and 0 if none was attached.
+/// Ends every reservation of `owner`'s buffer (its messages were transmitted when sent: see
+/// the module docs); with `remove`, detaches the buffer and returns (address, size) — NULL and
+/// 0 if none was attached.
 fn drain(owner: Owner, remove: bool) -> (usize, usize) {
     let mut b = BUFFERS.lock();
-    while b.get(&owner).is_some_and(|a| a.used > 0) {
-        RELEASED.wait(&mut b);
-    }
+    RELEASED.notify_all();
     if !remove {
+        if let Some(a) = b.get_mut(&owner) {
+            a.used = 0;
+            a.generation = next_generation();
+        }
         return (0, 0);
     }
     match b.remove(&owner) {
@@ -119,7 +143,7 @@ const GRACE: Duration = Duration::from_millis(20);
 
 /// Reserves room for `len` bytes in the buffer that serves `comm_h`; `progress` drives the
 /// transport while a send that does not fit waits.
-fn reserve(comm_h: MPI_Comm, len: usize, progress: impl Fn()) -> Result<Owner> {
+fn reserve(comm_h: MPI_Comm, len: usize, progress: impl Fn()) -> Result<Reserved> {
     let deadline = Instant::now() + GRACE;
     let mut b = BUFFERS.lock();
     loop {
@@ -136,7 +160,10 @@ fn reserve(comm_h: MPI_Comm, len: usize, progress: impl Fn()) -> Result<Owner> {
         let need = len.saturating_add(BSEND_OVERHEAD);
         if need <= a.size - a.used {
             a.used += need;
-            return Ok(owner);
+            return Ok(Reserved {
+                owner,
+                generation: a.generation,
+            });
         }
         // Messages already received free their space when their acknowledgement lands, which
         // may be a moment later: a send that does not fit gives them that moment (driving the
@@ -158,9 +185,9 @@ fn reserve(comm_h: MPI_Comm, len: usize, progress: impl Fn()) -> Result<Owner> {
     }
 }
 
-fn release(owner: Owner, len: usize) {
+fn release(r: Reserved, len: usize) {
     let mut b = BUFFERS.lock();
-    if let Some(a) = b.get_mut(&owner) {
+    if let Some(a) = b.get_mut(&r.owner).filter(|a| a.generation == r.generation) {
         a.used -= len.saturating_add(BSEND_OVERHEAD);
     }
     RELEASED.notify_all();
@@ -214,8 +241,9 @@ mpi_fn! {
         call("MPI_Buffer_attach_c", MPI_COMM_WORLD, || attach(Owner::Process, buffer, size))
     }
 
-    /// Waits for pending buffered sends, detaches the buffer and returns its address (in
-    /// `*(void **)buffer_addr`) and size (NULL and 0 if none was attached).
+    /// Detaches the buffer (its messages were transmitted when sent: nothing to wait for) and
+    /// returns its address (in `*(void **)buffer_addr`) and size (NULL and 0 if none was
+    /// attached).
     fn MPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int
         => PMPI_Buffer_detach
     {
@@ -231,7 +259,8 @@ mpi_fn! {
         call("MPI_Buffer_detach_c", MPI_COMM_WORLD, || detach(Owner::Process, buffer_addr, size))
     }
 
-    /// Waits until every buffered send using the process's buffer has left it.
+    /// Every buffered send using the process's buffer has left it (nexar transmits each when
+    /// it is sent): frees all of the buffer's space at once.
     fn MPI_Buffer_flush() -> c_int => PMPI_Buffer_flush {
         call("MPI_Buffer_flush", MPI_COMM_WORLD, || {
             drain(Owner::Process, false);
@@ -345,6 +374,14 @@ mod tests {
         assert_eq!(reserve(0x7777, 1, || {}).unwrap_err().class, MPI_ERR_BUFFER);
         release(a, 60);
         release(b, 40);
+        // A flush frees the space at once; a late release of before it changes nothing.
+        let c = reserve(0x7777, 60, || {}).unwrap();
+        let _d = reserve(0x7777, 40, || {}).unwrap();
+        drain(owner, false);
+        release(c, 60);
+        let e = reserve(0x7777, 100, || {}).unwrap();
+        assert_eq!(reserve(0x7777, 1, || {}).unwrap_err().class, MPI_ERR_BUFFER);
+        release(e, 100);
         let (addr, size) = drain(owner, true);
         assert_eq!((addr, size), (mem.as_ptr() as usize, mem.len()));
         assert_eq!(drain(owner, true), (0, 0));
