@@ -16,6 +16,9 @@
  *                                                              frame path, which sends nothing)
  *   root         bcast of 8 B from rank 0 / from itself       (both on the flag area)
  *   reduce       reduce of 8 B to rank 0 / allreduce of 8 B   (both on the flag area)
+ *   reduce_root  reduce of 8 B to rank 0 / to itself          (both on the flag area: the case
+ *                                                              of two "roots" that hung before)
+ *   bcast_reduce bcast of 8 B from rank 0 / reduce to rank 0  (both on the flag area)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -65,6 +68,11 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "reduce")) {
         rc = last ? MPI_Allreduce(a, b, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
                   : MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "reduce_root")) {
+        rc = MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, last ? size - 1 : 0, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "bcast_reduce")) {
+        rc = last ? MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD)
+                  : MPI_Bcast(a, 2, MPI_INT, 0, MPI_COMM_WORLD);
     } else {
         printf("rank %d: unknown case '%s'\n", rank, c);
         return 2;
