@@ -21,6 +21,20 @@ impl Drop for RuntimeOwner {
     }
 }
 
+/// Sets `SIGPIPE` to ignored if it is at its default action (see [`Context::init_with`]).
+fn ignore_default_sigpipe() {
+    // SAFETY: sigaction with a null new action only reads the current one into `old`, a
+    // zeroed struct it may write.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGPIPE, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_DFL
+        {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    }
+}
+
 pub(crate) fn build_runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads.max(1))
@@ -72,7 +86,13 @@ impl Context {
     }
 
     /// Like [`Context::init`] with an explicit configuration.
+    ///
+    /// A process whose `SIGPIPE` is at its default action (terminate) gets it ignored, as Rust
+    /// programs and Open MPI do: a peer that dies mid-write must turn into an error
+    /// (`EPIPE`, then `ProcFailed`), never kill this process. A handler the program installed
+    /// is left alone.
     pub fn init_with(cfg: Config) -> Result<Self> {
+        ignore_default_sigpipe();
         let runtime = build_runtime(cfg.threads)?;
         // A PMI process manager (hydra, srun --mpi=pmi2) ranks below nexar's own variables.
         if let Some(p) = bootstrap::pmi::boot_from_env(&cfg, runtime.handle())? {

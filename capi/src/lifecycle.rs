@@ -70,7 +70,9 @@ pub fn insert_comm(c: Comm) -> Result<nexar_comm_t> {
 /// Initializes nexar for this process: joins the job described by the environment (nexarrun,
 /// or a world of one when started alone).
 ///
-/// `argc` and `argv` may be NULL; they are not modified.
+/// `argc` and `argv` may be NULL; they are not modified. If `SIGPIPE` is at its default
+/// action (terminating the process), it is set to ignored, so a peer dying mid-write gives an
+/// error rather than killing this process; a handler the program installed is kept.
 /// Blocking: yes (connects to the other ranks). Thread safety: call once, from one thread,
 /// before any other nexar function except `nexar_initialized`, `nexar_finalized`,
 /// `nexar_wtime`, `nexar_version*`, `nexar_error_string`, `nexar_last_error_message` and
