@@ -105,6 +105,18 @@ impl From<nexar::Error> for MpiError {
     }
 }
 
+/// The name of error class `class` (`MPI_ERR_RANK`, `MPIX_ERR_PROC_FAILED`, ...) from the spec
+/// table, or `None` for a class the program added.
+pub fn class_name(class: c_int) -> Option<&'static str> {
+    static TABLE: &str = include_str!("../../spec/constants.txt");
+    TABLE.lines().find_map(|l| {
+        let mut w = l.split_whitespace();
+        let (name, value) = (w.next()?, w.next()?);
+        let is_class = name.starts_with("MPI_ERR_") || name.starts_with("MPIX_ERR_");
+        (is_class && value.parse::<c_int>().ok()? == class).then_some(name)
+    })
+}
+
 /// Description of an error class.
 pub fn describe(class: c_int) -> &'static str {
     match class {
@@ -167,7 +179,9 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
             } else {
                 "MPI_ERRORS_ARE_FATAL"
             };
-            eprintln!("nexar MPI: {message} (error class {class}; {what}: ending the job)");
+            let name =
+                class_name(class).map_or_else(|| format!("error class {class}"), str::to_owned);
+            eprintln!("nexar MPI: {message} ({name}; {what}: ending the job)");
             std::process::exit(if class & 0xff == 0 { 1 } else { class })
         }
     }
@@ -287,6 +301,15 @@ mpi_fn! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_classes_are_named_from_the_spec_table() {
+        assert_eq!(class_name(MPI_ERR_RANK), Some("MPI_ERR_RANK"));
+        assert_eq!(class_name(MPI_ERR_TRUNCATE), Some("MPI_ERR_TRUNCATE"));
+        assert_eq!(class_name(101), Some("MPIX_ERR_PROC_FAILED"));
+        assert_eq!(class_name(MPI_SUCCESS), None);
+        assert_eq!(class_name(12345), None);
+    }
 
     #[test]
     fn every_kind_maps_to_a_valid_class() {
