@@ -113,6 +113,25 @@ fn slurm_environment_forms_a_world() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A program run directly in a Slurm batch script (the allocation's variables, no srun step,
+/// no secret) is a world of one, as under Open MPI and MPICH; before, it exited 16 naming
+/// SLURM_STEP_NODELIST.
+#[test]
+fn a_program_started_in_a_batch_script_is_a_world_of_one() {
+    let mut cmd = Command::new(example("allreduce_demo"));
+    cmd.env_clear()
+        .envs(kv(&[
+            ("SLURM_JOB_ID", "4321".into()),
+            ("SLURM_NTASKS", "4".into()),
+            ("SLURM_PROCID", "0".into()),
+            ("SLURM_NODELIST", "localhost".into()),
+        ]))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let outs = wait_all_bounded(vec![cmd.spawn().unwrap()]);
+    assert_verified(&outs, 1);
+}
+
 #[test]
 fn torchrun_environment_forms_a_world_without_master_port() {
     let (dir, secret) = secret_dir("torch");

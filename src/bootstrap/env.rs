@@ -152,9 +152,18 @@ fn launch_detected(
     };
     let secret = read_secret(get)?;
     if d.size > 1 && secret.is_none() {
+        // Under srun, the usual cause is a site default of --mpi=pmix or none: PMI-2 carries
+        // the secret with no file at all.
+        let hint = if d.source == "Slurm" {
+            "; or start the ranks with `srun --mpi=pmi2` (this srun did not provide PMI-2: its \
+             default plugin is probably pmix or none; `srun --mpi=list` shows them), which needs \
+             no file"
+        } else {
+            ""
+        };
         return Err(boot(format!(
             "{} launch of {} ranks: no job secret; set NEXAR_JOB_SECRET_FILE to a file (mode \
-             0600) holding the job secret, shared by every rank",
+             0600) holding the job secret, shared by every rank{hint}",
             d.source, d.size
         )));
     }

@@ -25,7 +25,7 @@
 //! | nexar (`nexarrun`, by hand) | `NEXAR_RANK` / `NEXAR_SIZE` / `NEXAR_LOCAL_RANK` | `NEXAR_RENDEZVOUS` |
 //! | PMI-1 (`mpiexec.hydra`, `srun --mpi=pmi2`) | `PMI_FD` with `PMI_RANK` / `PMI_SIZE`, else `PMI_PORT` + `PMI_ID` (rank and size from the `initack` reply); local rank `MPI_LOCALRANKID` / `PMI_LOCAL_RANK` / `SLURM_LOCALID`, else counted through the KVS | rank 0 starts it on (`bind_addr`, any port) and publishes it, and the job secret unless `NEXAR_JOB_SECRET_FILE` is set, in the process manager's KVS ([`pmi`]) |
 //! | Open MPI `mpirun` | `OMPI_COMM_WORLD_RANK` / `_SIZE` / `_LOCAL_RANK` | one host (`OMPI_COMM_WORLD_LOCAL_SIZE` = `_SIZE`): `127.0.0.1:` 20000 + `OMPI_MCA_ess_base_jobid` mod 10000 (else the FNV-1a hash of `PMIX_NAMESPACE`); several hosts: `NEXAR_RENDEZVOUS` required |
-//! | Slurm `srun` | `SLURM_PROCID` / `SLURM_NTASKS` / `SLURM_LOCALID` | first host of `SLURM_STEP_NODELIST` (hostlist syntax such as `node[01-03,07],gpu5`), port 20000 + (`SLURM_JOB_ID` × 31 + `SLURM_STEP_ID`) mod 10000 |
+//! | Slurm `srun` | `SLURM_PROCID` / `SLURM_NTASKS` / `SLURM_LOCALID` | first host of `SLURM_STEP_NODELIST` (hostlist syntax such as `node[01-03,07],gpu5`), port 20000 + (`SLURM_JOB_ID` × 31 + `SLURM_STEP_ID`) mod 10000; without `SLURM_STEP_NODELIST` (run directly in a batch script or `salloc` shell, not by `srun`) a world of one |
 //! | torchrun | `RANK` / `WORLD_SIZE` / `LOCAL_RANK` | `MASTER_ADDR`, port `MASTER_PORT` + 1 (1024 when that leaves 1024..=65535); `MASTER_PORT` itself is never bound, torchrun's agent may own it |
 //! | none | singleton | none |
 //!

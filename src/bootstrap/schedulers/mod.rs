@@ -255,14 +255,23 @@ fn open_mpi(get: Get<'_>, overridden: bool) -> Result<Detected> {
 
 fn slurm(get: Get<'_>, overridden: bool) -> Result<Detected> {
     let src = "Slurm";
+    // Only srun sets the step's node list. A program started directly in a batch script (or
+    // an salloc shell), which also sees SLURM_PROCID / SLURM_NTASKS of the allocation, is one
+    // process on its own: a world of one, as Open MPI and MPICH run it.
+    if get("SLURM_STEP_NODELIST").is_none() && !overridden {
+        return Ok(Detected {
+            source: "Slurm (outside srun: a world of one)",
+            rank: 0,
+            size: 1,
+            local_rank: 0,
+            rendezvous: None,
+        });
+    }
     let (rank, size, local_rank) =
         place(get, src, ["SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"])?;
     let rendezvous = if overridden || size == 1 {
         None
     } else {
-        // Only srun sets the step's node list: a program started directly in a batch script
-        // (which also sees SLURM_PROCID / SLURM_NTASKS) fails here at once instead of waiting
-        // for ranks that will never come.
         let list = get("SLURM_STEP_NODELIST").ok_or_else(|| {
             boot(
                 "Slurm launch: SLURM_STEP_NODELIST is not set (not started by srun?); start the \

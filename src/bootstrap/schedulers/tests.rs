@@ -195,11 +195,19 @@ fn bad_values_name_the_variable() {
     let s = secret_file("bad");
     let cases: [(&[(&str, &str)], &str); 5] = [
         (
-            &[("SLURM_PROCID", "4"), ("SLURM_NTASKS", "4")],
+            &[
+                ("SLURM_PROCID", "4"),
+                ("SLURM_NTASKS", "4"),
+                ("SLURM_STEP_NODELIST", "n1"),
+            ],
             "SLURM_PROCID=4",
         ),
         (
-            &[("SLURM_PROCID", "x"), ("SLURM_NTASKS", "4")],
+            &[
+                ("SLURM_PROCID", "x"),
+                ("SLURM_NTASKS", "4"),
+                ("SLURM_STEP_NODELIST", "n1"),
+            ],
             "SLURM_PROCID",
         ),
         (
@@ -242,15 +250,30 @@ fn secret_is_required_and_size_one_is_a_singleton() {
         ("MASTER_PORT", "29500"),
     ]));
     assert!(msg.contains("NEXAR_JOB_SECRET_FILE"), "{msg}");
-    // A batch script's own environment (no srun step) is refused at once.
-    let s = secret_file("batch");
+    // A program run directly in a batch script (the allocation's variables, no srun step) is
+    // a world of one, with or without a secret.
+    for extra in [vec![], vec![("SLURM_PROCID", "0")]] {
+        let mut v = vec![("SLURM_NTASKS", "4"), ("SLURM_JOB_ID", "5")];
+        v.extend(extra);
+        let l = launch(&v).unwrap();
+        assert_eq!(
+            (l.rank, l.size, l.rendezvous, l.host_rendezvous),
+            (0, 1, None, false)
+        );
+    }
+    // srun without PMI-2 (a site default of pmix or none) and no secret file: the error says
+    // how to fix it either way.
     let msg = err_msg(launch(&[
-        ("SLURM_PROCID", "0"),
-        ("SLURM_NTASKS", "4"),
+        ("SLURM_PROCID", "1"),
+        ("SLURM_NTASKS", "2"),
+        ("SLURM_LOCALID", "1"),
         ("SLURM_JOB_ID", "5"),
-        ("NEXAR_JOB_SECRET_FILE", &s),
+        ("SLURM_STEP_NODELIST", "n1"),
     ]));
-    assert!(msg.contains("SLURM_STEP_NODELIST"), "{msg}");
+    assert!(
+        msg.contains("--mpi=pmi2") && msg.contains("NEXAR_JOB_SECRET_FILE"),
+        "{msg}"
+    );
     let l = launch(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "1")]).unwrap();
     assert_eq!(
         (l.rank, l.size, l.rendezvous, l.host_rendezvous),
