@@ -15,7 +15,8 @@
 //! - nexar's own: `--secret-file PATH` (jobs across hosts; default `NEXAR_JOB_SECRET_FILE`).
 //!
 //! When every host is this machine (see [`crate::hosts`]), without `-n` a context runs `-ppn`
-//! ranks, else the total slots of the hosts given, else 1 (like MPICH). Hosts other than this
+//! ranks, else the total slots of the hosts given, else the task count of the one-node Slurm
+//! allocation it runs in (`SLURM_NTASKS`), else 1 (like MPICH). Hosts other than this
 //! one make a job across hosts, started like `nexarrun -H` (see [`crate::mpiexec_hosts`]).
 
 use crate::hosts::{self, HostSlots};
@@ -99,7 +100,23 @@ struct Global {
     secret_file: Option<PathBuf>,
 }
 
-/// Reads `argv` (without argv\[0\]); `getenv` answers `-x VAR` and `MPIEXEC_TIMEOUT`.
+/// The task count of the Slurm allocation this runs in (`SLURM_NTASKS`, as `salloc -n 4` or a
+/// batch script with `--ntasks` sets it), when the allocation is this one node: what a
+/// context without `-n`, hosts or `-ppn` runs, as Open MPI's and MPICH's `mpiexec` do there.
+fn allocation_tasks(getenv: &impl Fn(&str) -> Option<OsString>) -> Result<Option<u32>, String> {
+    let Some(v) = getenv("SLURM_NTASKS") else {
+        return Ok(None);
+    };
+    let nodes = getenv("SLURM_JOB_NUM_NODES").map(|n| n.to_string_lossy().trim().to_string());
+    if nodes.as_deref().is_some_and(|n| n != "1") {
+        // Ranks on the allocation's other nodes would need srun: run one here, as before.
+        return Ok(None);
+    }
+    parse_count("SLURM_NTASKS", &v.to_string_lossy()).map(Some)
+}
+
+/// Reads `argv` (without argv\[0\]); `getenv` answers `-x VAR`, `MPIEXEC_TIMEOUT` and the
+/// allocation's task count (`SLURM_NTASKS`).
 pub fn parse(
     argv: &[OsString],
     getenv: impl Fn(&str) -> Option<OsString>,
@@ -246,7 +263,7 @@ pub fn parse_with_host(
         (None, true) => u32::try_from(hosts::total_slots(&g.hosts))
             .map_err(|_| "too many slots".to_string())?
             .max(1),
-        (None, false) => 1,
+        (None, false) => allocation_tasks(&getenv)?.unwrap_or(1),
     };
     let across = g.hosts.iter().any(|h| !here(&h.host));
     if across && contexts.len() > 1 {

@@ -182,6 +182,28 @@ fn ignored_options_are_accepted() {
 }
 
 #[test]
+fn inside_a_one_node_slurm_allocation_the_default_is_its_task_count() {
+    let alloc = |nodes: Option<&'static str>| {
+        move |k: &str| match k {
+            "SLURM_NTASKS" => Some(OsString::from("4")),
+            "SLURM_JOB_NUM_NODES" => nodes.map(OsString::from),
+            _ => None,
+        }
+    };
+    let count = |getenv, v: &[&str]| match parse_with_host(&os(v), getenv, here).unwrap() {
+        Command::Run(p) => p.contexts[0].count,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(count(alloc(Some("1")), &["prog"]), 4);
+    assert_eq!(count(alloc(None), &["prog"]), 4);
+    // -n wins; an allocation over several nodes keeps the default of one here.
+    assert_eq!(count(alloc(Some("1")), &["-n", "2", "prog"]), 2);
+    assert_eq!(count(alloc(Some("2")), &["prog"]), 1);
+    let bad = |k: &str| (k == "SLURM_NTASKS").then(|| OsString::from("x"));
+    assert!(parse_with_host(&os(&["prog"]), bad, here).is_err());
+}
+
+#[test]
 fn tags_and_timeouts() {
     for o in ["-l", "-prepend-rank", "--tag-output"] {
         assert!(plan(&[o, "prog"]).tag_output, "{o}");
