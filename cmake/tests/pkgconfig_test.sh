@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest nexar.consumer.pkgconfig: compiles a program against the installed nexar with
-# `pkg-config --cflags --libs nexar` and runs it (under the installed nexarrun at 2 ranks when
+# `pkg-config --cflags --libs nexar` alone (its rpath finds the library) and runs it (under the installed nexarrun at 2 ranks when
 # the installation has it, else as a singleton).
 # Usage: pkgconfig_test.sh PKG_CONFIG CC PREFIX PCDIR SOURCE WORKDIR VERSION
 set -euo pipefail
@@ -16,10 +16,13 @@ if [ "$got_version" != "$version" ]; then
 fi
 libdir="$("$pkg_config" --variable=libdir nexar)"
 set -x
+# Only what pkg-config gives: its rpath must let the program start without LD_LIBRARY_PATH.
 # shellcheck disable=SC2046
 "$cc" -Wall -Wextra -Werror -o "$workdir/app" "$source" \
-  $("$pkg_config" --cflags --libs nexar) -Wl,-rpath,"$libdir"
+  $("$pkg_config" --cflags --libs nexar)
 set +x
+unset LD_LIBRARY_PATH
+test -n "$libdir"
 # The program must load the installed library (paths compared after resolving links and ..).
 loaded="$(ldd "$workdir/app" | awk '$1 == "libnexar.so.0" { print $3 }')"
 case "$(readlink -f "${loaded:-/nonexistent}")" in

@@ -90,6 +90,11 @@ check_tree() {
   expect_eq "CC=gcc" "$(CC=gcc "$b/mpicc" -showme:command)" gcc
   expect_eq "NEXAR_MPICC_CC" "$(CC=gcc NEXAR_MPICC_CC='ccache cc' "$b/mpicc" -showme:command)" "ccache cc"
   expect_eq "CC=mpicc" "$(CC=/x/mpicc "$b/mpicc" -showme:command)" cc
+  # A wrapper among several words (flags, a launcher) is replaced too: before, these made the
+  # wrapper run itself forever.
+  expect_eq "CC=mpicc -std=c11" "$(CC="mpicc -std=c11" "$b/mpicc" -showme:command)" "cc -std=c11"
+  expect_eq "CC=ccache mpicc" "$(CC="ccache $b/mpicc" "$b/mpicc" -showme:command)" "ccache cc"
+  expect_eq "CXX=mpicxx -O2" "$(CXX="mpicxx -O2" "$b/mpicxx" -showme:command)" "c++ -O2"
 
   out=$("$b/mpicxx" -show)
   case $out in c++\ *) ;; *) fail "mpicxx -show does not start with c++: $out" ;; esac
