@@ -93,6 +93,7 @@ impl Context {
     /// is left alone.
     pub fn init_with(cfg: Config) -> Result<Self> {
         ignore_default_sigpipe();
+        crate::logging::install();
         let runtime = build_runtime(cfg.threads)?;
         // A PMI process manager (hydra, srun --mpi=pmi2) ranks below nexar's own variables.
         if let Some(p) = bootstrap::pmi::boot_from_env(&cfg, runtime.handle())? {
@@ -122,6 +123,7 @@ impl Context {
         runtime: tokio::runtime::Runtime,
         server: Option<bootstrap::rendezvous::RendezvousServer>,
     ) -> Result<Self> {
+        crate::logging::set_rank(launch.rank);
         let engine = Engine::new(
             launch.rank,
             launch.size,

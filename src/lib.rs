@@ -42,6 +42,7 @@ mod request;
 pub mod rpc;
 // Top: the frame router (the one file naming every feature) and the context that assembles them.
 mod context;
+mod logging;
 mod router;
 
 pub use abort::{abort_job, exit_status};

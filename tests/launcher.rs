@@ -59,6 +59,28 @@ fn every_rank_sees_the_environment_contract_and_output_is_tagged() {
     }
 }
 
+/// `NEXAR_LOG` reaches every rank: each logs to stderr with its rank in front, and without
+/// colour codes when stderr is not a terminal (here a pipe), nexarrun included. Before, only
+/// nexarrun logged, in colour even into a pipe.
+#[test]
+fn nexar_log_makes_every_rank_log_with_its_rank_and_no_colour_into_a_pipe() {
+    let out = nexarrun()
+        .env("NEXAR_LOG", "debug")
+        .args(["-n", "2", "--"])
+        .arg(common::procs::example("allreduce_demo"))
+        .output()
+        .expect("nexarrun runs");
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{err}", out.status);
+    for r in 0..2 {
+        assert!(
+            err.contains(&format!("[nexar rank {r}] ")),
+            "no log line of rank {r}:\n{err}"
+        );
+    }
+    assert!(!err.contains('\x1b'), "colour codes in a pipe:\n{err}");
+}
+
 #[test]
 fn without_tags_output_passes_through() {
     let (out, _) = run(&["-n", "2", "sh", "-c", "printf 'x%s\\n' $NEXAR_RANK"]);

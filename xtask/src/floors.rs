@@ -35,7 +35,7 @@ const FLOORS: [(&str, &[&str]); 4] = [
             "rpc",
         ],
     ),
-    ("top", &["context", "grow", "router", "lib"]),
+    ("top", &["context", "grow", "logging", "router", "lib"]),
 ];
 
 /// The floor (index into [`FLOORS`]) of top-level module `m`.
