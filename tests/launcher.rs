@@ -81,6 +81,20 @@ fn nexar_log_makes_every_rank_log_with_its_rank_and_no_colour_into_a_pipe() {
     assert!(!err.contains('\x1b'), "colour codes in a pipe:\n{err}");
 }
 
+/// A one-rank job outliving the connect timeout logs no rendezvous error (its rank never joins
+/// a rendezvous); before, `mpiexec -n 1` printed "rendezvous timed out" after 60 s.
+#[test]
+fn a_one_rank_job_that_outlives_the_connect_timeout_logs_no_rendezvous_error() {
+    let out = nexarrun()
+        .env("NEXAR_CONNECT_TIMEOUT_MS", "200")
+        .args(["-n", "1", "--", "sh", "-c", "sleep 0.8"])
+        .output()
+        .expect("nexarrun runs");
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{err}", out.status);
+    assert!(!err.contains("rendezvous"), "{err}");
+}
+
 #[test]
 fn without_tags_output_passes_through() {
     let (out, _) = run(&["-n", "2", "sh", "-c", "printf 'x%s\\n' $NEXAR_RANK"]);

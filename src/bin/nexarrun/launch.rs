@@ -167,6 +167,10 @@ fn check_plan(me: &str, plan: &Plan) -> Result<u32, i32> {
     Ok(n)
 }
 
+/// How long the rendezvous of a one-rank job waits for a joiner that never comes: longer than
+/// any job (and short of the timer's limit of about two years).
+const SINGLETON_RENDEZVOUS_WAIT: std::time::Duration = std::time::Duration::from_secs(365 * 86_400);
+
 /// Runs a plan, alone (`lead` = `None`: the plan is the whole job) or as the leader of a
 /// multi-host job. Returns the exit code.
 pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
@@ -199,6 +203,11 @@ pub async fn run_job(me: &str, plan: &Plan, lead: Option<Leading>) -> i32 {
     if let Some(l) = listen {
         // The rendezvous must be reachable from the other hosts too.
         cfg.bind_addr = l.ip();
+    }
+    if n == 1 {
+        // A world of one never joins a rendezvous: without this its gathering would time out
+        // after NEXAR_CONNECT_TIMEOUT_MS and log a spurious error into a healthy job.
+        cfg.connect_timeout = SINGLETON_RENDEZVOUS_WAIT;
     }
     let server = match RendezvousServer::start(&secret, SocketAddr::new(cfg.bind_addr, 0), n, &cfg)
     {
