@@ -8,7 +8,7 @@
 //! 1. **Reuse**: the slot of this parity last held this rank's call `p` (`seq` word `p + 1`);
 //!    wait until every peer's `done` word says it finished reading `p` (nearly always already
 //!    so: a peer that finished the call in between has).
-//! 2. **Publish**: write the payload and the call's [`Fingerprint`] into the slot, then its
+//! 2. **Publish**: write the payload and the call's fingerprint into the slot, then its
 //!    `seq` word `s + 1` (release).
 //! 3. **Gather**: wait for every peer's slot of this parity to say `s + 1` (acquire); a
 //!    different fingerprint is a mismatch, named at once by both sides.
@@ -19,12 +19,12 @@
 //!    lets the next call reuse the other slot without asking.
 //!
 //! Waiting spins for the transport's spin limit (none when the host's ranks outnumber its
-//! cores), then yields, then sleeps in growing steps up to [`MAX_NAP`], so waiting ranks
-//! neither starve the others nor burn a core for long. While a call waits (past [`CHECKS_AFTER`])
-//! it looks every [`CHECK_EVERY`] for what would make it wait forever: a failed, finalized or
+//! cores), then yields, then sleeps in growing steps up to `MAX_NAP` (0.5 ms), so waiting ranks
+//! neither starve the others nor burn a core for long. While a call waits (past `CHECKS_AFTER`, 0.2 ms)
+//! it looks every `CHECK_EVERY` (1 ms) for what would make it wait forever: a failed, finalized or
 //! revoked peer, the collective timeout (`NEXAR_TIMEOUT`), a mismatch notice, a peer running
 //! the same call number on another path (its frames arrive at this rank), or a peer already past
-//! this call while another has not joined it (a skipped call). After [`PROBE_AFTER`] it sends each
+//! this call while another has not joined it (a skipped call). After `PROBE_AFTER` (1 ms) it sends each
 //! missing peer one probe frame with the call's fingerprint, so a peer waiting on another path
 //! (say, a non-blocking barrier against a blocking one) finds the mismatch too.
 //!
