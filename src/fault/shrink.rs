@@ -36,12 +36,12 @@ impl CommFault {
 }
 
 impl CommInner {
-    /// World ranks whose failure fails an `ANY_SOURCE` receive: the members, less the
-    /// acknowledged failures.
+    /// World ranks whose failure fails an `ANY_SOURCE` receive: the point-to-point peers (the
+    /// remote group of an intercommunicator), less the acknowledged failures.
     pub(crate) fn wildcard_members(&self) -> Arc<[u32]> {
         match &self.fault.acked.lock().1 {
             Some(m) => m.clone(),
-            None => self.members.world().clone(),
+            None => self.peers().world().clone(),
         }
     }
 

@@ -47,6 +47,9 @@ pub(super) enum Work {
     /// Complete when its start returned, with this result still to be written into the
     /// receive buffer (a reduce's root on the flag area: its input may be that buffer).
     Ready(Vec<u8>),
+    /// A collective between the groups of an intercommunicator (`super::inter`), yielding
+    /// this rank's result (empty where there is none).
+    Inter(std::pin::Pin<Box<dyn Future<Output = Result<Vec<u8>>> + Send>>),
 }
 
 impl std::fmt::Debug for PendingCollective {
@@ -86,6 +89,11 @@ impl PendingCollective {
             }
             Work::Direct(d) => d.finish_into(recv).await?,
             Work::Ready(result) => recv.copy_from_slice(&result),
+            Work::Inter(run) => {
+                let result = run.await?;
+                let n = recv.len().min(result.len());
+                recv[..n].copy_from_slice(&result[..n]);
+            }
             Work::Done => {}
         }
         landing.land()

@@ -26,6 +26,7 @@ const FLOORS: [(&str, &[&str]); 4] = [
         "features",
         &[
             "comm",
+            "comm_inter",
             "comm_subset",
             "device",
             "driver",

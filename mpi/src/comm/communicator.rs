@@ -1,6 +1,8 @@
 //! Communicator functions: rank, size, dup (blocking and non-blocking), split, create, compare,
-//! names and free (error handlers are in [`crate::errors::handlers`]). There are no
-//! intercommunicators.
+//! names and free (error handlers are in [`crate::errors::handlers`]). On an intercommunicator
+//! rank, size and the group are the local group's; dup, free, names and compare work on it,
+//! split and create are refused by the engine (`MPI_ERR_COMM`). Intercommunicators themselves
+//! are in [`crate::comm::intercomm`].
 //!
 //! `MPI_Comm_create` and `MPI_Comm_create_group` use the engine's member-only creation
 //! ([`nexar::Comm::create_subset`]): the members derive the new context id from the parent, a
@@ -70,13 +72,6 @@ fn store_new(parent: MPI_Comm, newcomm: *mut MPI_Comm, c: Option<nexar::Comm>) -
     // SAFETY: the caller checked `newcomm` for NULL.
     unsafe { newcomm.write(h) };
     Ok(())
-}
-
-fn not_inter() -> MpiError {
-    MpiError::new(
-        MPI_ERR_COMM,
-        "not an intercommunicator (nexar has intracommunicators only)",
-    )
 }
 
 /// Duplicates `parent` into `*newcomm` (checked for NULL by the caller), copying its
@@ -214,6 +209,8 @@ mpi_fn! {
             let (a, b) = (comm(comm1)?, comm(comm2)?);
             let r = if comm1 == comm2 {
                 MPI_IDENT
+            } else if a.is_inter() || b.is_inter() {
+                crate::comm::intercomm::compare_inter(&a, &b)?
             } else {
                 match compare(&comm_members(&a)?, &comm_members(&b)?) {
                     MPI_IDENT => MPI_CONGRUENT,
@@ -221,37 +218,6 @@ mpi_fn! {
                 }
             };
             write_int(result, "result", r)
-        })
-    }
-
-    /// Always false: every communicator is an intracommunicator.
-    fn MPI_Comm_test_inter(comm_h: MPI_Comm, flag: *mut c_int) -> c_int => PMPI_Comm_test_inter {
-        call("MPI_Comm_test_inter", comm_h, || {
-            non_null(flag, "flag")?;
-            comm(comm_h)?;
-            write_int(flag, "flag", 0)
-        })
-    }
-
-    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
-    fn MPI_Comm_remote_size(comm_h: MPI_Comm, size: *mut c_int) -> c_int
-        => PMPI_Comm_remote_size
-    {
-        call("MPI_Comm_remote_size", comm_h, || {
-            non_null(size, "size")?;
-            comm(comm_h)?;
-            Err(not_inter())
-        })
-    }
-
-    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
-    fn MPI_Comm_remote_group(comm_h: MPI_Comm, group: *mut MPI_Group) -> c_int
-        => PMPI_Comm_remote_group
-    {
-        call("MPI_Comm_remote_group", comm_h, || {
-            non_null(group, "group")?;
-            comm(comm_h)?;
-            Err(not_inter())
         })
     }
 
