@@ -314,9 +314,12 @@ impl Comm {
 
     /// Splits into disjoint communicators, one per `color`; ranks are ordered by `key`, ties
     /// by rank in this communicator. `color = None` (MPI_UNDEFINED) yields no communicator.
-    /// Collective.
+    /// Collective. On an intercommunicator, each group splits and the parts of one color in
+    /// both groups form a new intercommunicator (none where the other group lacks the color).
     pub async fn split(&self, color: Option<u32>, key: i32) -> Result<Option<Comm>> {
-        self.inner.refuse_inter("split")?;
+        if let Some(inter) = &self.inner.inter {
+            return self.inter_split(inter, color, key).await;
+        }
         let ctx = self.inner.next_child_context("split");
         let mine = encode_split_entry(color, key);
         let mut all = vec![0u8; mine.len() * self.size() as usize];
@@ -359,7 +362,7 @@ impl Comm {
     }
 }
 
-fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
+pub(crate) fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
     let mut b = [0u8; 12];
     b[0..4].copy_from_slice(&u32::from(color.is_some()).to_le_bytes());
     b[4..8].copy_from_slice(&color.unwrap_or(0).to_le_bytes());
@@ -367,7 +370,7 @@ fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
     b
 }
 
-fn decode_split_entry(b: &[u8]) -> (Option<u32>, i32) {
+pub(crate) fn decode_split_entry(b: &[u8]) -> (Option<u32>, i32) {
     let word = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
     let color = (word(0) != 0).then(|| word(4));
     (color, word(8) as i32)

@@ -41,7 +41,7 @@ pub(crate) struct Inter {
 }
 
 impl Inter {
-    fn new(remote: Vec<u32>, local: Comm, context: u64) -> Self {
+    pub(crate) fn new(remote: Vec<u32>, local: Comm, context: u64) -> Self {
         let low = local.inner.members.world()[0] < remote[0];
         Self {
             remote: Members::new(remote),
@@ -142,7 +142,7 @@ impl Drop for Turn {
 }
 
 /// A context id from `kind` and `parts`.
-fn derive(kind: &[u8], parts: &[u64]) -> u64 {
+pub(crate) fn derive(kind: &[u8], parts: &[u64]) -> u64 {
     let mut input = kind.to_vec();
     for p in parts {
         input.extend_from_slice(&p.to_le_bytes());
@@ -286,7 +286,11 @@ impl Comm {
             ));
         };
         let context = self.inner.next_child_context("merge");
-        let theirs = self.leaders_swap(inter, vec![u8::from(high)]).await?;
+        let turn = Turn::take(self)?;
+        turn.wait().await;
+        let theirs = self
+            .leaders_swap(inter, turn.tag(), vec![u8::from(high)], 1)
+            .await?;
         let their_high = theirs.first().is_some_and(|&h| h != 0);
         let first = if high == their_high { inter.low } else { !high };
         let (mine, remote) = (self.inner.members.world(), inter.remote.world());
@@ -298,13 +302,17 @@ impl Comm {
         Ok(Comm::from_parts(self.inner.engine.clone(), context, world))
     }
 
-    /// Local rank 0 swaps its `mine` with the remote rank 0's; every member gets what the
-    /// remote rank 0 sent (as long as `mine`). Other members' `mine` is not used.
-    pub(crate) async fn leaders_swap(&self, inter: &Inter, mine: Vec<u8>) -> Result<Vec<u8>> {
-        let turn = Turn::take(self)?;
-        turn.wait().await;
-        let tag = turn.tag();
-        let mut out = vec![0u8; mine.len()];
+    /// Local rank 0 swaps its `mine` with the remote rank 0's (with `tag`, in the caller's
+    /// turn); every member gets what the remote rank 0 sent, which must be `their_len` bytes.
+    /// Other members' `mine` is not used.
+    pub(crate) async fn leaders_swap(
+        &self,
+        inter: &Inter,
+        tag: i32,
+        mine: Vec<u8>,
+        their_len: usize,
+    ) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; their_len];
         if self.rank() == 0 {
             let got = self.inter_sendrecv(inter, mine, 0, 0, tag).await?;
             check_len("the remote leader", got.len(), out.len())?;

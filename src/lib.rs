@@ -33,6 +33,7 @@ pub mod transport;
 // Features: communicators, operations, collectives' driver, failures, devices, RPC.
 mod comm;
 mod comm_inter;
+mod comm_inter_sub;
 mod comm_subset;
 pub mod device;
 mod driver;

@@ -2,7 +2,7 @@
  * MPI_Intercomm_create (leaders: world ranks 0 and 1). Checks the queries (test_inter, local
  * size/rank/group, remote size/group), point-to-point both ways (blocking with ANY_SOURCE and
  * its status, non-blocking, probe), merge with high/low and both orders, dup / compare / name /
- * attribute / free, MPI_Intercomm_create_from_groups, and the collectives between the groups
+ * attribute / free, split and create on it, MPI_Intercomm_create_from_groups, and the collectives between the groups
  * with values that show each group got the other's data. Unsupported forms must fail with
  * MPI_ERR_COMM, not hang. At one rank no intercommunicator can exist: only the
  * intracommunicator answers are checked. */
@@ -276,9 +276,73 @@ static void check_colls(MPI_Comm ic)
     /* Not supported yet on an intercommunicator: a clear MPI_ERR_COMM on every rank. */
     int rs = -1;
     EXPECT_CLASS(MPI_Reduce_scatter_block(send, &rs, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM);
-    MPI_Comm split = MPI_COMM_NULL;
-    EXPECT_CLASS(MPI_Comm_split(ic, 0, 0, &split), MPI_ERR_COMM);
+    MPI_Group lg;
+    MPI_Comm sub = MPI_COMM_NULL;
+    CHECK_OK(MPI_Comm_group(ic, &lg));
+    EXPECT_CLASS(MPI_Comm_create_group(ic, lg, 3, &sub), MPI_ERR_COMM);
+    CHECK_OK(MPI_Group_free(&lg));
     EXPECT_CLASS(MPI_Comm_remote_size(MPI_COMM_WORLD, &rs), MPI_ERR_COMM);
+}
+
+/* Comm_split on the intercommunicator: color = local rank parity, key reverses the order. */
+static void check_split(MPI_Comm ic)
+{
+    int c = lrank % 2;
+    MPI_Comm s;
+    CHECK_OK(MPI_Comm_split(ic, c, -lrank, &s));
+    int lcount = (lsize - c + 1) / 2, rcount = (rsize - c + 1) / 2;
+    if (rcount == 0) {
+        CHECK(s == MPI_COMM_NULL);
+        return;
+    }
+    CHECK(s != MPI_COMM_NULL);
+    if (s == MPI_COMM_NULL)
+        return;
+    int flag = 0, n = -1, r = -1;
+    CHECK_OK(MPI_Comm_test_inter(s, &flag));
+    CHECK(flag == 1);
+    CHECK_OK(MPI_Comm_size(s, &n));
+    CHECK(n == lcount);
+    CHECK_OK(MPI_Comm_rank(s, &r));
+    CHECK(r == lcount - 1 - (lrank - c) / 2);
+    CHECK_OK(MPI_Comm_remote_size(s, &n));
+    CHECK(n == rcount);
+    int sum = -1, want = 0;
+    for (int i = c; i < rsize; i += 2)
+        want += remote_world(i);
+    CHECK_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, s));
+    CHECK(sum == want);
+    CHECK_OK(MPI_Comm_free(&s));
+}
+
+/* Comm_create on the intercommunicator: the even side keeps only its rank 0, the odd side
+ * all its members. */
+static void check_create(MPI_Comm ic)
+{
+    MPI_Group lg, g;
+    int zero = 0;
+    CHECK_OK(MPI_Comm_group(ic, &lg));
+    if (color == 0)
+        CHECK_OK(MPI_Group_incl(lg, 1, &zero, &g));
+    else
+        CHECK_OK(MPI_Group_incl(lg, lsize, (int[]){0, 1, 2, 3, 4, 5, 6, 7}, &g));
+    MPI_Comm s;
+    CHECK_OK(MPI_Comm_create(ic, g, &s));
+    CHECK_OK(MPI_Group_free(&g));
+    CHECK_OK(MPI_Group_free(&lg));
+    if (color == 0 && lrank != 0) {
+        CHECK(s == MPI_COMM_NULL);
+        return;
+    }
+    CHECK(s != MPI_COMM_NULL);
+    if (s == MPI_COMM_NULL)
+        return;
+    int n = -1, sum = -1;
+    CHECK_OK(MPI_Comm_remote_size(s, &n));
+    CHECK(n == (color == 0 ? rsize : 1));
+    CHECK_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, s));
+    CHECK(sum == (color == 0 ? remote_sum(1, 0) : 0));
+    CHECK_OK(MPI_Comm_free(&s));
 }
 
 static void check_from_groups(void)
@@ -326,6 +390,8 @@ int main(int argc, char **argv)
     check_merge(ic);
     check_dup(ic);
     check_colls(ic);
+    check_split(ic);
+    check_create(ic);
     check_from_groups();
 
     CHECK_OK(MPI_Comm_free(&ic));

@@ -96,6 +96,7 @@ impl Comm {
     /// [`crate::ErrorKind::ProcFailed`] if the agreement counted this rank among the failed
     /// (another member lost contact with it); [`crate::ErrorKind::Finalized`] after finalize.
     pub async fn shrink(&self) -> Result<Comm> {
+        self.inner.refuse_inter("shrink")?;
         let (seq, outcome) = super::agree::run(&self.inner, u32::MAX).await?;
         let me = self.inner.rank;
         if outcome.failed.binary_search(&me).is_ok() {
