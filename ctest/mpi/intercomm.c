@@ -3,7 +3,7 @@
  * size/rank/group, remote size/group), point-to-point both ways (blocking with ANY_SOURCE and
  * its status, non-blocking, probe), merge with high/low and both orders, dup / compare / name /
  * attribute / free, split and create on it, MPI_Intercomm_create_from_groups, and the collectives between the groups
- * with values that show each group got the other's data. Unsupported forms must fail with
+ * (the v-variants and alltoallw too) with values that show each group got the other's data. Unsupported forms must fail with
  * MPI_ERR_COMM, not hang. At one rank no intercommunicator can exist: only the
  * intracommunicator answers are checked. */
 #include "mpi_check.h"
@@ -284,6 +284,89 @@ static void check_colls(MPI_Comm ic)
     EXPECT_CLASS(MPI_Comm_remote_size(MPI_COMM_WORLD, &rs), MPI_ERR_COMM);
 }
 
+/* The v-variants and alltoallw: remote rank i's block has i + 1 elements (or the receiver's
+ * local rank + 1 in alltoallv), with a gap of one element between blocks that must stay. */
+static void check_vcolls(MPI_Comm ic)
+{
+    int rc[256], rd[256], buf[1024], send[256], at = 0;
+    for (int i = 0; i < rsize; i++) {
+        rc[i] = i + 1;
+        rd[i] = at;
+        at += i + 2;
+    }
+    for (int i = 0; i < 1024; i++)
+        buf[i] = -1;
+    for (int k = 0; k < lrank + 1; k++)
+        send[k] = 10 * me + k;
+    CHECK_OK(MPI_Allgatherv(send, lrank + 1, MPI_INT, buf, rc, rd, MPI_INT, ic));
+    for (int i = 0; i < rsize; i++) {
+        for (int k = 0; k < i + 1; k++)
+            CHECK(buf[rd[i] + k] == 10 * remote_world(i) + k);
+        CHECK(buf[rd[i] + i + 1] == -1);
+    }
+
+    /* Gatherv to the even group's rank 0. */
+    for (int i = 0; i < 1024; i++)
+        buf[i] = -1;
+    int root = color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    CHECK_OK(MPI_Gatherv(send, lrank + 1, MPI_INT, buf, rc, rd, MPI_INT, root, ic));
+    for (int i = 0; i < rsize; i++)
+        for (int k = 0; k < i + 1; k++)
+            CHECK(buf[rd[i] + k] == (root == MPI_ROOT ? 10 * remote_world(i) + k : -1));
+
+    /* Scatterv from the odd group's rank 0: remote rank i gets i + 1 elements. */
+    root = color == 1 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    for (int i = 0; i < 1024; i++)
+        buf[i] = 500 + i;
+    int got[256];
+    for (int k = 0; k < 256; k++)
+        got[k] = -1;
+    CHECK_OK(MPI_Scatterv(buf, rc, rd, MPI_INT, got, lrank + 1, MPI_INT, root, ic));
+    if (color == 0) {
+        int d = 0;
+        for (int i = 0; i < lrank; i++)
+            d += i + 2;
+        for (int k = 0; k < lrank + 1; k++)
+            CHECK(got[k] == 500 + d + k);
+    }
+    CHECK(got[lrank + 1] == -1);
+
+    /* Alltoallv: j + 1 elements to remote rank j; lrank + 1 from every remote rank. */
+    int sc[256], sd[256], rc2[256], rd2[256], out[1024];
+    at = 0;
+    for (int j = 0; j < rsize; j++) {
+        sc[j] = j + 1;
+        sd[j] = at;
+        for (int k = 0; k < j + 1; k++)
+            out[at + k] = 100 * me + 10 * j + k;
+        at += j + 1;
+        rc2[j] = lrank + 1;
+        rd2[j] = j * (lrank + 2);
+    }
+    for (int i = 0; i < 1024; i++)
+        buf[i] = -1;
+    CHECK_OK(MPI_Alltoallv(out, sc, sd, MPI_INT, buf, rc2, rd2, MPI_INT, ic));
+    for (int i = 0; i < rsize; i++) {
+        for (int k = 0; k < lrank + 1; k++)
+            CHECK(buf[rd2[i] + k] == 100 * remote_world(i) + 10 * lrank + k);
+        CHECK(buf[rd2[i] + lrank + 1] == -1);
+    }
+
+    /* Alltoallw with byte displacements: one int to every remote rank. */
+    int one[256], bd[256], in1[256];
+    MPI_Datatype types[256];
+    for (int j = 0; j < rsize; j++) {
+        one[j] = 1;
+        bd[j] = j * (int)sizeof(int);
+        types[j] = MPI_INT;
+        out[j] = 7000 + 10 * me + j;
+        in1[j] = -1;
+    }
+    CHECK_OK(MPI_Alltoallw(out, one, bd, types, in1, one, bd, types, ic));
+    for (int i = 0; i < rsize; i++)
+        CHECK(in1[i] == 7000 + 10 * remote_world(i) + lrank);
+}
+
 /* Comm_split on the intercommunicator: color = local rank parity, key reverses the order. */
 static void check_split(MPI_Comm ic)
 {
@@ -390,6 +473,7 @@ int main(int argc, char **argv)
     check_merge(ic);
     check_dup(ic);
     check_colls(ic);
+    check_vcolls(ic);
     check_split(ic);
     check_create(ic);
     check_from_groups();

@@ -14,6 +14,7 @@
 //! group [`InterRoot::Remote`] with the root's rank in the root's group.
 
 use super::collectives::{PendingCollective, Work};
+use super::layout::{Unpack, lens, pack, ranges};
 use crate::Reducer;
 use crate::comm::Comm;
 use crate::comm_inter::{Inter, Turn, bcast_bytes, check_len};
@@ -69,6 +70,25 @@ impl Comm {
     where
         F: Future<Output = Result<Vec<u8>>> + Send + 'static,
     {
+        let unpack = if recv_len.is_some() {
+            Unpack::Whole
+        } else {
+            Unpack::Nothing
+        };
+        self.start_inter_unpacked(what, (unpack, recv_len), run)
+    }
+
+    /// [`Comm::start_inter`] whose output lands in the receive buffer of `recv_len` bytes as
+    /// `unpack` says.
+    fn start_inter_unpacked<F>(
+        &self,
+        what: &str,
+        (unpack, recv_len): (Unpack, Option<usize>),
+        run: impl FnOnce(Comm, i32) -> F,
+    ) -> Result<PendingCollective>
+    where
+        F: Future<Output = Result<Vec<u8>>> + Send + 'static,
+    {
         self.inter_of(what)?;
         let turn = Turn::take(self)?;
         let fut = run(self.clone(), turn.tag());
@@ -78,7 +98,7 @@ impl Comm {
             drop(turn);
             out
         };
-        Ok(self.pending(Work::Inter(Box::pin(work)), recv_len))
+        Ok(self.pending(Work::Inter(Box::pin(work), unpack), recv_len))
     }
 
     /// Starts a barrier between the groups: it completes once every member of the remote
@@ -315,6 +335,173 @@ impl Comm {
             Ok(out)
         })
     }
+
+    /// Starts an allgatherv between the groups: remote rank `i`'s `send` (`counts[i]`
+    /// elements of `dtype`) lands at `displs[i]` (packed in rank order when `None`) of every
+    /// member's receive buffer of `recv_len` bytes.
+    pub fn start_inter_allgatherv(
+        &self,
+        send: Vec<u8>,
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+    ) -> Result<PendingCollective> {
+        let r = self.remote_ranges("inter_allgatherv", counts, displs, dtype, recv_len)?;
+        let total: usize = lens(&r).iter().sum();
+        let unpack = (Unpack::Blocks(r), Some(recv_len));
+        self.start_inter_unpacked("inter_allgatherv", unpack, move |c, tag| async move {
+            let inter = c.inter_of("inter_allgatherv")?;
+            let mine = local_gatherv(&c, inter, &send).await?;
+            c.leaders_swap(inter, tag, mine, total).await
+        })
+    }
+
+    /// Starts a gatherv to the root: remote rank `i`'s `send` (`counts[i]` elements of
+    /// `dtype`) lands at `displs[i]` of the root's receive buffer of `recv_len` bytes
+    /// (`counts`, `displs` and `recv_len` count only at the root).
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_inter_gatherv(
+        &self,
+        send: Vec<u8>,
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+        root: InterRoot,
+    ) -> Result<PendingCollective> {
+        self.check_remote_root(root)?;
+        let (unpack, total) = if root == InterRoot::Root {
+            let r = self.remote_ranges("inter_gatherv", counts, displs, dtype, recv_len)?;
+            let total: usize = lens(&r).iter().sum();
+            ((Unpack::Blocks(r), Some(recv_len)), total)
+        } else {
+            ((Unpack::Nothing, None), 0)
+        };
+        self.start_inter_unpacked("inter_gatherv", unpack, move |c, tag| async move {
+            let inter = c.inter_of("inter_gatherv")?;
+            match root {
+                InterRoot::Root => {
+                    let got = c.inter_post(inter, 0, tag)?.await?;
+                    check_len("the remote group's rank 0", got.len(), total)?;
+                    Ok(got.to_vec())
+                }
+                InterRoot::Idle => Ok(Vec::new()),
+                InterRoot::Remote(r) => {
+                    let mine = local_gatherv(&c, inter, &send).await?;
+                    if c.rank() == 0 {
+                        c.inter_send(inter, mine, r, tag)?;
+                    }
+                    Ok(Vec::new())
+                }
+            }
+        })
+    }
+
+    /// Starts a scatterv from the root: remote rank `i` gets `counts[i]` elements of `dtype`
+    /// at `displs[i]` of the root's `send` (`counts` and `displs` count only at the root), in
+    /// its receive buffer of `recv_len` bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_inter_scatterv(
+        &self,
+        send: Vec<u8>,
+        dtype: Datatype,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        recv_len: usize,
+        root: InterRoot,
+    ) -> Result<PendingCollective> {
+        self.check_remote_root(root)?;
+        // The root sends the blocks' lengths first: the receiving group's rank 0 scatters
+        // them without knowing its members' counts.
+        let mut out = Vec::new();
+        if root == InterRoot::Root {
+            let r = self.remote_ranges("inter_scatterv", counts, displs, dtype, send.len())?;
+            for l in lens(&r) {
+                out.extend_from_slice(&(l as u64).to_le_bytes());
+            }
+            out.extend_from_slice(&pack(&send, &r));
+        }
+        let result_len = matches!(root, InterRoot::Remote(_)).then_some(recv_len);
+        self.start_inter("inter_scatterv", result_len, move |c, tag| async move {
+            let inter = c.inter_of("inter_scatterv")?;
+            match root {
+                InterRoot::Root => c.inter_send(inter, out, 0, tag).map(|()| Vec::new()),
+                InterRoot::Idle => Ok(Vec::new()),
+                InterRoot::Remote(r) => {
+                    let (mut data, mut blocks) = (Vec::new(), Vec::new());
+                    if c.rank() == 0 {
+                        let got = c.inter_post(inter, r, tag)?.await?;
+                        let head = 8 * c.size() as usize;
+                        if got.len() < head {
+                            check_len("the scatterv's root", got.len(), head)?;
+                        }
+                        blocks = got[..head]
+                            .chunks_exact(8)
+                            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+                            .collect();
+                        let total: usize = blocks.iter().sum();
+                        check_len("the scatterv's root", got.len() - head, total)?;
+                        data = got[head..].to_vec();
+                    }
+                    let mut mine = vec![0u8; recv_len];
+                    inter
+                        .local
+                        .start_scatterv(&data, Datatype::U8, &blocks, None, recv_len, 0)?
+                        .finish_into(&mut mine)
+                        .await?;
+                    Ok(mine)
+                }
+            }
+        })
+    }
+
+    /// An alltoallv between the groups (see [`Comm::start_alltoallv`], which hands an
+    /// intercommunicator here): remote rank `j` gets the block `(send counts, displs)` names
+    /// for `j`; remote rank `i`'s block for this rank lands where `(recv counts, displs)` say.
+    pub(crate) fn start_inter_alltoallv(
+        &self,
+        (send, scounts, sdispls): (&[u8], &[usize], Option<&[usize]>),
+        dtype: Datatype,
+        (rcounts, rdispls, recv_len): (&[usize], Option<&[usize]>, usize),
+    ) -> Result<PendingCollective> {
+        let what = "inter_alltoallv";
+        let s = self.remote_ranges(what, scounts, sdispls, dtype, send.len())?;
+        let r = self.remote_ranges(what, rcounts, rdispls, dtype, recv_len)?;
+        let blocks: Vec<Vec<u8>> = s.iter().map(|b| send[b.clone()].to_vec()).collect();
+        let want = lens(&r);
+        let unpack = (Unpack::Blocks(r), Some(recv_len));
+        self.start_inter_unpacked(what, unpack, move |c, tag| async move {
+            let inter = c.inter_of(what)?;
+            let posted = (0..want.len() as u32)
+                .map(|i| c.inter_post(inter, i, tag))
+                .collect::<Result<Vec<_>>>()?;
+            for (j, b) in blocks.into_iter().enumerate() {
+                c.inter_send(inter, b, j as u32, tag)?;
+            }
+            let mut out = Vec::with_capacity(want.iter().sum());
+            for (p, &w) in posted.into_iter().zip(&want) {
+                let got = p.await?;
+                check_len("a remote rank", got.len(), w)?;
+                out.extend_from_slice(&got);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Byte ranges of the remote group's blocks (`counts` and `displs` in elements of
+    /// `dtype`, one per remote rank) in a buffer of `len` bytes.
+    fn remote_ranges(
+        &self,
+        what: &str,
+        counts: &[usize],
+        displs: Option<&[usize]>,
+        dtype: Datatype,
+        len: usize,
+    ) -> Result<Vec<std::ops::Range<usize>>> {
+        let n = self.remote_size().unwrap_or(0);
+        ranges(what, counts, displs, dtype.size(), len, n)
+    }
 }
 
 /// The local group's `send`s reduced with `reducer` at local rank 0 (empty elsewhere).
@@ -339,6 +526,24 @@ async fn local_gather(c: &Comm, inter: &Inter, send: &[u8]) -> Result<Vec<u8>> {
     inter
         .local
         .start_gather(send, Datatype::U8, 0)?
+        .finish_into(&mut all)
+        .await?;
+    Ok(all)
+}
+
+/// The local group's `send`s (of any lengths) gathered at local rank 0, in rank order (empty
+/// elsewhere): the lengths first, then the blocks.
+async fn local_gatherv(c: &Comm, inter: &Inter, send: &[u8]) -> Result<Vec<u8>> {
+    let lens = local_gather(c, inter, &(send.len() as u64).to_le_bytes()).await?;
+    let counts: Vec<usize> = lens
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+        .collect();
+    let total = counts.iter().sum();
+    let mut all = vec![0u8; total];
+    inter
+        .local
+        .start_gatherv(send, Datatype::U8, &counts, None, total, 0)?
         .finish_into(&mut all)
         .await?;
     Ok(all)
