@@ -274,8 +274,30 @@ static void check_colls(MPI_Comm ic)
     CHECK(r2 == remote_sum(1, 0));
 
     /* Not supported yet on an intercommunicator: a clear MPI_ERR_COMM on every rank. */
+    /* Reduce_scatter(_block): both groups must reduce vectors of the same length. */
+    if (lsize == rsize) {
+        int v[512], blk[2] = {-1, -1};
+        for (int k = 0; k < 2 * lsize; k++)
+            v[k] = 100 * me + k;
+        CHECK_OK(MPI_Reduce_scatter_block(v, blk, 2, MPI_INT, MPI_SUM, ic));
+        for (int k = 0; k < 2; k++)
+            CHECK(blk[k] == remote_sum(100, 2 * lrank + k));
+        int counts[256], first = 0, got3[256];
+        for (int i = 0; i < lsize; i++) {
+            counts[i] = i + 1;
+            if (i < lrank)
+                first += i + 1;
+        }
+        for (int k = 0; k < 256; k++)
+            got3[k] = -1;
+        CHECK_OK(MPI_Reduce_scatter(v, got3, counts, MPI_INT, MPI_MAX, ic));
+        for (int k = 0; k < lrank + 1; k++)
+            CHECK(got3[k] == 100 * remote_world(rsize - 1) + first + k);
+        CHECK(got3[lrank + 1] == -1);
+    }
+
     int rs = -1;
-    EXPECT_CLASS(MPI_Reduce_scatter_block(send, &rs, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Scan(&me, &rs, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM);
     MPI_Group lg;
     MPI_Comm sub = MPI_COMM_NULL;
     CHECK_OK(MPI_Comm_group(ic, &lg));

@@ -489,6 +489,60 @@ impl Comm {
         })
     }
 
+    /// Starts a reduce-scatter between the groups: the reduction with `reducer` of the remote
+    /// group's `send`s (`sum(counts)` reducer elements, as long in both groups) is split into
+    /// blocks of `counts[i]` elements, block `i` to local rank `i`.
+    pub fn start_inter_reduce_scatter(
+        &self,
+        send: Vec<u8>,
+        counts: &[usize],
+        reducer: Reducer,
+    ) -> Result<PendingCollective> {
+        Self::check_reducer(&reducer, send.len())?;
+        let r = ranges(
+            "inter_reduce_scatter",
+            counts,
+            None,
+            reducer.elem_size(),
+            send.len(),
+            self.size(),
+        )?;
+        let blocks = lens(&r);
+        if blocks.iter().sum::<usize>() != send.len() {
+            return Err(Error::new(
+                ErrorKind::InvalidCount,
+                format!(
+                    "inter_reduce_scatter: the counts cover {} of the {} bytes sent",
+                    blocks.iter().sum::<usize>(),
+                    send.len()
+                ),
+            ));
+        }
+        let mine = blocks[self.rank() as usize];
+        self.start_inter(
+            "inter_reduce_scatter",
+            Some(mine),
+            move |c, tag| async move {
+                let inter = c.inter_of("inter_reduce_scatter")?;
+                let len = send.len();
+                let reduced = local_reduce(&c, inter, &send, reducer).await?;
+                let (mut theirs, mut at_root) = (Vec::new(), &[][..]);
+                if c.rank() == 0 {
+                    theirs = c.inter_sendrecv(inter, reduced, 0, 0, tag).await?.to_vec();
+                    check_len("the remote group's rank 0", theirs.len(), len)?;
+                    at_root = &blocks;
+                }
+                let mut out = vec![0u8; mine];
+                inter
+                    .local
+                    .start_scatterv(&theirs, Datatype::U8, at_root, None, mine, 0)?
+                    .finish_into(&mut out)
+                    .await?;
+                Ok(out)
+            },
+        )
+    }
+
     /// Byte ranges of the remote group's blocks (`counts` and `displs` in elements of
     /// `dtype`, one per remote rank) in a buffer of `len` bytes.
     fn remote_ranges(

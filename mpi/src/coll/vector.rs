@@ -302,6 +302,17 @@ fn reduce_scatter(
     let op = op(o)?;
     let all = total(&rc)?;
     let mine = rc[c.rank() as usize] as MPI_Count;
+    if c.is_inter() {
+        // Each group reduces the other's vectors of `all` elements (MPI_IN_PLACE is not
+        // allowed on an intercommunicator).
+        let (src, reducer, per) = reduce_source(sbuf, None, all, dt, op)?;
+        reducer.check().map_err(nexar::Error::from)?;
+        let rb = Buf::new(rbuf, mine, dt, "receive")?;
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        let send = unsafe { src.send_bytes()? }.into_owned();
+        let p = c.start_inter_reduce_scatter(send, &scaled(&rc, per)?, reducer)?;
+        return Ok(p.to(dest_of(&rb)));
+    }
     let whole = if in_place(sbuf) {
         Some(Buf::new(rbuf, all, dt, "receive")?)
     } else {
