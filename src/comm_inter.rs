@@ -1,17 +1,16 @@
 //! Intercommunicators: a local group and a disjoint remote group. Point-to-point calls address
-//! the remote group's ranks (`CommInner::peers`); rank, size and collectives over the local
-//! group's members alone use the local group; collectives between the groups are in
-//! `ops::inter`.
+//! the remote group's ranks (`CommInner::peers`); rank and size are the local group's;
+//! collectives between the groups are in `ops::inter`.
 //!
 //! Creation (`MPI_Intercomm_create`): every member of each group draws a fresh child id from
 //! its local communicator (creation is collective over it, so all members draw the same id);
 //! the two leaders swap their group and id over the peer communicator, then each broadcasts
 //! the other side's within its local group. The intercommunicator's context id is derived from
-//! both ids, ordered by group: every member of either side computes the same, and since each
-//! id is fresh on its side, no other communicator shares it. Dup and merge derive theirs from
-//! the intercommunicator (collective over both groups, so its child counter advances alike
-//! everywhere). The messages of collectives between the groups use a second derived context,
-//! so they never match a user's receive.
+//! both ids and both groups, ordered by group: every member of either side computes the same,
+//! and since each id is fresh on its side, no other communicator shares it. Dup and merge
+//! derive theirs from the intercommunicator (collective over both groups, so its child counter
+//! advances alike everywhere). The messages of collectives between the groups use a second
+//! derived context, so they never match a user's receive.
 
 use crate::comm::{Comm, Members, SELF_CONTEXT};
 use crate::error::{Error, ErrorKind, Result};
@@ -245,7 +244,17 @@ impl Comm {
         } else {
             (their_id, mine)
         };
-        let context = derive(b"nexar-inter", &[a, b]);
+        // The groups go in too: ids drawn from communicators whose ids repeat across
+        // processes (every MPI_COMM_SELF has the same) may pair up alike for another pair of
+        // groups that shares a process.
+        let (lo, hi) = if low {
+            (&mine_world[..], &remote[..])
+        } else {
+            (&remote[..], &mine_world[..])
+        };
+        let mut parts = vec![a, b, lo.len() as u64];
+        parts.extend(lo.iter().chain(hi).map(|&w| u64::from(w)));
+        let context = derive(b"nexar-inter", &parts);
         let world = mine_world.to_vec();
         let inter = Inter::new(remote, local, context);
         Ok(Comm::from_parts_with(

@@ -2,9 +2,10 @@
  * MPI_Intercomm_create (leaders: world ranks 0 and 1). Checks the queries (test_inter, local
  * size/rank/group, remote size/group), point-to-point both ways (blocking with ANY_SOURCE and
  * its status, non-blocking, probe), merge with high/low and both orders, dup / compare / name /
- * attribute / free, split and create on it, MPI_Intercomm_create_from_groups, and the collectives between the groups
- * (the v-variants and alltoallw too) with values that show each group got the other's data. Unsupported forms must fail with
- * MPI_ERR_COMM, not hang. At one rank no intercommunicator can exist: only the
+ * attribute / free, split and create on it, pairs made over MPI_COMM_SELF,
+ * MPI_Intercomm_create_from_groups, and the collectives between the groups (the v-variants
+ * and alltoallw too) with values that show each group got the other's data. Unsupported forms
+ * must fail with MPI_ERR_COMM, not hang. At one rank no intercommunicator can exist: only the
  * intracommunicator answers are checked. */
 #include "mpi_check.h"
 
@@ -450,6 +451,32 @@ static void check_create(MPI_Comm ic)
     CHECK_OK(MPI_Comm_free(&s));
 }
 
+/* Intercommunicators of two single processes (local MPI_COMM_SELF, peer MPI_COMM_WORLD):
+ * first with the partner me ^ 1, then with the neighbour on the other side; both stay in use
+ * together, and each carries only its own partner's messages. */
+static void check_self_pairs(void)
+{
+    int partners[2] = {me ^ 1, me % 2 ? me + 1 : me - 1};
+    MPI_Comm pair[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    for (int k = 0; k < 2; k++)
+        if (partners[k] >= 0 && partners[k] < size)
+            CHECK_OK(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, partners[k], 30 + k,
+                                          &pair[k]));
+    for (int k = 0; k < 2; k++)
+        if (pair[k] != MPI_COMM_NULL)
+            CHECK_OK(MPI_Send(&me, 1, MPI_INT, 0, 4, pair[k]));
+    for (int k = 0; k < 2; k++) {
+        if (pair[k] == MPI_COMM_NULL)
+            continue;
+        int v = -1, s = -1;
+        CHECK_OK(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 4, pair[k], MPI_STATUS_IGNORE));
+        CHECK(v == partners[k]);
+        CHECK_OK(MPI_Allreduce(&me, &s, 1, MPI_INT, MPI_SUM, pair[k]));
+        CHECK(s == partners[k]);
+        CHECK_OK(MPI_Comm_free(&pair[k]));
+    }
+}
+
 static void check_from_groups(void)
 {
     MPI_Group mine = parity_group(color), other = parity_group(1 - color);
@@ -498,6 +525,7 @@ int main(int argc, char **argv)
     check_vcolls(ic);
     check_split(ic);
     check_create(ic);
+    check_self_pairs();
     check_from_groups();
 
     CHECK_OK(MPI_Comm_free(&ic));
