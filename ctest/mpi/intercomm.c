@@ -40,6 +40,11 @@ static void check_queries(MPI_Comm ic)
     CHECK_OK(MPI_Group_free(&rg));
     CHECK_OK(MPI_Group_free(&lg));
     CHECK_OK(MPI_Group_free(&wg));
+
+    /* Topologies are defined on intracommunicators only. */
+    int dims[1] = {lsize}, periods[1] = {0};
+    MPI_Comm topo = MPI_COMM_NULL;
+    EXPECT_CLASS(MPI_Cart_create(ic, 1, dims, periods, 0, &topo), MPI_ERR_COMM);
 }
 
 static void check_p2p(MPI_Comm ic)

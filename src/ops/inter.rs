@@ -7,7 +7,10 @@
 //! A start takes the call's number at once (program order) and returns a
 //! [`PendingCollective`] whose work runs when its turn comes: calls between the groups run one
 //! at a time in that order, so the local phases of two calls in flight start in the same
-//! order on every member.
+//! order on every member. A call's work runs while its [`PendingCollective`] is being
+//! finished: finish the calls of one intercommunicator in start order, or on tasks of their
+//! own (as the MPI shim's requests are), never a later one alone while an earlier one waits
+//! unfinished.
 //!
 //! Every member of both groups calls each of them, in the same order. In a rooted call the
 //! root passes [`InterRoot::Root`], the rest of its group [`InterRoot::Idle`], and the other
