@@ -216,14 +216,21 @@ impl Comm {
                 )),
             };
         }
-        let mut len = (swapped.as_ref().map_or(u64::MAX, |b| b.len() as u64)).to_le_bytes();
+        // A failed swap travels as u64::MAX less its error kind.
+        let failed = |k: ErrorKind| u64::MAX - k as u64;
+        let head = match &swapped {
+            Ok(b) => b.len() as u64,
+            Err(e) => failed(e.kind()),
+        };
+        let mut len = head.to_le_bytes();
         bcast_bytes(&local, &mut len, local_leader).await?;
         let len = u64::from_le_bytes(len);
-        if len == u64::MAX {
+        if let Some(&kind) = ErrorKind::ALL.iter().find(|&&k| failed(k) == len) {
             return Err(swapped.err().unwrap_or_else(|| {
                 Error::new(
-                    ErrorKind::Mismatch,
-                    "intercomm_create: the local leader's swap with the remote leader failed",
+                    kind,
+                    "intercomm_create: the local leader could not swap groups with the remote \
+                     leader",
                 )
             }));
         }

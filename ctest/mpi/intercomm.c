@@ -41,6 +41,19 @@ static void check_queries(MPI_Comm ic)
     CHECK_OK(MPI_Group_free(&lg));
     CHECK_OK(MPI_Group_free(&wg));
 
+    /* Bad arguments fail on every rank alike, before any message. */
+    MPI_Comm none;
+    EXPECT_CLASS(MPI_Comm_remote_size(ic, NULL), MPI_ERR_ARG);
+    EXPECT_CLASS(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &none), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Intercomm_create(ic, 0, MPI_COMM_WORLD, 0, 5, &none), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 5, NULL),
+                 MPI_ERR_ARG);
+    /* A bad peer communicator is seen by the leader alone; the others fail with it. */
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_NULL, 0, 5, &none), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_COMM);
+    CHECK(rc != MPI_SUCCESS);
+
     /* Topologies are defined on intracommunicators only. */
     int dims[1] = {lsize}, periods[1] = {0};
     MPI_Comm topo = MPI_COMM_NULL;
@@ -170,6 +183,16 @@ static void check_dup(MPI_Comm ic)
     CHECK_OK(MPI_Comm_free_keyval(&key));
     CHECK_OK(MPI_Comm_free(&d));
     CHECK(d == MPI_COMM_NULL);
+
+    /* Idup: usable once the request completes. */
+    MPI_Request req;
+    CHECK_OK(MPI_Comm_idup(ic, &d, &req));
+    CHECK_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    check_queries(d);
+    int s = -1;
+    CHECK_OK(MPI_Allreduce(&me, &s, 1, MPI_INT, MPI_SUM, d));
+    CHECK(s == remote_sum(1, 0));
+    CHECK_OK(MPI_Comm_free(&d));
 }
 
 /* Comm_split on the intercommunicator: color = local rank parity, key reverses the order. */

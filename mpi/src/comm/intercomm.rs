@@ -46,6 +46,17 @@ fn rank_arg(r: c_int, n: u32, what: &str) -> Result<u32> {
     })
 }
 
+/// The peer communicator of `MPI_Intercomm_create`'s local leader, with `remote_leader` and
+/// `tag` checked.
+fn leader_args(peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int) -> Result<nexar::Comm> {
+    let p = comm(peer_comm)?;
+    rank_arg(remote_leader, p.peer_count(), "remote_leader")?;
+    if tag < 0 {
+        return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
+    }
+    Ok(p)
+}
+
 /// Engine tags of `MPI_Intercomm_create_from_groups`' communicators on `MPI_COMM_WORLD`: above
 /// every `int` tag of `MPI_Comm_create_group` and `MPI_Comm_create`'s (1 << 32); the local
 /// group's and the leaders' apart.
@@ -78,12 +89,15 @@ mpi_fn! {
             }
             let leader = rank_arg(local_leader, c.size(), "local_leader")?;
             let peer = if c.rank() == leader {
-                let p = comm(peer_comm)?;
-                rank_arg(remote_leader, p.peer_count(), "remote_leader")?;
-                if tag < 0 {
-                    return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
+                match leader_args(peer_comm, remote_leader, tag) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        // Only the leader sees these arguments: the engine tells the others
+                        // it has no peer, so they fail too instead of waiting.
+                        let _ = c.intercomm_create_blocking(leader, None, 0, 0);
+                        return Err(e);
+                    }
                 }
-                Some(p)
             } else {
                 None
             };
