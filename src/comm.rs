@@ -5,7 +5,8 @@
 //! parent, so all members agree on that index). Unlike "allreduce the next free id", this cannot
 //! give two communicators created concurrently by different threads the same id. World is 0,
 //! self is 1. Communicators on a subset of the parent, made by their members only, derive
-//! theirs from the member list and a tag instead (see `comm_subset.rs`).
+//! theirs from the member list and a tag instead (see `comm_subset.rs`). Intercommunicators
+//! keep a remote group beside the members (see `comm_inter.rs`).
 
 use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
