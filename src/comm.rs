@@ -5,7 +5,8 @@
 //! parent, so all members agree on that index). Unlike "allreduce the next free id", this cannot
 //! give two communicators created concurrently by different threads the same id. World is 0,
 //! self is 1. Communicators on a subset of the parent, made by their members only, derive
-//! theirs from the member list and a tag instead (see `comm_subset.rs`).
+//! theirs from the member list and a tag instead (see `comm_subset.rs`). Intercommunicators
+//! keep a remote group beside the members (see `comm_inter.rs`).
 
 use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
@@ -71,6 +72,9 @@ pub(crate) struct CommInner {
     /// Whether every member runs on this host, once asked (`ops::plan`): members and hosts
     /// never change for a communicator.
     pub(crate) one_host: std::sync::OnceLock<bool>,
+    /// The remote group and the rest of an intercommunicator (`comm_inter.rs`); `None` for an
+    /// intracommunicator.
+    pub(crate) inter: Option<Box<crate::comm_inter::Inter>>,
 }
 
 impl CommInner {
@@ -88,6 +92,9 @@ impl CommInner {
         crate::core::mailbox::Receiver<crate::core::engine::CollEvent>,
     )> {
         let engine = &self.engine;
+        // An intercommunicator's collectives run on its local group and between its leaders
+        // (`ops::inter`); an intracommunicator algorithm here would mix up the two groups.
+        self.refuse_inter("this collective")?;
         engine.check_alive(self.members.world())?;
         let seq = self.next_collective_seq();
         let rx = engine.open_collective(self.context, seq)?;
@@ -136,6 +143,38 @@ impl CommInner {
             })
     }
 
+    /// The ranks point-to-point calls address: the remote group of an intercommunicator, the
+    /// members of an intracommunicator. The one place p2p maps ranks through.
+    pub(crate) fn peers(&self) -> &Members {
+        self.inter.as_ref().map_or(&self.members, |i| &i.remote)
+    }
+
+    /// World rank of the point-to-point peer `r` (see [`CommInner::peers`]), checked.
+    pub fn peer_world_rank(&self, r: u32) -> Result<u32> {
+        let peers = self.peers().world();
+        peers.get(r as usize).copied().ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidRank,
+                format!(
+                    "rank {r} is out of range for a {}group of size {}",
+                    if self.inter.is_some() { "remote " } else { "" },
+                    peers.len()
+                ),
+            )
+        })
+    }
+
+    /// `InvalidComm` naming `what` on an intercommunicator.
+    pub(crate) fn refuse_inter(&self, what: &str) -> Result<()> {
+        if self.inter.is_some() {
+            return Err(Error::new(
+                ErrorKind::InvalidComm,
+                format!("{what} on an intercommunicator is not supported yet"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Number of members.
     pub fn size(&self) -> u32 {
         self.members.world().len() as u32
@@ -173,6 +212,17 @@ impl std::fmt::Debug for Comm {
 
 impl Comm {
     pub(crate) fn from_parts(engine: Arc<Engine>, context: u64, world_ranks: Vec<u32>) -> Self {
+        Self::from_parts_with(engine, context, world_ranks, None)
+    }
+
+    /// [`Comm::from_parts`] of an intercommunicator (`inter`) or an intracommunicator (`None`);
+    /// `world_ranks` is the local group.
+    pub(crate) fn from_parts_with(
+        engine: Arc<Engine>,
+        context: u64,
+        world_ranks: Vec<u32>,
+        inter: Option<Box<crate::comm_inter::Inter>>,
+    ) -> Self {
         let me = engine.rank;
         let members = Members::new(world_ranks);
         let rank = members.comm_rank_of(me).expect("this process is a member");
@@ -190,16 +240,48 @@ impl Comm {
                 nccl: Default::default(),
                 one_host: Default::default(),
                 flags: Default::default(),
+                inter,
             }),
         }
     }
 
-    /// This process's rank in the communicator.
+    /// Whether this is an intercommunicator (see [`Comm::intercomm_create`]).
+    pub fn is_inter(&self) -> bool {
+        self.inner.inter.is_some()
+    }
+
+    /// How many ranks point-to-point calls address: the remote group's size on an
+    /// intercommunicator, [`Comm::size`] otherwise.
+    pub fn peer_count(&self) -> u32 {
+        self.inner.peers().world().len() as u32
+    }
+
+    /// The size of an intercommunicator's remote group; `None` for an intracommunicator.
+    pub fn remote_size(&self) -> Option<u32> {
+        self.inner
+            .inter
+            .as_ref()
+            .map(|i| i.remote.world().len() as u32)
+    }
+
+    /// World rank of an intercommunicator's remote rank `r`; `InvalidComm` for an
+    /// intracommunicator.
+    pub fn remote_world_rank_of(&self, r: u32) -> Result<u32> {
+        if self.inner.inter.is_none() {
+            return Err(Error::new(
+                ErrorKind::InvalidComm,
+                "not an intercommunicator",
+            ));
+        }
+        self.inner.peer_world_rank(r)
+    }
+
+    /// This process's rank in the communicator (in the local group of an intercommunicator).
     pub fn rank(&self) -> u32 {
         self.inner.rank
     }
 
-    /// Number of ranks in the communicator.
+    /// Number of ranks in the communicator (in the local group of an intercommunicator).
     pub fn size(&self) -> u32 {
         self.inner.size()
     }
@@ -221,6 +303,9 @@ impl Comm {
         self.inner.engine.check_alive(self.inner.members.world())?;
         self.inner.engine.check_revoked(self.inner.context)?;
         let ctx = self.inner.next_child_context("dup");
+        if let Some(inter) = &self.inner.inter {
+            return self.inter_child(ctx, inter);
+        }
         Ok(Comm::from_parts(
             self.inner.engine.clone(),
             ctx,
@@ -230,8 +315,12 @@ impl Comm {
 
     /// Splits into disjoint communicators, one per `color`; ranks are ordered by `key`, ties
     /// by rank in this communicator. `color = None` (MPI_UNDEFINED) yields no communicator.
-    /// Collective.
+    /// Collective. On an intercommunicator, each group splits and the parts of one color in
+    /// both groups form a new intercommunicator (none where the other group lacks the color).
     pub async fn split(&self, color: Option<u32>, key: i32) -> Result<Option<Comm>> {
+        if let Some(inter) = &self.inner.inter {
+            return self.inter_split(inter, color, key).await;
+        }
         let ctx = self.inner.next_child_context("split");
         let mine = encode_split_entry(color, key);
         let mut all = vec![0u8; mine.len() * self.size() as usize];
@@ -274,7 +363,7 @@ impl Comm {
     }
 }
 
-fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
+pub(crate) fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
     let mut b = [0u8; 12];
     b[0..4].copy_from_slice(&u32::from(color.is_some()).to_le_bytes());
     b[4..8].copy_from_slice(&color.unwrap_or(0).to_le_bytes());
@@ -282,7 +371,7 @@ fn encode_split_entry(color: Option<u32>, key: i32) -> [u8; 12] {
     b
 }
 
-fn decode_split_entry(b: &[u8]) -> (Option<u32>, i32) {
+pub(crate) fn decode_split_entry(b: &[u8]) -> (Option<u32>, i32) {
     let word = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
     let color = (word(0) != 0).then(|| word(4));
     (color, word(8) as i32)

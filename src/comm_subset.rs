@@ -23,6 +23,8 @@ impl Comm {
     /// Fails with `InvalidRank` for a rank out of range or given twice, and `InvalidArgument`
     /// for an empty list.
     pub fn create_subset(&self, ranks: &[u32], tag: u64) -> Result<Option<Comm>> {
+        self.inner
+            .refuse_inter("creating a communicator from a subset")?;
         if ranks.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,

@@ -32,6 +32,8 @@ mod core;
 pub mod transport;
 // Features: communicators, operations, collectives' driver, failures, devices, RPC.
 mod comm;
+mod comm_inter;
+mod comm_inter_sub;
 mod comm_subset;
 pub mod device;
 mod driver;
@@ -57,6 +59,7 @@ pub use nexar_proto::{CustomOp, Order, Reducer};
 pub use nexar_proto::{Datatype, ReduceOp};
 pub use ops::collectives::PendingCollective;
 pub use ops::dest::{Dest, Input, Mode, Target};
+pub use ops::inter::InterRoot;
 pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::p2p::{PendingRecv, RecvOutcome};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};

@@ -117,6 +117,7 @@ impl Comm {
     /// [`Comm::agree`], returning the whole decision even when a failure was not
     /// acknowledged.
     pub async fn agree_outcome(&self, flag: u32) -> Result<Agreement> {
+        self.inner.refuse_inter("agreement")?;
         Ok(run(&self.inner, flag).await?.1)
     }
 

@@ -36,12 +36,12 @@ impl CommFault {
 }
 
 impl CommInner {
-    /// World ranks whose failure fails an `ANY_SOURCE` receive: the members, less the
-    /// acknowledged failures.
+    /// World ranks whose failure fails an `ANY_SOURCE` receive: the point-to-point peers (the
+    /// remote group of an intercommunicator), less the acknowledged failures.
     pub(crate) fn wildcard_members(&self) -> Arc<[u32]> {
         match &self.fault.acked.lock().1 {
             Some(m) => m.clone(),
-            None => self.members.world().clone(),
+            None => self.peers().world().clone(),
         }
     }
 
@@ -96,6 +96,7 @@ impl Comm {
     /// [`crate::ErrorKind::ProcFailed`] if the agreement counted this rank among the failed
     /// (another member lost contact with it); [`crate::ErrorKind::Finalized`] after finalize.
     pub async fn shrink(&self) -> Result<Comm> {
+        self.inner.refuse_inter("shrink")?;
         let (seq, outcome) = super::agree::run(&self.inner, u32::MAX).await?;
         let me = self.inner.rank;
         if outcome.failed.binary_search(&me).is_ok() {

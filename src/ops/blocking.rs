@@ -74,6 +74,12 @@ blocking! {
     fn exscan_blocking => exscan<T: Element>(send: &[T], recv: &mut [T], op: ReduceOp) -> Result<()>;
     /// Blocking [`Comm::dup`].
     fn dup_blocking => dup() -> Result<Comm>;
+    /// Blocking [`Comm::intercomm_create`].
+    fn intercomm_create_blocking => intercomm_create(local_leader: u32, peer: Option<&Comm>, remote_leader: u32, tag: i32) -> Result<Comm>;
+    /// Blocking [`Comm::inter_create`].
+    fn inter_create_blocking => inter_create(local: &[u32]) -> Result<Option<Comm>>;
+    /// Blocking [`Comm::intercomm_merge`].
+    fn intercomm_merge_blocking => intercomm_merge(high: bool) -> Result<Comm>;
     /// Blocking [`Comm::split`].
     fn split_blocking => split(color: Option<u32>, key: i32) -> Result<Option<Comm>>;
     /// Blocking [`Comm::split_by_host`].

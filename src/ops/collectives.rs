@@ -47,6 +47,12 @@ pub(super) enum Work {
     /// Complete when its start returned, with this result still to be written into the
     /// receive buffer (a reduce's root on the flag area: its input may be that buffer).
     Ready(Vec<u8>),
+    /// A collective between the groups of an intercommunicator (`super::inter`), yielding
+    /// this rank's output, unpacked into the receive buffer like a machine's.
+    Inter(
+        std::pin::Pin<Box<dyn Future<Output = Result<Vec<u8>>> + Send>>,
+        Unpack,
+    ),
 }
 
 impl std::fmt::Debug for PendingCollective {
@@ -70,8 +76,8 @@ impl PendingCollective {
         // A device receive buffer is written through a host stand-in (crate::device); one
         // this rank does not write (Unpack::Nothing) is left alone.
         let (recv, writes_all): (&mut [u8], bool) = match &self.work {
-            Work::Machine(_, Unpack::Nothing) => (&mut [], true),
-            Work::Machine(_, Unpack::Blocks(r)) => {
+            Work::Machine(_, Unpack::Nothing) | Work::Inter(_, Unpack::Nothing) => (&mut [], true),
+            Work::Machine(_, Unpack::Blocks(r)) | Work::Inter(_, Unpack::Blocks(r)) => {
                 let len = recv.len();
                 (recv, crate::device::tiles(r, len))
             }
@@ -86,6 +92,10 @@ impl PendingCollective {
             }
             Work::Direct(d) => d.finish_into(recv).await?,
             Work::Ready(result) => recv.copy_from_slice(&result),
+            Work::Inter(run, unpack) => {
+                let out = run.await?;
+                unpack.apply(&out, recv)?;
+            }
             Work::Done => {}
         }
         landing.land()
@@ -507,6 +517,10 @@ impl Comm {
         rdispls: Option<&[usize]>,
         recv_len: usize,
     ) -> Result<PendingCollective> {
+        if self.is_inter() {
+            let (s, r) = ((send, scounts, sdispls), (rcounts, rdispls, recv_len));
+            return self.start_inter_alltoallv(s, dtype, r);
+        }
         let fp = Fingerprint::of(Kind::Alltoall);
         let e = dtype.size();
         let s = ranges(

@@ -84,6 +84,7 @@ impl Comm {
     /// the same on every member, so all of them get here at the same call). `None`: some member
     /// cannot use one, and the communicator never will (every member learns the same).
     pub(super) fn flag_area(&self) -> Result<Option<Arc<FlagArea>>> {
+        self.inner.refuse_inter("this collective")?;
         if let Some(state) = self.inner.flags.get() {
             return Ok(state.clone());
         }

@@ -8,6 +8,7 @@ pub mod dest;
 pub mod direct_allreduce;
 pub mod flags;
 mod hugepages;
+pub mod inter;
 mod layout;
 mod lend;
 pub mod local;

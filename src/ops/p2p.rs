@@ -76,7 +76,7 @@ impl Comm {
     pub(crate) fn recv_spec(&self, source: Source, tag: TagMatch) -> Result<RecvSpec> {
         let source = match source {
             Source::Any => None,
-            Source::Rank(r) => Some(self.inner.world_rank(r)?),
+            Source::Rank(r) => Some(self.inner.peer_world_rank(r)?),
         };
         let tag = match tag {
             TagMatch::Any => None,
@@ -96,7 +96,7 @@ impl Comm {
     pub(crate) fn status_of(&self, src_world: u32, tag: i32, bytes: usize) -> Status {
         let source = self
             .inner
-            .members
+            .peers()
             .comm_rank_of(src_world)
             .unwrap_or(u32::MAX);
         Status { source, tag, bytes }
@@ -109,12 +109,7 @@ impl Comm {
         source: Source,
         tag: TagMatch,
     ) -> Result<impl Future<Output = Result<Envelope>> + Send + 'static> {
-        let engine = self.inner.engine.clone();
-        let wait = engine.post_recv(self.recv_spec(source, tag)?)?;
-        Ok(PostedRecv {
-            engine,
-            wait: Some(wait),
-        })
+        post_spec(&self.inner.engine, self.recv_spec(source, tag)?)
     }
 
     /// Copies a received envelope into `buf`; returns the status and whether it was truncated.
@@ -131,7 +126,7 @@ impl Comm {
     /// Sends raw bytes to `dest` with `tag`. Returns once the message is queued.
     pub fn send_bytes(&self, payload: Bytes, dest: u32, tag: i32) -> Result<()> {
         check_tag(tag)?;
-        let to = self.inner.world_rank(dest)?;
+        let to = self.inner.peer_world_rank(dest)?;
         self.inner
             .engine
             .send_p2p(to, self.inner.context, tag, payload)
@@ -144,7 +139,7 @@ impl Comm {
     /// messages are copied and queued, as [`Comm::send_bytes`] does.
     pub fn send_bytes_blocking(&self, data: &[u8], dest: u32, tag: i32) -> Result<()> {
         check_tag(tag)?;
-        let to = self.inner.world_rank(dest)?;
+        let to = self.inner.peer_world_rank(dest)?;
         let engine = &self.inner.engine;
         // Never to itself: its own message would wait in the matcher, holding the loan.
         if to == engine.rank
@@ -175,7 +170,7 @@ impl Comm {
         tag: i32,
     ) -> Result<crate::Request<()>> {
         check_tag(tag)?;
-        let to = self.inner.world_rank(dest)?;
+        let to = self.inner.peer_world_rank(dest)?;
         let engine = &self.inner.engine;
         // Never to itself: its own message would wait in the matcher, holding the loan.
         if to == engine.rank
@@ -355,6 +350,18 @@ impl Comm {
     {
         crate::Request::spawn(&self.inner.engine.runtime, fut)
     }
+}
+
+/// Posts the receive `spec` now and returns a future for its envelope (see [`PostedRecv`]).
+pub(crate) fn post_spec(
+    engine: &Arc<Engine>,
+    spec: RecvSpec,
+) -> Result<impl Future<Output = Result<Envelope>> + Send + 'static> {
+    let wait = engine.post_recv(spec)?;
+    Ok(PostedRecv {
+        engine: engine.clone(),
+        wait: Some(wait),
+    })
 }
 
 /// The error for a receive whose message did not fit.

@@ -57,7 +57,7 @@ impl Comm {
     /// and the returned future completes when the receiver has matched the message.
     pub fn start_ssend_bytes(&self, payload: Bytes, dest: u32, tag: i32) -> Result<SyncSend> {
         check_tag(tag)?;
-        let to = self.inner.world_rank(dest)?;
+        let to = self.inner.peer_world_rank(dest)?;
         let wait = self
             .inner
             .engine

@@ -26,6 +26,8 @@ const FLOORS: [(&str, &[&str]); 4] = [
         "features",
         &[
             "comm",
+            "comm_inter",
+            "comm_inter_sub",
             "comm_subset",
             "device",
             "driver",

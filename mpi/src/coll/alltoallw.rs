@@ -137,7 +137,8 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
     recv: (*const C, *const D, *const MPI_Datatype),
     c: &Comm,
 ) -> Result<PendingCollective> {
-    let n = c.size() as usize;
+    // An intercommunicator's blocks go to and come from the remote group's ranks.
+    let n = c.peer_count() as usize;
     let me = c.rank() as usize;
     let rs = Side::new(rbuf, recv, n, "recv")?;
     let ss = if in_place(sbuf) {
@@ -154,7 +155,10 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
         // In place: the receive blocks are sent, packed before the exchange overwrites them.
         None => (rc.clone(), rd.clone(), rs.pack(rtotal)?),
     };
-    same_len(sc[me], rc[me])?;
+    // A rank's block to itself (there is none between the groups of an intercommunicator).
+    if !c.is_inter() {
+        same_len(sc[me], rc[me])?;
+    }
     let p = c.start_alltoallv(&data, &sc, Some(&sd), U8, &rc, Some(&rd), rtotal)?;
     let targets = rs
         .bufs

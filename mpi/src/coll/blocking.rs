@@ -79,7 +79,7 @@ impl Complete for PendingCollective {
 }
 
 /// `count * n` for the whole-communicator buffers of rooted and all-to-all collectives.
-fn times(n: MPI_Count, size: u32) -> Result<MPI_Count> {
+pub(crate) fn times(n: MPI_Count, size: u32) -> Result<MPI_Count> {
     if n < 0 {
         return Err(MpiError::new(
             MPI_ERR_COUNT,
@@ -116,6 +116,9 @@ pub fn bcast(
     c: &Comm,
     mode: Mode,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return crate::coll::inter::bcast(buf, n, dt, root, c);
+    }
     let root = root_rank(root, c.size())?;
     let b = Buf::new(buf, n, dt, "broadcast")?;
     // A dense buffer is broadcast in place; a derived layout moves packed (only the root's
@@ -179,6 +182,9 @@ pub fn reduce(
     c: &Comm,
     mode: Mode,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return crate::coll::inter::reduce(sbuf, rbuf, n, dt, op(o)?, root, c);
+    }
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let op = op(o)?;
     let receives = root.is_none_or(|r| r == c.rank());
@@ -224,6 +230,9 @@ pub fn gather(
     c: &Comm,
     mode: Mode,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return crate::coll::inter::gather(sbuf, sn, st, rbuf, rn, rt, root, c);
+    }
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let receives = root.is_none_or(|r| r == c.rank());
     let rb = if receives {
@@ -275,6 +284,9 @@ pub fn scatter(
     root: c_int,
     c: &Comm,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return crate::coll::inter::scatter(sbuf, sn, st, rbuf, rn, rt, root, c);
+    }
     let root = root_rank(root, c.size())?;
     let is_root = root == c.rank();
     let sb = if is_root {
@@ -314,6 +326,9 @@ pub fn alltoall(
     rt: MPI_Datatype,
     c: &Comm,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return crate::coll::inter::alltoall(sbuf, sn, st, rbuf, rn, rt, c);
+    }
     let rb = Buf::new(rbuf, times(rn, c.size())?, rt, "receive")?;
     let send = if in_place(sbuf) {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
@@ -329,6 +344,9 @@ pub fn alltoall(
 
 /// Starts a barrier (a blocking one may complete before this returns, on the flag area).
 pub fn barrier(c: &Comm, mode: Mode) -> Result<PendingCollective> {
+    if c.is_inter() {
+        return Ok(c.start_inter_barrier()?);
+    }
     Ok(c.start_barrier_to(mode)?)
 }
 

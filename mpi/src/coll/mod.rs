@@ -2,6 +2,8 @@
 //!
 //! * [`blocking`]: the blocking collectives (`MPI_Barrier`, `MPI_Bcast`, ... `MPI_Reduce`) and the
 //!   one start every form shares;
+//! * [`inter`]: the same collectives on an intercommunicator (barrier, bcast, reduce,
+//!   allreduce, gather, allgather, scatter, alltoall), which [`blocking`]'s starts hand over;
 //! * [`nonblocking`]: `MPI_Ibarrier`, `MPI_Ibcast`, ...;
 //! * [`vector`]: the vector and prefix collectives (`MPI_Gatherv`, ... `MPI_Exscan`), blocking
 //!   and non-blocking;
@@ -14,6 +16,7 @@
 
 pub mod alltoallw;
 pub mod blocking;
+pub mod inter;
 pub mod nonblocking;
 pub mod op;
 pub mod persistent;

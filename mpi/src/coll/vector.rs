@@ -12,13 +12,14 @@
 use crate::args::{Buf, RecvTarget, count, in_place, root_rank};
 use crate::coll::blocking::Complete;
 use crate::coll::blocking::{dest_of, input_of, reduce_input, reduce_source, same_len};
+use crate::coll::inter;
 use crate::coll::op::op;
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
 use crate::request::table::MPI_Request;
 use crate::state::comm;
 use nexar::Datatype::U8;
-use nexar::{Comm, Dest, Input, Mode, PendingCollective};
+use nexar::{Comm, Dest, Input, InterRoot, Mode, PendingCollective};
 use std::ffi::{c_int, c_void};
 
 /// An integer element of a count or displacement array.
@@ -46,7 +47,12 @@ impl ArrayInt for isize {
 }
 
 /// Reads `n` counts (`displs`: displacements) from the caller's array.
-fn array<T: ArrayInt>(p: *const T, n: usize, what: &str, displs: bool) -> Result<Vec<usize>> {
+pub(crate) fn array<T: ArrayInt>(
+    p: *const T,
+    n: usize,
+    what: &str,
+    displs: bool,
+) -> Result<Vec<usize>> {
     non_null(p, what)?;
     (0..n)
         .map(|i| {
@@ -67,7 +73,7 @@ fn array<T: ArrayInt>(p: *const T, n: usize, what: &str, displs: bool) -> Result
 }
 
 /// Elements spanned by blocks of `counts` at `displs`.
-fn extent(counts: &[usize], displs: &[usize]) -> Result<MPI_Count> {
+pub(crate) fn extent(counts: &[usize], displs: &[usize]) -> Result<MPI_Count> {
     counts
         .iter()
         .zip(displs)
@@ -87,7 +93,7 @@ fn total(counts: &[usize]) -> Result<MPI_Count> {
 
 /// `v * size` for each of `v` (counts or displacements in elements of a type of `size`
 /// bytes), in bytes.
-fn scaled(v: &[usize], size: usize) -> Result<Vec<usize>> {
+pub(crate) fn scaled(v: &[usize], size: usize) -> Result<Vec<usize>> {
     v.iter()
         .map(|&x| {
             x.checked_mul(size)
@@ -97,7 +103,11 @@ fn scaled(v: &[usize], size: usize) -> Result<Vec<usize>> {
 }
 
 /// The blocks `(first instance, instances, packed offset)` of counts at displacements.
-fn blocks(counts: &[usize], displs: &[usize], size: usize) -> Vec<(isize, usize, usize)> {
+pub(crate) fn blocks(
+    counts: &[usize],
+    displs: &[usize],
+    size: usize,
+) -> Vec<(isize, usize, usize)> {
     counts
         .iter()
         .zip(displs)
@@ -107,7 +117,7 @@ fn blocks(counts: &[usize], displs: &[usize], size: usize) -> Vec<(isize, usize,
 
 /// The packed form of `b` where block `i` (`counts[i]` instances at `displs[i]`) sits at
 /// `displs[i] * size` (gaps zeroed; dense layouts are taken as they are).
-fn pack_blocks(b: &Buf, counts: &[usize], displs: &[usize]) -> Result<Vec<u8>> {
+pub(crate) fn pack_blocks(b: &Buf, counts: &[usize], displs: &[usize]) -> Result<Vec<u8>> {
     if b.is_dense() {
         // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
         return Ok(unsafe { b.send_bytes()? }.into_owned());
@@ -151,6 +161,17 @@ fn gatherv<T: ArrayInt, D: ArrayInt>(
     root: Option<c_int>,
     c: &Comm,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        let role = root.map(|r| inter::role(r, c)).transpose()?;
+        let arrays = if role.is_none_or(|r| r == InterRoot::Root) {
+            let n = c.peer_count() as usize;
+            let rc = array(rcounts, n, "recvcounts", false)?;
+            Some((rc, array(displs, n, "displs", true)?))
+        } else {
+            None
+        };
+        return inter::gatherv(sbuf, sn, st, rbuf, arrays, rt, role, c);
+    }
     let root = root.map(|r| root_rank(r, c.size())).transpose()?;
     let n = c.size() as usize;
     let me = c.rank() as usize;
@@ -187,6 +208,17 @@ fn scatterv<T: ArrayInt, D: ArrayInt>(
     root: c_int,
     c: &Comm,
 ) -> Result<PendingCollective> {
+    if c.is_inter() {
+        let role = inter::role(root, c)?;
+        let arrays = if role == InterRoot::Root {
+            let n = c.peer_count() as usize;
+            let sc = array(scounts, n, "sendcounts", false)?;
+            Some((sc, array(displs, n, "displs", true)?))
+        } else {
+            None
+        };
+        return inter::scatterv(sbuf, arrays, st, rbuf, rn, rt, role, c);
+    }
     let root = root_rank(root, c.size())?;
     if root != c.rank() {
         let rb = Buf::new(rbuf, rn, rt, "receive")?;
@@ -227,7 +259,8 @@ fn alltoallv<T: ArrayInt, D: ArrayInt>(
     rt: MPI_Datatype,
     c: &Comm,
 ) -> Result<PendingCollective> {
-    let n = c.size() as usize;
+    // An intercommunicator's blocks go to and come from the remote group's ranks.
+    let n = c.peer_count() as usize;
     let rc = array(rcounts, n, "recvcounts", false)?;
     let rd = array(rdispls, n, "rdispls", true)?;
     let rb = Buf::new(rbuf, extent(&rc, &rd)?, rt, "receive")?;
@@ -269,6 +302,17 @@ fn reduce_scatter(
     let op = op(o)?;
     let all = total(&rc)?;
     let mine = rc[c.rank() as usize] as MPI_Count;
+    if c.is_inter() {
+        // Each group reduces the other's vectors of `all` elements (MPI_IN_PLACE is not
+        // allowed on an intercommunicator).
+        let (src, reducer, per) = reduce_source(sbuf, None, all, dt, op)?;
+        reducer.check().map_err(nexar::Error::from)?;
+        let rb = Buf::new(rbuf, mine, dt, "receive")?;
+        // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
+        let send = unsafe { src.send_bytes()? }.into_owned();
+        let p = c.start_inter_reduce_scatter(send, &scaled(&rc, per)?, reducer)?;
+        return Ok(p.to(dest_of(&rb)));
+    }
     let whole = if in_place(sbuf) {
         Some(Buf::new(rbuf, all, dt, "receive")?)
     } else {

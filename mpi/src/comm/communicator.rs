@@ -1,6 +1,9 @@
 //! Communicator functions: rank, size, dup (blocking and non-blocking), split, create, compare,
-//! names and free (error handlers are in [`crate::errors::handlers`]). There are no
-//! intercommunicators.
+//! names and free (error handlers are in [`crate::errors::handlers`]). On an intercommunicator
+//! rank, size and the group are the local group's; dup, split, create, free, names and compare
+//! work on it (split and create give intercommunicators of subgroups of both groups);
+//! `MPI_Comm_create_group` is refused by the engine (`MPI_ERR_COMM`). Intercommunicators themselves
+//! are in [`crate::comm::intercomm`].
 //!
 //! `MPI_Comm_create` and `MPI_Comm_create_group` use the engine's member-only creation
 //! ([`nexar::Comm::create_subset`]): the members derive the new context id from the parent, a
@@ -70,13 +73,6 @@ fn store_new(parent: MPI_Comm, newcomm: *mut MPI_Comm, c: Option<nexar::Comm>) -
     // SAFETY: the caller checked `newcomm` for NULL.
     unsafe { newcomm.write(h) };
     Ok(())
-}
-
-fn not_inter() -> MpiError {
-    MpiError::new(
-        MPI_ERR_COMM,
-        "not an intercommunicator (nexar has intracommunicators only)",
-    )
 }
 
 /// Duplicates `parent` into `*newcomm` (checked for NULL by the caller), copying its
@@ -168,7 +164,9 @@ mpi_fn! {
     }
 
     /// Splits `comm` by `color` (collective), ranks ordered by `key`; `MPI_UNDEFINED` gives
-    /// `MPI_COMM_NULL`. The new communicators inherit `comm`'s error handler.
+    /// `MPI_COMM_NULL`. The new communicators inherit `comm`'s error handler. On an
+    /// intercommunicator, the parts of one color in both groups form an intercommunicator
+    /// (`MPI_COMM_NULL` where the other group lacks the color).
     fn MPI_Comm_split(comm_h: MPI_Comm, color: c_int, key: c_int, newcomm: *mut MPI_Comm) -> c_int
         => PMPI_Comm_split
     {
@@ -214,6 +212,8 @@ mpi_fn! {
             let (a, b) = (comm(comm1)?, comm(comm2)?);
             let r = if comm1 == comm2 {
                 MPI_IDENT
+            } else if a.is_inter() || b.is_inter() {
+                crate::comm::intercomm::compare_inter(&a, &b)?
             } else {
                 match compare(&comm_members(&a)?, &comm_members(&b)?) {
                     MPI_IDENT => MPI_CONGRUENT,
@@ -224,47 +224,23 @@ mpi_fn! {
         })
     }
 
-    /// Always false: every communicator is an intracommunicator.
-    fn MPI_Comm_test_inter(comm_h: MPI_Comm, flag: *mut c_int) -> c_int => PMPI_Comm_test_inter {
-        call("MPI_Comm_test_inter", comm_h, || {
-            non_null(flag, "flag")?;
-            comm(comm_h)?;
-            write_int(flag, "flag", 0)
-        })
-    }
-
-    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
-    fn MPI_Comm_remote_size(comm_h: MPI_Comm, size: *mut c_int) -> c_int
-        => PMPI_Comm_remote_size
-    {
-        call("MPI_Comm_remote_size", comm_h, || {
-            non_null(size, "size")?;
-            comm(comm_h)?;
-            Err(not_inter())
-        })
-    }
-
-    /// `MPI_ERR_COMM` for a valid communicator: it is not an intercommunicator.
-    fn MPI_Comm_remote_group(comm_h: MPI_Comm, group: *mut MPI_Group) -> c_int
-        => PMPI_Comm_remote_group
-    {
-        call("MPI_Comm_remote_group", comm_h, || {
-            non_null(group, "group")?;
-            comm(comm_h)?;
-            Err(not_inter())
-        })
-    }
-
     /// A communicator of the members of `group` (a subgroup of `comm`, the same on every rank),
     /// ranked as in `group`; `MPI_COMM_NULL` on the other ranks. Called by every rank of
-    /// `comm`; the members create it among themselves, with no message exchanged.
+    /// `comm`; the members create it among themselves, with no message exchanged. On an
+    /// intercommunicator `group` is a subgroup of the local group, and the result joins it to
+    /// the subgroup the other side passed (`MPI_COMM_NULL` when either is empty).
     fn MPI_Comm_create(comm_h: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) -> c_int
         => PMPI_Comm_create
     {
         call("MPI_Comm_create", comm_h, || {
             non_null(newcomm, "newcomm")?;
             let c = comm(comm_h)?;
-            let ranks = ranks_in_comm(&c, &members(group)?)?;
+            let g = members(group)?;
+            let ranks = ranks_in_comm(&c, &g)?;
+            if c.is_inter() {
+                // `group` is a subgroup of the local group; the remote side passes its own.
+                return store_new(comm_h, newcomm, c.inter_create_blocking(&g)?);
+            }
             create_on(comm_h, &c, &ranks, CREATE_TAG, newcomm)
         })
     }

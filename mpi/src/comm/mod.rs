@@ -3,6 +3,7 @@
 //!
 //! * [`communicator`]: rank, size, dup, split, create, compare, names, free;
 //! * [`group`]: groups (`MPI_Group_*`);
+//! * [`intercomm`]: intercommunicators (`MPI_Intercomm_*`, remote size and group);
 //! * [`topo`]: Cartesian topologies (`MPI_Cart_*`, `MPI_Dims_create`) and the topology store;
 //! * [`topo_graph`]: graph and distributed graph topologies;
 //! * [`info`]: `MPI_Info` objects and the info hints kept with communicators;
@@ -15,6 +16,7 @@ pub mod attr_store;
 pub mod communicator;
 pub mod group;
 pub mod info;
+pub mod intercomm;
 pub mod topo;
 pub mod topo_graph;
 pub mod ulfm;

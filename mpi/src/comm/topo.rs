@@ -166,6 +166,19 @@ fn grid(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Result<Cart>
     Ok(cart)
 }
 
+/// The communicator behind `h`, which must be an intracommunicator: MPI defines topologies
+/// on intracommunicators only (`MPI_ERR_COMM` otherwise).
+pub fn intra(h: MPI_Comm) -> Result<nexar::Comm> {
+    let c = comm(h)?;
+    if c.is_inter() {
+        return Err(MpiError::new(
+            MPI_ERR_COMM,
+            "a topology needs an intracommunicator, not an intercommunicator",
+        ));
+    }
+    Ok(c)
+}
+
 /// Makes the communicator of parent ranks `ranks` with topology `topo` (member-only) and
 /// writes its handle, or `MPI_COMM_NULL` for a non-member, to `out`.
 pub fn store_topo(
@@ -175,10 +188,11 @@ pub fn store_topo(
     topo: Topology,
     out: *mut MPI_Comm,
 ) -> Result<()> {
+    let parent_comm = intra(parent)?;
     let new = if ranks.is_empty() {
         None
     } else {
-        comm(parent)?.create_subset(ranks, tag)?
+        parent_comm.create_subset(ranks, tag)?
     };
     let h = match new {
         Some(c) => register(c, parent, topo)?,

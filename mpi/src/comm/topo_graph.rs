@@ -145,7 +145,7 @@ fn degree(n: c_int, name: &str) -> Result<usize> {
 
 /// Writes the distributed-graph communicator (a dup of `comm_old`) to `out`.
 fn store_dist(comm_old: MPI_Comm, d: DistGraph, out: *mut MPI_Comm) -> Result<()> {
-    let c = comm(comm_old)?.dup_blocking()?;
+    let c = crate::comm::topo::intra(comm_old)?.dup_blocking()?;
     let h = register(c, comm_old, Topology::Dist(d))?;
     // SAFETY: checked for NULL by the caller.
     unsafe { out.write(h) };

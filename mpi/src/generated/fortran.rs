@@ -2359,6 +2359,61 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Intercomm_create(local_comm: usize, local_leader: c_int, peer_comm: usize, remote_leader: c_int, tag: c_int, newintercomm: *mut usize) -> c_int;
+    fn PMPI_Intercomm_create(local_comm: usize, local_leader: c_int, peer_comm: usize, remote_leader: c_int, tag: c_int, newintercomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Intercomm_create`.
+    mpi_intercomm_create_ / pmpi_intercomm_create_ => MPI_Intercomm_create / PMPI_Intercomm_create,
+    |c| (local_comm: *const c_int, local_leader: *const c_int, peer_comm: *const c_int, remote_leader: *const c_int, tag: *const c_int, newintercomm: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newintercomm = PMPI_Comm_fromint(fs::get(newintercomm));
+            let rc = c(PMPI_Comm_fromint(fs::get(local_comm)), fs::get(local_leader), PMPI_Comm_fromint(fs::get(peer_comm)), fs::get(remote_leader), fs::get(tag), &mut h_newintercomm);
+            fs::set(newintercomm, PMPI_Comm_toint(h_newintercomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Intercomm_create_from_groups(local_group: usize, local_leader: c_int, remote_group: usize, remote_leader: c_int, stringtag: *const c_char, info: usize, errhandler: usize, newintercomm: *mut usize) -> c_int;
+    fn PMPI_Intercomm_create_from_groups(local_group: usize, local_leader: c_int, remote_group: usize, remote_leader: c_int, stringtag: *const c_char, info: usize, errhandler: usize, newintercomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Intercomm_create_from_groups`.
+    mpi_intercomm_create_from_groups_ / pmpi_intercomm_create_from_groups_ => MPI_Intercomm_create_from_groups / PMPI_Intercomm_create_from_groups,
+    |c| (local_group: *const c_int, local_leader: *const c_int, remote_group: *const c_int, remote_leader: *const c_int, stringtag: *const u8, info: *const c_int, errhandler: *const c_int, newintercomm: *mut c_int, ierror: *mut c_int, stringtag_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_stringtag = fs::string_in(stringtag, stringtag_len);
+            let mut h_newintercomm = PMPI_Comm_fromint(fs::get(newintercomm));
+            let rc = c(PMPI_Group_fromint(fs::get(local_group)), fs::get(local_leader), PMPI_Group_fromint(fs::get(remote_group)), fs::get(remote_leader), s_stringtag.as_ptr(), PMPI_Info_fromint(fs::get(info)), PMPI_Errhandler_fromint(fs::get(errhandler)), &mut h_newintercomm);
+            fs::set(newintercomm, PMPI_Comm_toint(h_newintercomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Intercomm_merge(intercomm: usize, high: c_int, newintracomm: *mut usize) -> c_int;
+    fn PMPI_Intercomm_merge(intercomm: usize, high: c_int, newintracomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Intercomm_merge`.
+    mpi_intercomm_merge_ / pmpi_intercomm_merge_ => MPI_Intercomm_merge / PMPI_Intercomm_merge,
+    |c| (intercomm: *const c_int, high: *const c_int, newintracomm: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_newintracomm = PMPI_Comm_fromint(fs::get(newintracomm));
+            let rc = c(PMPI_Comm_fromint(fs::get(intercomm)), fs::get(high), &mut h_newintracomm);
+            fs::set(newintracomm, PMPI_Comm_toint(h_newintracomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Iprobe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, status: *mut c_void) -> c_int;
     fn PMPI_Iprobe(source: c_int, tag: c_int, comm: usize, flag: *mut c_int, status: *mut c_void) -> c_int;
 }

@@ -15,7 +15,7 @@ use std::ffi::{c_int, c_void};
 
 fn send(c: &Comm, buf: Buf, dest: c_int, tag: c_int) -> Result<()> {
     let tag = send_tag(tag)?;
-    let Some(dest) = dest_rank(dest, c.size(), "destination")? else {
+    let Some(dest) = dest_rank(dest, c.peer_count(), "destination")? else {
         return Ok(());
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
@@ -57,7 +57,7 @@ fn finish(p: Option<nexar::PendingRecv>, buf: Buf, status: *mut MPI_Status) -> R
 
 fn post(c: &Comm, source: c_int, tag: c_int) -> Result<Option<nexar::PendingRecv>> {
     let tag = recv_tag(tag)?;
-    match recv_source(source, c.size())? {
+    match recv_source(source, c.peer_count())? {
         None => Ok(None),
         Some(s) => Ok(Some(c.start_recv(s, tag)?)),
     }
@@ -167,7 +167,7 @@ mpi_fn! {
         call("MPI_Probe", comm_h, || {
             let c = comm(comm_h)?;
             let tag = recv_tag(tag)?;
-            let Some(s) = recv_source(source, c.size())? else {
+            let Some(s) = recv_source(source, c.peer_count())? else {
                 store(status, MPI_Status::proc_null());
                 return Ok(());
             };
@@ -184,7 +184,7 @@ mpi_fn! {
             non_null(flag, "flag")?;
             let c = comm(comm_h)?;
             let tag = recv_tag(tag)?;
-            let found = match recv_source(source, c.size())? {
+            let found = match recv_source(source, c.peer_count())? {
                 None => Some(MPI_Status::proc_null()),
                 Some(s) => c.iprobe(s, tag)?.map(probe_status),
             };

@@ -73,7 +73,7 @@ fn mprobe(
     non_null(message, "message")?;
     let c = comm(comm_h)?;
     let tag = recv_tag(tag)?;
-    let Some(s) = recv_source(source, c.size())? else {
+    let Some(s) = recv_source(source, c.peer_count())? else {
         no_proc(message, status);
         return Ok(());
     };
@@ -93,7 +93,7 @@ fn improbe(
     non_null(message, "message")?;
     let c = comm(comm_h)?;
     let tag = recv_tag(tag)?;
-    let found = match recv_source(source, c.size())? {
+    let found = match recv_source(source, c.peer_count())? {
         None => {
             no_proc(message, status);
             true

@@ -25,7 +25,7 @@ fn isend(
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "send")?;
     let tag = send_tag(tag)?;
-    let Some(dest) = dest_rank(dest, c.size(), "destination")? else {
+    let Some(dest) = dest_rank(dest, c.peer_count(), "destination")? else {
         return store_request(request, comm_h, nexar::Request::ready(Ok(None)));
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
@@ -70,7 +70,7 @@ fn irecv(
 /// the background; a cancelled receive (`MPI_Cancel`) completes with a cancelled status.
 pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> Result<Running> {
     let tag = recv_tag(tag)?;
-    let Some(source) = recv_source(source, c.size())? else {
+    let Some(source) = recv_source(source, c.peer_count())? else {
         return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))).into());
     };
     let pending = c.start_recv(source, tag)?;
@@ -109,7 +109,7 @@ pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> R
 /// Sends `data` (already copied) to `dest` unless it is `MPI_PROC_NULL`.
 fn send_copy(c: &nexar::Comm, data: Bytes, dest: c_int, tag: c_int) -> Result<()> {
     let tag = send_tag(tag)?;
-    if let Some(dest) = dest_rank(dest, c.size(), "destination")? {
+    if let Some(dest) = dest_rank(dest, c.peer_count(), "destination")? {
         c.send_bytes(data, dest, tag)?;
     }
     Ok(())
@@ -135,7 +135,7 @@ fn isendrecv(
     let sb = Buf::new(sbuf, sn, sdt, "send")?;
     let rb = Buf::new(rbuf, rn, rdt, "receive")?;
     send_tag(stag)?;
-    dest_rank(dest, c.size(), "destination")?;
+    dest_rank(dest, c.peer_count(), "destination")?;
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
     let data = Bytes::copy_from_slice(&unsafe { sb.send_bytes()? });
     // The receive is posted before the send, so a matching call on the peer cannot deadlock.
@@ -160,7 +160,7 @@ fn isendrecv_replace(
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "buffer")?;
     send_tag(stag)?;
-    dest_rank(dest, c.size(), "destination")?;
+    dest_rank(dest, c.peer_count(), "destination")?;
     // The outgoing data is copied before the receive can write into the buffer.
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
     let data = Bytes::copy_from_slice(&unsafe { b.send_bytes()? });

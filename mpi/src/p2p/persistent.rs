@@ -44,7 +44,7 @@ fn send_init(
     let c = comm(comm_h)?;
     let b = Kept(Buf::new(buf, n, dt, "send")?);
     send_tag(tag)?;
-    dest_rank(dest, c.size(), "destination")?;
+    dest_rank(dest, c.peer_count(), "destination")?;
     store_persistent(
         request,
         comm_h,
@@ -65,7 +65,7 @@ fn recv_init(
     let c = comm(comm_h)?;
     let b = Kept(Buf::new(buf, n, dt, "receive")?);
     recv_tag(tag)?;
-    recv_source(source, c.size())?;
+    recv_source(source, c.peer_count())?;
     store_persistent(
         request,
         comm_h,

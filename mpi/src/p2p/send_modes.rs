@@ -41,7 +41,7 @@ pub(crate) fn start_send(
     mode: Mode,
 ) -> Result<nexar::Request<Option<MPI_Status>>> {
     let tag = send_tag(tag)?;
-    let Some(dest) = dest_rank(dest, c.size(), "destination")? else {
+    let Some(dest) = dest_rank(dest, c.peer_count(), "destination")? else {
         return Ok(nexar::Request::ready(Ok(None)));
     };
     // SAFETY: `Buf::new` checked the buffer; readable per the MPI contract.
@@ -112,7 +112,7 @@ fn sendrecv_replace(
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "buffer")?;
     let tag = crate::args::recv_tag(rtag)?;
-    let source = crate::args::recv_source(source, c.size())?;
+    let source = crate::args::recv_source(source, c.peer_count())?;
     // The outgoing data is copied (inside `start_send`) before the receive can overwrite it;
     // the receive is posted first so a matching call on the peer cannot deadlock.
     let pending = source.map(|s| c.start_recv(s, tag)).transpose()?;
