@@ -378,6 +378,20 @@ struct Wait<'a> {
     nap: Duration,
     next_check: Duration,
     probed: bool,
+    /// Counted as a blocked caller of the transport (past the spin).
+    blocked: bool,
+    /// Slept on the transport's doorbell.
+    slept: bool,
+}
+
+impl Drop for Wait<'_> {
+    fn drop(&mut self) {
+        if self.blocked
+            && let Some(p) = self.comm.inner.engine.transport().caller_progress()
+        {
+            p.exit(self.slept);
+        }
+    }
 }
 
 impl<'a> Wait<'a> {
@@ -399,6 +413,8 @@ impl<'a> Wait<'a> {
             nap: Duration::from_micros(20),
             next_check: CHECKS_AFTER,
             probed: false,
+            blocked: false,
+            slept: false,
         }
     }
 
@@ -437,10 +453,33 @@ impl<'a> Wait<'a> {
         }
         if waited < self.spin {
             std::hint::spin_loop();
-        } else if waited < self.spin + YIELD_FOR {
+            return Ok(());
+        }
+        // Past the spin, this call waits like any blocked caller: counted as one (the
+        // transport's own thread stands aside), it drives the transport itself (its queued
+        // sends, such as a root's announcements of large frames still waiting for ring slots,
+        // go out at once) and sleeps on the transport's doorbell, which traffic rings. A call
+        // done within the spin never pays for any of that.
+        let progress = self.comm.inner.engine.transport().caller_progress();
+        if let Some(p) = progress {
+            if !self.blocked {
+                self.blocked = true;
+                p.enter();
+            }
+            if p.poll() {
+                return Ok(());
+            }
+        }
+        if waited < self.spin + YIELD_FOR {
             std::thread::yield_now();
         } else {
-            std::thread::sleep(self.nap);
+            match progress {
+                Some(p) => {
+                    p.sleep(&|| false, self.nap);
+                    self.slept = true;
+                }
+                None => std::thread::sleep(self.nap),
+            }
             self.nap = (self.nap * 2).min(MAX_NAP);
         }
         Ok(())
