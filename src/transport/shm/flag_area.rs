@@ -111,25 +111,12 @@ impl FlagArea {
 
     fn map(file: &File, members: usize, max: usize) -> io::Result<Self> {
         let len = Self::bytes_for(members, max);
-        // SAFETY: a fresh shared mapping of `len` bytes of an open file; checked for failure.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                file.as_raw_fd(),
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(io::Error::last_os_error());
-        }
+        let base = super::segment::map(file, len)?;
         let slot_bytes = round_up(SLOT_HEADER + max);
         Ok(Self {
             calls: AtomicU64::new(0),
             last_complete: AtomicU64::new(0),
-            base: p.cast(),
+            base,
             len,
             members,
             max,

@@ -109,7 +109,8 @@ unsafe impl Send for Segment {}
 // SAFETY: as above.
 unsafe impl Sync for Segment {}
 
-fn map(file: &File, len: usize) -> io::Result<*mut u8> {
+/// Maps `len` bytes of `file` shared, readable and writable.
+pub(super) fn map(file: &File, len: usize) -> io::Result<*mut u8> {
     // SAFETY: a fresh shared mapping of `len` bytes of an open file; checked for failure.
     let p = unsafe {
         libc::mmap(
