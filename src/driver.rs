@@ -6,7 +6,9 @@
 
 use crate::comm::CommInner;
 use crate::core::engine::{CollEvent, Engine};
-use crate::core::fingerprint::{FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, mismatch_message};
+use crate::core::fingerprint::{
+    FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message, mismatch_message, notice_error,
+};
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::{Collective, Incoming, Outbox};
@@ -22,25 +24,13 @@ pub(crate) fn check_frame(
 ) -> Result<()> {
     let h = &f.header;
     if h.step == MISMATCH_STEP {
-        return Err(Error::new(
-            ErrorKind::Mismatch,
-            format!(
-                "rank {} reports a mismatched collective: {}",
-                h.src,
-                String::from_utf8_lossy(&f.payload)
-            ),
-        ));
+        return Err(notice_error(f));
     }
     let theirs = Fingerprint::from_words(h.fp, h.fp_len);
     let msg = if theirs != *mine {
         mismatch_message(seq, comm.engine.rank, h.src, mine, &theirs)
     } else if h.step == FLAGS_PROBE_STEP {
-        format!(
-            "mismatched collective (call {seq} on this communicator): world rank {} runs it as \
-             a blocking collective, world rank {} as a non-blocking or persistent one (MPI \
-             never matches the two kinds)",
-            h.src, comm.engine.rank
-        )
+        kinds_message(seq, h.src, comm.engine.rank)
     } else {
         return Ok(());
     };

@@ -147,6 +147,28 @@ pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 /// mismatch in it; a peer on the flag area too leaves it unread.
 pub(crate) const FLAGS_PROBE_STEP: u32 = u32::MAX - 0x100;
 
+/// The error for a mismatch notice `f` (a frame of step [`MISMATCH_STEP`]) another rank sent.
+pub(crate) fn notice_error(f: &crate::wire::Frame) -> crate::error::Error {
+    crate::error::Error::new(
+        crate::error::ErrorKind::Mismatch,
+        format!(
+            "rank {} reports a mismatched collective: {}",
+            f.header.src,
+            String::from_utf8_lossy(&f.payload)
+        ),
+    )
+}
+
+/// The message for call `seq` run as a blocking collective by world rank `blocking` and as a
+/// non-blocking (or persistent) one by world rank `other`, with the same fingerprint.
+pub(crate) fn kinds_message(seq: u64, blocking: u32, other: u32) -> String {
+    format!(
+        "mismatched collective (call {seq} on this communicator): world rank {blocking} runs it \
+         as a blocking collective, world rank {other} as a non-blocking or persistent one (MPI \
+         never matches the two kinds)"
+    )
+}
+
 /// The message naming both ranks and the fields in which their calls differ.
 pub(crate) fn mismatch_message(
     seq: u64,

@@ -243,16 +243,11 @@ impl DirectAllreduce {
                 self.mismatch(format!("a frame from rank {} outside", f.header.src)),
             );
         };
-        let mut payload = f.payload;
         // A `Done` names a failed process by world rank on the wire, by comm rank in the
         // machine (one outside the communicator is dropped: it is no member's failure).
-        if f.header.step == STEP_DONE && payload.len() == 6 {
-            let w = u32::from_le_bytes(payload[2..6].try_into().expect("4 bytes"));
-            payload = match self.comm.members.comm_rank_of(w) {
-                Some(r) => [&payload[..2], &r.to_le_bytes()[..]].concat().into(),
-                None => payload.slice(..2),
-            };
-        }
+        let payload = renamed_failure(f.header.step, f.payload, |w| {
+            self.comm.members.comm_rank_of(w)
+        });
         Event::Msg(Incoming {
             from,
             step: f.header.step,
@@ -300,12 +295,8 @@ impl DirectAllreduce {
         while !out.is_empty() {
             let sent: Vec<_> = out.drain().collect();
             for m in sent {
-                let mut payload = m.payload;
-                if m.step == STEP_DONE && payload.len() == 6 {
-                    let r = u32::from_le_bytes(payload[2..6].try_into().expect("4 bytes"));
-                    let w = self.world_of(r as usize);
-                    payload = [&payload[..2], &w.to_le_bytes()[..]].concat().into();
-                }
+                let payload =
+                    renamed_failure(m.step, m.payload, |r| Some(self.world_of(r as usize)));
                 if let Err(e) = self.send(m.to as usize, m.step, payload) {
                     // A `Done` is best effort: a failed peer needs no notice.
                     if m.step != STEP_DONE {
@@ -436,6 +427,19 @@ impl DirectAllreduce {
                 )
             }
         }
+    }
+}
+
+/// A `Done` body (step `step`) with the failed process it names, if any, renamed by `rename`
+/// (comm rank to world rank or back; `None` drops the name); any other message unchanged.
+fn renamed_failure(step: u32, payload: Bytes, rename: impl Fn(u32) -> Option<u32>) -> Bytes {
+    if step != STEP_DONE || payload.len() != 6 {
+        return payload;
+    }
+    let named = u32::from_le_bytes(payload[2..6].try_into().expect("4 bytes"));
+    match rename(named) {
+        Some(r) => [&payload[..2], &r.to_le_bytes()[..]].concat().into(),
+        None => payload.slice(..2),
     }
 }
 

@@ -33,7 +33,9 @@
 
 use crate::comm::Comm;
 use crate::core::engine::EarlyFlags;
-use crate::core::fingerprint::{FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, mismatch_message};
+use crate::core::fingerprint::{
+    FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message, mismatch_message, notice_error,
+};
 use crate::error::{Error, ErrorKind, Result};
 use crate::transport::shm::flag_area::FlagArea;
 use bytes::Bytes;
@@ -551,28 +553,14 @@ impl<'a> Wait<'a> {
             .map(|&r| world[r]);
         let early = engine.early_for_flags(inner.context, self.seq);
         let msg = match early {
-            EarlyFlags::Notice(f) => {
-                return Err(Error::new(
-                    ErrorKind::Mismatch,
-                    format!(
-                        "rank {} reports a mismatched collective: {}",
-                        f.header.src,
-                        String::from_utf8_lossy(&f.payload)
-                    ),
-                ));
-            }
+            EarlyFlags::Notice(f) => return Err(notice_error(&f)),
             EarlyFlags::OtherPath(f) => {
                 let h = &f.header;
                 let theirs = Fingerprint::from_words(h.fp, h.fp_len);
                 if theirs != self.fp {
                     mismatch_message(self.seq, engine.rank, h.src, &self.fp, &theirs)
                 } else {
-                    format!(
-                        "mismatched collective (call {} on this communicator): world rank {} \
-                         runs it as a blocking collective, world rank {} as a non-blocking or \
-                         persistent one (MPI never matches the two kinds)",
-                        self.seq, engine.rank, h.src
-                    )
+                    kinds_message(self.seq, engine.rank, h.src)
                 }
             }
             EarlyFlags::Ahead(src) => self.skipped(src, missing),
