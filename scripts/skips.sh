@@ -16,7 +16,7 @@ cargo_test() {
   local label=$1
   shift
   "$@" -- --show-output 2>&1 | awk -v label="$label" -v out="$SKIPS_LOG" '
-    /^ *Running / { bin = $2 }
+    /^ *Running / { bin = ($2 == "unittests") ? $3 : $2 }
     /^successes:$/ { if (mode == 0) { mode = 1; next } else { mode = 2; next } }
     mode == 1 && /^---- .* stdout ----$/ { name = $2; next }
     mode == 1 && /SKIPPED/ { line = $0; sub(/^ +/, "", line); print label ": " bin " " name ": " line >> out; next }
