@@ -340,7 +340,10 @@ mod tests {
         );
         assert_eq!(class_of(ErrorKind::Mismatch), MPIX_ERR_COLL_MISMATCH);
         assert_eq!(class_of(ErrorKind::Timeout), MPIX_ERR_TIMEOUT);
-        assert_eq!(class_name(MPIX_ERR_COLL_MISMATCH), Some("MPIX_ERR_COLL_MISMATCH"));
+        assert_eq!(
+            class_name(MPIX_ERR_COLL_MISMATCH),
+            Some("MPIX_ERR_COLL_MISMATCH")
+        );
         assert_eq!(class_of(ErrorKind::InvalidRank), MPI_ERR_RANK);
         assert_eq!(class_of(ErrorKind::Truncated), MPI_ERR_TRUNCATE);
     }
