@@ -112,7 +112,7 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     let w = ctx.world();
     let me = w.rank();
     if let Err(e) = w.barrier_blocking() {
-        report(&w, &e);
+        report(w, &e);
         std::process::exit(1);
     }
     if me == victim {
@@ -133,7 +133,7 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     while start.elapsed() < Duration::from_secs(60) {
         buf.fill(f64::from(me + 1));
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
-            report(&w, &e);
+            report(w, &e);
             // Leave cleanly (the final barrier fails at once on the dead member): peers that
             // have not noticed the death yet see this rank say goodbye, not a second failure.
             let _ = ctx.finalize();
@@ -171,7 +171,7 @@ fn busy_mode(ctx: &Context, args: &[String]) -> ! {
         }
     }
     if let Err(e) = w.barrier_blocking() {
-        report(&w, &e);
+        report(w, &e);
         std::process::exit(1);
     }
     say(format!("OK rank={me}"));
@@ -199,7 +199,7 @@ fn loop_mode(ctx: &Context, args: &[String]) -> ! {
             0.0
         };
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
-            report(&w, &e);
+            report(w, &e);
             after_error(w, me, &e);
         }
         let expect = i * size * (size + 1.0) / 2.0;
