@@ -93,6 +93,12 @@ fn survivors_saw(text: &str, victim: u32, n: u32, ctx: &str) -> Vec<f64> {
         lines(text, "NOERR").is_empty() && lines(text, "BAD").is_empty(),
         "{ctx}:\n{text}"
     );
+    // Finalizing after a failure waits for nothing the dead peer owes (no goodbye, no flush of
+    // frames queued to it): a correctness bound, far above the ~0.1 s it takes, far below the
+    // 5 s flush limit a survivor used to wait out over QUIC.
+    for f in lines(text, "FIN") {
+        assert!(num(f, "ms") < 3000, "{ctx}: slow finalize: {f}");
+    }
     lat
 }
 

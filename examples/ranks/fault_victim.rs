@@ -136,7 +136,9 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
             report(w, &e);
             // Leave cleanly (the final barrier fails at once on the dead member): peers that
             // have not noticed the death yet see this rank say goodbye, not a second failure.
+            let t = Instant::now();
             let _ = ctx.finalize();
+            say(format!("FIN rank={me} ms={}", t.elapsed().as_millis()));
             if let Some(warm) = warm_kib {
                 say(format!(
                     "MEM rank={me} warm_kib={warm} end_kib={}",
