@@ -156,6 +156,18 @@ pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 /// mismatch in it; a peer on the flag area too leaves it unread.
 pub(crate) const FLAGS_PROBE_STEP: u32 = u32::MAX - 0x100;
 
+/// Step of the probe a rank whose frame-path collective has waited [`COLL_PROBE_AFTER`] sends
+/// every other member, carrying the call's fingerprint: a peer that runs or ran another call
+/// under this number (another root, another collective) finds the mismatch in it and tells
+/// everyone, where it would otherwise have returned and left this rank waiting for frames that
+/// never come (a reduce whose ranks disagree on the root). A peer running the same call ignores
+/// it.
+pub(crate) const COLL_PROBE_STEP: u32 = u32::MAX - 0x101;
+
+/// How long a frame-path collective waits before probing its peers: past the time a small
+/// call takes, so the probes (one empty frame per member, once per call) cost nothing there.
+pub(crate) const COLL_PROBE_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The error for a mismatch notice `f` (a frame of step [`MISMATCH_STEP`]) another rank sent.
 pub(crate) fn notice_error(f: &crate::wire::Frame) -> crate::error::Error {
     crate::error::Error::new(
