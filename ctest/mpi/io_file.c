@@ -20,6 +20,13 @@ static void on_file_error(MPI_File *fh, int *code, ...)
     handler_file = *fh;
 }
 
+static int datarep_extent(MPI_Datatype t, MPI_Aint *extent, void *state)
+{
+    MPI_Aint lb;
+    (void)state;
+    return MPI_Type_get_extent(t, &lb, extent);
+}
+
 static int class_of(int rc)
 {
     int c = -1;
@@ -131,6 +138,28 @@ static void errors(const char *dir, int nprocs)
 
     EXPECT_CLASS(MPI_Register_datarep("external32", NULL, NULL, NULL, NULL),
                  MPI_ERR_DUP_DATAREP);
+    /* A user representation without conversion functions stores native data. */
+    {
+        char rep[MPI_MAX_DATAREP_STRING];
+        MPI_Offset disp;
+        MPI_Datatype et, ft;
+        static int once;
+        if (!once++) {
+            CHECK_OK(MPI_Register_datarep("nexar-test-rep", MPI_CONVERSION_FN_NULL,
+                                          MPI_CONVERSION_FN_NULL, datarep_extent, NULL));
+            EXPECT_CLASS(MPI_Register_datarep("nexar-test-rep", MPI_CONVERSION_FN_NULL,
+                                              MPI_CONVERSION_FN_NULL, datarep_extent, NULL),
+                         MPI_ERR_DUP_DATAREP);
+        }
+        CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+        CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "nexar-test-rep", MPI_INFO_NULL));
+        CHECK_OK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+        CHECK(!strcmp(rep, "nexar-test-rep"));
+        x = -1;
+        CHECK_OK(MPI_File_read_at(fh, 0, &x, 1, MPI_INT, &st));
+        CHECK(x == 5);
+        CHECK_OK(MPI_File_close(&fh));
+    }
     EXPECT_CLASS(MPI_File_close(&fh), MPI_ERR_FILE);
     MPI_Barrier(MPI_COMM_WORLD);
     if (check_rank == 0)

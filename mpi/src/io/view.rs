@@ -28,6 +28,9 @@ pub enum Rep {
     Internal,
     /// `external32`: big-endian, the standard's portable form.
     External32,
+    /// A representation registered with `MPI_Register_datarep` without conversion functions
+    /// (stored as `native`; see [`super::datarep`]).
+    User(&'static str),
 }
 
 impl Rep {
@@ -37,18 +40,26 @@ impl Rep {
             Rep::Native => "native",
             Rep::Internal => "internal",
             Rep::External32 => "external32",
+            Rep::User(name) => name,
         }
     }
 
-    fn parse(s: &str) -> Result<Self> {
+    /// The representation named `s`, for a view whose etype is `etype`.
+    fn parse(s: &str, etype: MPI_Datatype, et: &Type) -> Result<Self> {
         match s {
             "native" => Ok(Rep::Native),
             "internal" => Ok(Rep::Internal),
             "external32" => Ok(Rep::External32),
-            _ => Err(MpiError::new(
-                MPI_ERR_UNSUPPORTED_DATAREP,
-                format!("data representation `{s}` is not native, internal or external32"),
-            )),
+            _ => match super::datarep::usable(s, etype, et.extent())? {
+                Some(name) => Ok(Rep::User(name)),
+                None => Err(MpiError::new(
+                    MPI_ERR_UNSUPPORTED_DATAREP,
+                    format!(
+                        "data representation `{s}` is not native, internal, external32 \
+                         or a registered one"
+                    ),
+                )),
+            },
         }
     }
 }
@@ -258,8 +269,9 @@ fn set_view(
     let local = (|| {
         non_null(datarep, "datarep")?;
         // SAFETY: non-NULL, NUL-terminated per the MPI contract.
-        let rep = Rep::parse(&unsafe { CStr::from_ptr(datarep) }.to_string_lossy())?;
+        let rep_name = unsafe { CStr::from_ptr(datarep) }.to_string_lossy();
         let et = registry::committed(etype)?;
+        let rep = Rep::parse(&rep_name, etype, &et)?;
         let ft = registry::committed(filetype)?;
         if et.size == 0 {
             return Err(MpiError::new(MPI_ERR_TYPE, "the etype holds no data"));
