@@ -22,6 +22,18 @@ enum family { AT, AT_ALL, IND, IND_ALL, IAT, IALL, SPLIT, ORDERED, SHARED, NFAMI
 static const char *family_name[] = {"at",   "at_all", "ind",     "ind_all", "iat",
                                     "iall", "split",  "ordered", "shared"};
 
+/* Collective buffering settings: the default (automatic: two-phase when the ranks' accesses
+ * interleave), forced on with tiny rounds and two aggregators, and off. */
+#define NCB 3
+static const char *cb_hints[NCB][5][2] = {
+    {{NULL, NULL}},
+    {{"romio_cb_write", "enable"},
+     {"romio_cb_read", "enable"},
+     {"cb_buffer_size", "64"},
+     {"cb_nodes", "2"}},
+    {{"romio_cb_write", "disable"}, {"romio_cb_read", "disable"}, {NULL, NULL}},
+};
+
 static int nprocs, me;
 
 static int value(int r, int f, int k, int i)
@@ -265,44 +277,54 @@ int main(int argc, char **argv)
     me = check_rank;
     io_tmpdir(MPI_COMM_WORLD, dir);
     for (int f = 0; f < NFAMILIES; f++)
-        for (int k = 0; k < NKINDS; k++) {
-            MPI_File fh;
-            int shared = f == SHARED || f == ORDERED;
-            snprintf(path, sizeof path, "%s/%s_%s", dir, family_name[f], kind_name[k]);
-            CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR,
-                                   MPI_INFO_NULL, &fh));
-            set_view(fh, k, shared);
-            for (int i = 0; i < N; i++) {
-                w[i] = value(me, f, k, i);
-                rbuf[i] = -1;
+        for (int k = 0; k < NKINDS; k++)
+            for (int cb = 0; cb < NCB; cb++) {
+                MPI_File fh;
+                MPI_Info info;
+                int shared = f == SHARED || f == ORDERED;
+                /* The blocking collectives run with each collective buffering setting. */
+                if (cb > 0 && f != AT_ALL && f != IND_ALL && f != SPLIT)
+                    continue;
+                snprintf(path, sizeof path, "%s/%s_%s_%d", dir, family_name[f], kind_name[k],
+                         cb);
+                MPI_Info_create(&info);
+                for (int h = 0; cb_hints[cb][h][0]; h++)
+                    MPI_Info_set(info, cb_hints[cb][h][0], cb_hints[cb][h][1]);
+                CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                                       info, &fh));
+                MPI_Info_free(&info);
+                set_view(fh, k, shared);
+                for (int i = 0; i < N; i++) {
+                    w[i] = value(me, f, k, i);
+                    rbuf[i] = -1;
+                }
+                do_access(fh, f, w, rbuf);
+                if (f == SHARED) {
+                    /* Whole blocks, each read by one rank. */
+                    int owner = rbuf[0] / 1000000 - 1, owners[64] = {0}, all[64];
+                    for (int i = 0; i < N; i++)
+                        CHECK(owner >= 0 && rbuf[i] == value(owner, f, k, i));
+                    MPI_Allgather(&owner, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+                    for (int r = 0; r < nprocs; r++)
+                        if (all[r] >= 0 && all[r] < nprocs)
+                            owners[all[r]]++;
+                    for (int r = 0; r < nprocs; r++)
+                        CHECK(owners[r] == 1);
+                } else {
+                    for (int i = 0; i < N; i++)
+                        if (rbuf[i] != w[i]) {
+                            fprintf(stderr, "[rank %d] %s/%s: element %d read %d, wrote %d\n", me,
+                                    family_name[f], kind_name[k], i, rbuf[i], w[i]);
+                            check_failures++;
+                            break;
+                        }
+                }
+                CHECK_OK(MPI_File_close(&fh));
+                CHECK(fh == MPI_FILE_NULL);
+                if (me == 0)
+                    check_image(path, f, k);
+                MPI_Barrier(MPI_COMM_WORLD);
             }
-            do_access(fh, f, w, rbuf);
-            if (f == SHARED) {
-                /* Whole blocks, each read by one rank. */
-                int owner = rbuf[0] / 1000000 - 1, owners[64] = {0}, all[64];
-                for (int i = 0; i < N; i++)
-                    CHECK(owner >= 0 && rbuf[i] == value(owner, f, k, i));
-                MPI_Allgather(&owner, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
-                for (int r = 0; r < nprocs; r++)
-                    if (all[r] >= 0 && all[r] < nprocs)
-                        owners[all[r]]++;
-                for (int r = 0; r < nprocs; r++)
-                    CHECK(owners[r] == 1);
-            } else {
-                for (int i = 0; i < N; i++)
-                    if (rbuf[i] != w[i]) {
-                        fprintf(stderr, "[rank %d] %s/%s: element %d read %d, wrote %d\n", me,
-                                family_name[f], kind_name[k], i, rbuf[i], w[i]);
-                        check_failures++;
-                        break;
-                    }
-            }
-            CHECK_OK(MPI_File_close(&fh));
-            CHECK(fh == MPI_FILE_NULL);
-            if (me == 0)
-                check_image(path, f, k);
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
     io_rmdir(MPI_COMM_WORLD, dir);
     return check_finish();
 }

@@ -181,6 +181,7 @@ static void management(const char *dir, int nprocs)
     MPI_Info_set(info, "cb_buffer_size", "1048576");
     MPI_Info_set(info, "striping_factor", "4");
     MPI_Info_set(info, "access_style", "write_once");
+    MPI_Info_set(info, "romio_cb_write", "disable");
     CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path,
                            MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, info, &fh));
     MPI_Info_free(&info);
@@ -190,7 +191,9 @@ static void management(const char *dir, int nprocs)
     MPI_Info_get(used, "striping_factor", MPI_MAX_INFO_VAL - 1, value, &flag);
     CHECK(flag && !strcmp(value, "4"));
     MPI_Info_get(used, "romio_cb_write", MPI_MAX_INFO_VAL - 1, value, &flag);
-    CHECK(flag && !strcmp(value, "disable")); /* no collective buffering: said so */
+    CHECK(flag && !strcmp(value, "disable"));
+    MPI_Info_get(used, "romio_cb_read", MPI_MAX_INFO_VAL - 1, value, &flag);
+    CHECK(flag && !strcmp(value, "automatic")); /* the default */
     MPI_Info_free(&used);
 
     CHECK_OK(MPI_File_get_amode(fh, &amode));

@@ -6,6 +6,7 @@
 
 use super::file::{FileObj, Split, with_file};
 use super::posix::{self, RangeLock};
+use super::two_phase;
 use super::view::{Rep, View, check_ext32};
 use super::*;
 use crate::consts::*;
@@ -19,6 +20,7 @@ use crate::request::table::{MPI_Request, store_request};
 use std::borrow::Cow;
 use std::ffi::c_void;
 use std::os::fd::AsFd;
+use std::sync::Arc;
 
 /// Reading or writing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +60,60 @@ pub fn status_of(bytes: usize) -> MPI_Status {
     MPI_Status::new(MPI_PROC_NULL, MPI_ANY_TAG, bytes, MPI_SUCCESS)
 }
 
+/// The packed file bytes of `count` instances of `ty` at `buf` (`len` bytes), converted to
+/// `external32` if `ext32`: the user's memory itself when it is already that.
+fn outgoing<'a>(
+    (buf, count, ty): (*const c_void, usize, &Type),
+    len: usize,
+    ext32: bool,
+) -> Result<Cow<'a, [u8]>> {
+    let native: Cow<'a, [u8]> = if ty.dense(count) {
+        // SAFETY: the buffer holds `count` instances (the MPI contract); dense means they are
+        // the `len` bytes from `buf`.
+        Cow::Borrowed(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), len) })
+    } else {
+        let mut v = Vec::with_capacity(len);
+        // SAFETY: the typemap is readable per the MPI contract.
+        unsafe { pack(buf as usize, count, ty, &mut v) };
+        Cow::Owned(v)
+    };
+    if !ext32 {
+        return Ok(native);
+    }
+    let mut out = Vec::with_capacity(len);
+    to_ext(&native, ty, &mut out)?;
+    Ok(Cow::Owned(out))
+}
+
+/// Stores the first `got` bytes of `data` (packed file bytes read, converted from
+/// `external32` if `ext32`) into `count` instances of `ty` at `buf`.
+fn incoming(
+    mut data: Vec<u8>,
+    got: usize,
+    (buf, count, ty): (*const c_void, usize, &Type),
+    ext32: bool,
+) -> Result<()> {
+    if ext32 {
+        let mut native = vec![0u8; data.len()];
+        from_ext(&data, ty, &mut native)?;
+        data = native;
+    }
+    // SAFETY: the typemap is writable per the MPI contract and not aliased by `data`.
+    unsafe { unpack(&data[..got], buf as usize, count, ty) };
+    Ok(())
+}
+
+/// `MPI_ERR_BUFFER` for a NULL buffer that would be used at address 0.
+fn check_buffer(buf: *const c_void, ty: &Type, len: usize) -> Result<()> {
+    if len > 0 && buf.is_null() && ty.true_lb == 0 {
+        return Err(MpiError::new(MPI_ERR_BUFFER, "buffer is NULL"));
+    }
+    Ok(())
+}
+
 /// Moves `count` instances of `ty` at `buf` to or from view `v` at stream byte position
-/// `start`; gives the bytes moved (a read past the end of the file moves fewer).
+/// `start`, this rank alone; gives the bytes moved (a read past the end of the file moves
+/// fewer).
 fn transfer(
     f: &FileObj,
     v: &View,
@@ -68,11 +122,9 @@ fn transfer(
     (buf, count, ty): (*const c_void, usize, &Type),
     len: usize,
 ) -> Result<usize> {
+    check_buffer(buf, ty, len)?;
     if len == 0 {
         return Ok(0);
-    }
-    if buf.is_null() && ty.true_lb == 0 {
-        return Err(MpiError::new(MPI_ERR_BUFFER, "buffer is NULL"));
     }
     let ext32 = v.rep == Rep::External32;
     if ext32 {
@@ -88,27 +140,10 @@ fn transfer(
     } else {
         None
     };
-    let base = buf as usize;
-    let dense = ty.dense(count);
+    let mem = (buf, count, ty);
     match dir {
         Dir::Write => {
-            let native: Cow<'_, [u8]> = if dense {
-                // SAFETY: the buffer holds `count` instances (the MPI contract); dense means
-                // they are the `len` bytes from `buf`.
-                Cow::Borrowed(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), len) })
-            } else {
-                let mut v = Vec::with_capacity(len);
-                // SAFETY: the typemap is readable per the MPI contract.
-                unsafe { pack(base, count, ty, &mut v) };
-                Cow::Owned(v)
-            };
-            let data = if ext32 {
-                let mut out = Vec::with_capacity(len);
-                to_ext(&native, ty, &mut out)?;
-                Cow::Owned(out)
-            } else {
-                native
-            };
+            let data = outgoing(mem, len, ext32)?;
             posix::write_runs(fd, &runs, &data)
                 .map_err(|e| posix::error("writing", &f.name, &e))?;
             Ok(len)
@@ -117,23 +152,68 @@ fn transfer(
             let read = |out: &mut [u8]| {
                 posix::read_runs(fd, &runs, out).map_err(|e| posix::error("reading", &f.name, &e))
             };
-            if dense && !ext32 {
-                // SAFETY: as for writes; the buffer is writable per the MPI contract.
+            if ty.dense(count) && !ext32 {
+                // SAFETY: as in `outgoing`; the buffer is writable per the MPI contract.
                 let out = unsafe { std::slice::from_raw_parts_mut(buf as *mut u8, len) };
                 return read(out);
             }
             let mut data = vec![0u8; len];
             let got = read(&mut data)?;
-            if ext32 {
-                let mut native = vec![0u8; len];
-                from_ext(&data, ty, &mut native)?;
-                data = native;
-            }
-            // SAFETY: the typemap is writable per the MPI contract and not aliased by `data`.
-            unsafe { unpack(&data[..got], base, count, ty) };
+            incoming(data, got, mem, ext32)?;
             Ok(got)
         }
     }
+}
+
+/// A collective access at an explicit offset or the individual pointer: every rank prepares
+/// its runs (and data), the ranks agree, then [`two_phase`] moves the data, and the ranks
+/// agree on the outcome.
+fn collective(
+    f: &FileObj,
+    op: Op,
+    local: Result<(Arc<Type>, usize, Arc<View>)>,
+    buf: *const c_void,
+    count: MPI_Count,
+) -> Result<MPI_Status> {
+    let what = if op.dir == Dir::Read {
+        "a collective read"
+    } else {
+        "a collective write"
+    };
+    let prep = local.and_then(|(ty, len, v)| {
+        let pos = match op.at {
+            At::Offset(o) => o,
+            _ => f.state.lock().pos,
+        };
+        let start = v.stream_pos(pos)?;
+        check_buffer(buf, &ty, len)?;
+        let ext32 = v.rep == Rep::External32;
+        if ext32 && len > 0 {
+            check_ext32(&ty, "buffer's datatype")?;
+        }
+        let runs = v.runs(start, len)?;
+        let data = match op.dir {
+            Dir::Write if len > 0 => Some(outgoing((buf, count as usize, &ty), len, ext32)?),
+            _ => None,
+        };
+        Ok((ty, len, v, pos, runs, data, ext32))
+    });
+    let (ty, len, v, pos, runs, data, ext32) = f.agree(what, prep)?;
+    let moved = match op.dir {
+        Dir::Write => two_phase::write(f, &runs, data.as_deref().unwrap_or_default()).map(|()| len),
+        Dir::Read => {
+            let mut d = vec![0u8; len];
+            two_phase::read(f, &runs, &mut d).and_then(|got| {
+                incoming(d, got, (buf, count as usize, &ty), ext32)?;
+                Ok(got)
+            })
+        }
+    };
+    let moved = f.agree(what, moved)?;
+    if op.at == At::Individual {
+        f.state.lock().pos = pos + (moved as u64 / v.esize()) as MPI_Offset;
+    }
+    Ok(status_of(moved))
 }
 
 /// Does access `op` of file `f`: checks the access mode, finds the start, moves the data,
@@ -176,14 +256,17 @@ pub fn perform(
     if op.at == At::Ordered {
         return ordered(f, op, local, buf, count);
     }
-    let r = local.and_then(|(ty, len, v)| {
+    if op.collective {
+        return collective(f, op, local, buf, count);
+    }
+    local.and_then(|(ty, len, v)| {
         let esize = v.esize();
         let etypes = (len as u64 / esize) as MPI_Offset;
         let pos = match op.at {
             At::Offset(o) => o,
             At::Individual => f.state.lock().pos,
             At::Shared => super::shared::fetch_add(f, etypes)?,
-            At::Ordered => unreachable!("handled above"),
+            At::Ordered => unreachable!("ordered accesses are handled above"),
         };
         let start = v.stream_pos(pos)?;
         let moved = transfer(f, &v, op.dir, start, (buf, count as usize, &ty), len)?;
@@ -191,19 +274,7 @@ pub fn perform(
             f.state.lock().pos = pos + (moved as u64 / esize) as MPI_Offset;
         }
         Ok(status_of(moved))
-    });
-    if op.collective {
-        f.agree(
-            if op.dir == Dir::Read {
-                "a collective read"
-            } else {
-                "a collective write"
-            },
-            r,
-        )
-    } else {
-        r
-    }
+    })
 }
 
 /// The ordered access (`MPI_File_read_ordered`, ...): an exclusive scan of the sizes in rank
@@ -211,7 +282,7 @@ pub fn perform(
 fn ordered(
     f: &FileObj,
     op: Op,
-    local: Result<(std::sync::Arc<Type>, usize, std::sync::Arc<View>)>,
+    local: Result<(Arc<Type>, usize, Arc<View>)>,
     buf: *const c_void,
     count: MPI_Count,
 ) -> Result<MPI_Status> {

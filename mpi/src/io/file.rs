@@ -53,6 +53,9 @@ pub struct FileObj {
     pub amode: c_int,
     /// The file's own communicator (a duplicate of the one it was opened on).
     pub comm: nexar::Comm,
+    /// The first rank (in `comm`) of each host, in rank order: the default aggregators of
+    /// collective buffering ([`super::two_phase`]).
+    pub hosts: Vec<u32>,
     /// The shared file pointer (`None` if its hidden file could not be made: the error).
     pub shared: std::result::Result<super::shared::SharedPointer, MpiError>,
     /// The mutable state.

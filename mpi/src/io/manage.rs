@@ -2,13 +2,16 @@
 //! `MPI_File_get_amode`, `MPI_File_get_group`, `MPI_File_set_info`, `MPI_File_get_info`,
 //! `MPI_File_sync`, `MPI_File_set_atomicity`, `MPI_File_get_atomicity`.
 //!
-//! Hints: the ones in effect are reported by `MPI_File_get_info`. nexar states what it does
-//! (`romio_cb_read` / `romio_cb_write` `disable`: no collective buffering; `romio_ds_read`
-//! `automatic`: reads with small holes are sieved; `romio_ds_write` `disable`) whatever was
-//! asked; sizes (`cb_buffer_size`, `cb_nodes`, `ind_rd_buffer_size`, `striping_factor`,
+//! Hints: the ones in effect are reported by `MPI_File_get_info`. Collective buffering
+//! ([`super::two_phase`]) follows `romio_cb_read` / `romio_cb_write` (`enable`, `disable`,
+//! `automatic`: the default), `cb_nodes` (default: the number of hosts) and `cb_buffer_size`
+//! (default 16 MiB). nexar states what it does for data sieving (`romio_ds_read`
+//! `automatic`: independent reads with small holes are sieved; `romio_ds_write` `disable`)
+//! whatever was asked. Other sizes (`ind_rd_buffer_size`, `striping_factor`,
 //! `striping_unit`, ...) are accepted when they are positive integers, and the standard's
 //! descriptive hints (`access_style`, `collective_buffering`, `file_perm`, ...) are kept as
-//! given. Other keys are ignored, as the standard allows.
+//! given; POSIX file systems have no striping to set, so those are reported, not applied.
+//! Other keys are ignored, as the standard allows.
 
 use super::file::{FileObj, with_file};
 use super::posix;
@@ -22,11 +25,12 @@ use std::os::fd::AsFd;
 
 /// Hints whose value is what nexar does, whatever is asked.
 const FIXED: &[(&str, &str)] = &[
-    ("romio_cb_read", "disable"),
-    ("romio_cb_write", "disable"),
     ("romio_ds_read", "automatic"),
     ("romio_ds_write", "disable"),
 ];
+
+/// Collective buffering switches: `enable`, `disable` or `automatic` (the default).
+const SWITCHES: &[&str] = &["romio_cb_read", "romio_cb_write"];
 
 /// Hints accepted when their value is a positive integer.
 const SIZES: &[&str] = &[
@@ -54,14 +58,21 @@ const KEPT: &[&str] = &[
     "filename",
 ];
 
-/// The hints of a newly opened file on `ranks` ranks.
-pub fn default_hints(ranks: u32) -> Pairs {
+/// The hints of a newly opened file whose ranks are on `hosts` hosts.
+pub fn default_hints(hosts: usize) -> Pairs {
     let mut p: Pairs = FIXED
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    info::set(&mut p, "cb_buffer_size", "16777216");
-    info::set(&mut p, "cb_nodes", &ranks.to_string());
+    for k in SWITCHES {
+        info::set(&mut p, k, "automatic");
+    }
+    info::set(
+        &mut p,
+        "cb_buffer_size",
+        &super::two_phase::DEFAULT_BUFFER.to_string(),
+    );
+    info::set(&mut p, "cb_nodes", &hosts.to_string());
     info::set(&mut p, "ind_rd_buffer_size", "4194304");
     p
 }
@@ -70,7 +81,9 @@ pub fn default_hints(ranks: u32) -> Pairs {
 pub fn merge_hints(hints: &mut Pairs, given: Pairs) {
     for (k, v) in given {
         let positive = v.trim().parse::<u64>().is_ok_and(|n| n > 0);
-        if (SIZES.contains(&k.as_str()) && positive) || KEPT.contains(&k.as_str()) {
+        let switch = SWITCHES.contains(&k.as_str())
+            && matches!(v.as_str(), "enable" | "disable" | "automatic");
+        if (SIZES.contains(&k.as_str()) && positive) || KEPT.contains(&k.as_str()) || switch {
             info::set(hints, &k, &v);
         }
     }

@@ -50,6 +50,7 @@ pub mod open;
 pub mod posix;
 pub mod shared;
 pub mod split;
+pub mod two_phase;
 pub mod view;
 
 /// The standard ABI's `MPI_File` (a pointer-sized handle).

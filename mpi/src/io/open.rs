@@ -161,13 +161,15 @@ fn open(
     let shared = shared
         .unwrap_or_else(|| SharedPointer::open(hidden_path(&path, tok[0]), None))
         .map_err(|e| posix::error("opening the shared file pointer of", &name, &e));
-    let mut hints = super::manage::default_hints(c.size());
+    let hosts = host_leaders(&c)?;
+    let mut hints = super::manage::default_hints(hosts.len());
     super::manage::merge_hints(&mut hints, given);
     let obj = FileObj {
         name,
         path,
         amode,
         comm: c,
+        hosts,
         shared,
         state: Mutex::new(FileState {
             view: Arc::new(View::default_view()),
@@ -183,6 +185,15 @@ fn open(
     // SAFETY: checked for NULL; writable per the MPI contract.
     unsafe { fh.write(h) };
     Ok(())
+}
+
+/// The first rank of each host of `c`, in rank order.
+fn host_leaders(c: &nexar::Comm) -> Result<Vec<u32>> {
+    let local = c.split_by_host_blocking(0)?;
+    let mine = [u8::from(local.rank() == 0)];
+    let mut all = vec![0u8; c.size() as usize];
+    c.allgather_blocking(&mine, &mut all)?;
+    Ok((0..c.size()).filter(|&r| all[r as usize] == 1).collect())
 }
 
 /// Where the file pointers start: at the end of the file with `MPI_MODE_APPEND` (the default
