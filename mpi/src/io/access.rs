@@ -201,6 +201,11 @@ fn collective(
     let (ty, len, v, pos, runs, data, ext32) = f.agree(what, prep)?;
     let moved = match op.dir {
         Dir::Write => two_phase::write(f, &runs, data.as_deref().unwrap_or_default()).map(|()| len),
+        Dir::Read if len > 0 && ty.dense(count as usize) && !ext32 => {
+            // SAFETY: as in `outgoing`; the buffer is writable per the MPI contract.
+            let out = unsafe { std::slice::from_raw_parts_mut(buf as *mut u8, len) };
+            two_phase::read(f, &runs, out)
+        }
         Dir::Read => {
             let mut d = vec![0u8; len];
             two_phase::read(f, &runs, &mut d).and_then(|got| {
