@@ -319,6 +319,9 @@ int main(int argc, char **argv)
                             break;
                         }
                 }
+                MPI_Barrier(MPI_COMM_WORLD);
+                if (me == 0)
+                    CHECK(io_hidden_files(dir) == shared);
                 CHECK_OK(MPI_File_close(&fh));
                 CHECK(fh == MPI_FILE_NULL);
                 if (me == 0)

@@ -36,6 +36,19 @@ static inline void io_tmpdir(MPI_Comm comm, char dir[256])
     MPI_Bcast(dir, 256, MPI_CHAR, 0, comm);
 }
 
+/* How many shared-pointer files (made only once a file's shared pointer is used) are in dir. */
+static inline int io_hidden_files(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        n += strstr(e->d_name, "nexar-shfp") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
 /* Removes the directory and every file in it (rank 0, after a barrier); checks that nothing
  * but what the test made was left (the shared pointer's hidden file is removed on close). */
 static inline void io_rmdir(MPI_Comm comm, const char *dir)

@@ -95,6 +95,12 @@ static void errors(const char *dir, int nprocs)
         CHECK_OK(MPI_File_read_at(fh, 100, two, 2, MPI_INT, &st));
         MPI_Get_count(&st, MPI_INT, &n);
         CHECK(n == 0);
+        /* Collectively too (every rank reads the same bytes: two-phase), the buffer past the
+         * end of the file untouched. */
+        two[0] = two[1] = -1;
+        CHECK_OK(MPI_File_read_at_all(fh, 0, two, 2, MPI_INT, &st));
+        MPI_Get_count(&st, MPI_INT, &n);
+        CHECK(n == 1 && two[0] == 5 && two[1] == -1);
     }
     /* A user handler on the file sees the error and the file. */
     {

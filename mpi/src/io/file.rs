@@ -56,8 +56,8 @@ pub struct FileObj {
     /// The first rank (in `comm`) of each host, in rank order: the default aggregators of
     /// collective buffering ([`super::two_phase`]).
     pub hosts: Vec<u32>,
-    /// The shared file pointer (`None` if its hidden file could not be made: the error).
-    pub shared: std::result::Result<super::shared::SharedPointer, MpiError>,
+    /// The shared file pointer.
+    pub shared: super::shared::SharedPointer,
     /// The mutable state.
     pub state: Mutex<FileState>,
 }

@@ -1,8 +1,8 @@
 //! `MPI_File_open`, `MPI_File_close` and `MPI_File_delete`.
 //!
 //! Opening is collective and agreed: every rank checks its arguments, the ranks agree, rank 0
-//! opens (and creates, exclusively if asked) the file and the shared pointer's hidden file,
-//! the ranks agree on that, then the others open it and the ranks agree once more. Each
+//! opens (and creates, exclusively if asked) the file and picks the token that names the
+//! shared pointer's hidden file, the ranks agree on that, then the others open it and the ranks agree once more. Each
 //! agreement is an allreduce of the error class, so a failure anywhere fails the call on
 //! every rank (the failing rank's error names the file and the system error; the others say a
 //! rank failed) and no rank keeps the file open. The file gets a duplicate of the
@@ -138,16 +138,11 @@ fn open(
     let path = path_of(&name);
     let opening =
         |first| open_path(&path, amode, first).map_err(|e| posix::error("opening", &name, &e));
-    // Rank 0 opens (creates) the file and makes the shared pointer's file.
+    // Rank 0 opens (creates) the file and names the shared pointer's file.
     let mut tok = [0u64];
-    let mut shared = None;
     let first = if c.rank() == 0 {
         tok[0] = token();
-        opening(true).map(|fd| {
-            let start = initial_pointer(&fd, amode);
-            shared = Some(SharedPointer::open(hidden_path(&path, tok[0]), Some(start)));
-            Some(fd)
-        })
+        opening(true).map(Some)
     } else {
         Ok(None)
     };
@@ -158,9 +153,8 @@ fn open(
         None => opening(false),
     };
     let fd = agree(&c, &name, "opening", fd)?;
-    let shared = shared
-        .unwrap_or_else(|| SharedPointer::open(hidden_path(&path, tok[0]), None))
-        .map_err(|e| posix::error("opening the shared file pointer of", &name, &e));
+    let start = initial_pointer(&fd, amode);
+    let shared = SharedPointer::new(hidden_path(&path, tok[0]), start);
     let hosts = host_leaders(&c)?;
     let mut hints = super::manage::default_hints(hosts.len());
     super::manage::merge_hints(&mut hints, given);
@@ -173,7 +167,7 @@ fn open(
         shared,
         state: Mutex::new(FileState {
             view: Arc::new(View::default_view()),
-            pos: initial_pointer(&fd, amode),
+            pos: start,
             atomic: false,
             hints,
             errhandler: super::file::default_errhandler(),
@@ -226,13 +220,18 @@ fn close(fh: *mut MPI_File) -> Result<()> {
 /// Rank 0's part of closing: the shared pointer's file, and the file itself with
 /// `MPI_MODE_DELETE_ON_CLOSE`.
 fn remove_files(f: &FileObj) -> Result<()> {
-    if let Ok(p) = &f.shared {
-        let _ = std::fs::remove_file(&p.path);
-    }
+    let hidden = match std::fs::remove_file(&f.shared.path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(posix::error(
+            "removing the shared file pointer of",
+            &f.name,
+            &e,
+        )),
+        _ => Ok(()),
+    };
     if f.amode & MPI_MODE_DELETE_ON_CLOSE != 0 {
         std::fs::remove_file(&f.path).map_err(|e| posix::error("deleting", &f.name, &e))?;
     }
-    Ok(())
+    hidden
 }
 
 fn delete(filename: *const c_char, info_h: MPI_Info) -> Result<()> {

@@ -6,8 +6,10 @@
 //! file, `.<name>.nexar-shfp.<token>` (the token, chosen by rank 0 at open, keeps separate
 //! opens of one file apart). Every update reads and writes it under an `fcntl` write lock, so
 //! ranks on several hosts share it through a shared file system, as ROMIO does; a mutex keeps
-//! the threads of one process apart (`fcntl` locks belong to the process). Rank 0 creates it
-//! at open and removes it at close.
+//! the threads of one process apart (`fcntl` locks belong to the process). The hidden file is
+//! made by the first rank that uses the pointer (a file that never uses it gets none); while
+//! it is missing or empty the pointer is where it starts (0, or the end of the file with
+//! `MPI_MODE_APPEND`); `MPI_File_set_view` empties it, and rank 0 removes it at close.
 
 use super::access::{At, Dir, Op, blocking, nonblocking};
 use super::file::{FileObj, with_file};
@@ -27,8 +29,10 @@ use std::path::{Path, PathBuf};
 pub struct SharedPointer {
     /// Its path.
     pub path: PathBuf,
-    fd: OwnedFd,
-    threads: Mutex<()>,
+    /// The position while the file is missing or empty.
+    start: MPI_Offset,
+    /// The file once this process opened it; the mutex also keeps threads apart.
+    fd: Mutex<Option<OwnedFd>>,
 }
 
 /// The hidden file's path for data file `data` and open token `token`.
@@ -40,51 +44,62 @@ pub fn hidden_path(data: &Path, token: u64) -> PathBuf {
 }
 
 impl SharedPointer {
-    /// Opens the hidden file at `path`; `initial` creates it (rank 0) holding that position.
-    pub fn open(path: PathBuf, initial: Option<MPI_Offset>) -> io::Result<Self> {
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(true);
-        if initial.is_some() {
-            o.create(true).truncate(true);
-        }
-        let fd: OwnedFd = o.open(&path)?.into();
-        if let Some(v) = initial {
-            pwrite_all(fd.as_fd(), &v.to_le_bytes(), 0)?;
-        }
-        Ok(Self {
+    /// The pointer kept at `path`, starting at `start`; nothing is made yet.
+    pub fn new(path: PathBuf, start: MPI_Offset) -> Self {
+        Self {
             path,
-            fd,
-            threads: Mutex::new(()),
-        })
+            start,
+            fd: Mutex::new(None),
+        }
     }
 
     /// Runs `f` on the pointer under the locks and stores what it leaves.
     fn update<R>(&self, f: impl FnOnce(&mut MPI_Offset) -> R) -> io::Result<R> {
-        let _threads = self.threads.lock();
-        let _lock = RangeLock::new(self.fd.as_fd(), 0, 8, true)?;
+        let mut guard = self.fd.lock();
+        if guard.is_none() {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&self.path)?;
+            *guard = Some(file.into());
+        }
+        let fd = guard.as_ref().expect("opened above").as_fd();
+        let _lock = RangeLock::new(fd, 0, 8, true)?;
         let mut b = [0u8; 8];
-        let n = pread_full(self.fd.as_fd(), &mut b, 0)?;
+        let n = pread_full(fd, &mut b, 0)?;
         let mut v = if n == 8 {
             MPI_Offset::from_le_bytes(b)
         } else {
-            0
+            self.start
         };
-        let old = v;
+        let old = (n == 8).then_some(v);
         let r = f(&mut v);
-        if v != old {
-            pwrite_all(self.fd.as_fd(), &v.to_le_bytes(), 0)?;
+        if old != Some(v) {
+            pwrite_all(fd, &v.to_le_bytes(), 0)?;
         }
         Ok(r)
     }
-}
 
-fn pointer(f: &FileObj) -> Result<&SharedPointer> {
-    f.shared.as_ref().map_err(Clone::clone)
+    /// Empties the hidden file if it exists, so the pointer is at 0 of a new view (rank 0,
+    /// in `MPI_File_set_view`; no other rank touches the pointer meanwhile).
+    pub fn reset(&self) -> io::Result<()> {
+        match std::fs::OpenOptions::new().write(true).open(&self.path) {
+            Ok(file) => {
+                let fd: OwnedFd = file.into();
+                let _lock = RangeLock::new(fd.as_fd(), 0, 8, true)?;
+                pwrite_all(fd.as_fd(), &0i64.to_le_bytes(), 0)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 fn update<R>(f: &FileObj, g: impl FnOnce(&mut MPI_Offset) -> R) -> Result<R> {
-    let p = pointer(f)?;
-    p.update(g)
+    f.shared
+        .update(g)
         .map_err(|e| posix::error("updating the shared file pointer of", &f.name, &e))
 }
 
@@ -96,6 +111,13 @@ pub fn position(f: &FileObj) -> Result<MPI_Offset> {
 /// Sets the shared pointer to `to` (etypes).
 pub fn set_position(f: &FileObj, to: MPI_Offset) -> Result<()> {
     update(f, |v| *v = to)
+}
+
+/// Puts the shared pointer at 0 for a new view (rank 0 only; see [`SharedPointer::reset`]).
+pub fn reset(f: &FileObj) -> Result<()> {
+    f.shared
+        .reset()
+        .map_err(|e| posix::error("resetting the shared file pointer of", &f.name, &e))
 }
 
 /// Advances the shared pointer by `n` etypes; gives where it was.

@@ -281,6 +281,11 @@ pub fn read(f: &FileObj, runs: &[Run], out: &mut [u8]) -> Result<usize> {
     };
     let all = pieces(&plan, runs);
     let mut failed: Option<MpiError> = None;
+    // Bytes past the end of the file are not read: `out` keeps what it held there.
+    let size = posix::size(f.fd.as_fd()).unwrap_or_else(|e| {
+        failed.get_or_insert(io_err(e));
+        0
+    });
     let p = f.comm.size() as usize;
     for round in 0..plan.rounds {
         let (rx, by_dest) = exchange_pieces(f, &plan, &all, round)?;
@@ -312,15 +317,16 @@ pub fn read(f: &FileObj, runs: &[Run], out: &mut [u8]) -> Result<usize> {
             .alltoallv_blocking(&send, &scount, None, &mut recv, &rcount, None)?;
         let mut at = 0;
         for pc in by_dest.iter().flatten() {
-            out[pc.at..pc.at + pc.len].copy_from_slice(&recv[at..at + pc.len]);
+            let n = size.saturating_sub(pc.off).min(pc.len as u64) as usize;
+            out[pc.at..pc.at + n].copy_from_slice(&recv[at..at + n]);
             at += pc.len;
         }
     }
     if let Some(e) = failed {
         return Err(e);
     }
-    // Reading past the end reads short: the bytes before the first run that crosses it.
-    let size = posix::size(f.fd.as_fd()).map_err(io_err)?;
+    // Reading past the end reads short: the bytes before the first run that crosses it (runs
+    // ascend: filetypes have non-decreasing displacements).
     let mut got = 0;
     for &(o, l) in runs {
         let n = size.saturating_sub(o).min(l as u64) as usize;

@@ -324,7 +324,7 @@ fn set_view(
     // The shared pointer restarts at the new view's origin (rank 0 writes it; the agreement
     // is the barrier after which every rank sees it).
     let reset = if f.comm.rank() == 0 {
-        super::shared::set_position(f, 0)
+        super::shared::reset(f)
     } else {
         Ok(())
     };
