@@ -1,12 +1,12 @@
 //! `MPI_File_open`, `MPI_File_close` and `MPI_File_delete`.
 //!
-//! Opening is collective and agreed: every rank checks its arguments, the ranks agree, rank 0
-//! opens (and creates, exclusively if asked) the file and picks the token that names the
-//! shared pointer's hidden file, the ranks agree on that, then the others open it and the ranks agree once more. Each
-//! agreement is an allreduce of the error class, so a failure anywhere fails the call on
-//! every rank (the failing rank's error names the file and the system error; the others say a
-//! rank failed) and no rank keeps the file open. The file gets a duplicate of the
-//! communicator, so its collective steps never mix with the program's messages.
+//! Opening is collective and agreed: every rank checks its arguments, the ranks agree, rank 0 opens
+//! (and creates, exclusively if asked) the file and picks the token that names the shared pointer's
+//! hidden file, the ranks agree on that, then the others open it and the ranks agree once more.
+//! Each agreement is an allreduce of the error class, so a failure anywhere fails the call on every
+//! rank (the failing rank's error names the file and the system error; the others say a rank
+//! failed) and no rank keeps the file open. The file gets a duplicate of the communicator, so its
+//! collective steps never mix with the program's messages.
 
 use super::file::{FileObj, FileState, agree, call, call_with, errhandler_of, file};
 use super::posix;
