@@ -282,8 +282,9 @@ pub fn perform(
     })
 }
 
-/// The ordered access (`MPI_File_read_ordered`, ...): an exclusive scan of the sizes in rank
-/// order and one update of the shared pointer by rank 0.
+/// The ordered access (`MPI_File_read_ordered`, ...): the ranks gather each other's sizes
+/// (each starts after the ranks before it), rank 0 advances the shared pointer once by the
+/// total and broadcasts where it was.
 fn ordered(
     f: &FileObj,
     op: Op,

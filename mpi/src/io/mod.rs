@@ -1,6 +1,6 @@
 //! Parallel I/O, MPI-IO (MPI 4.1 chapter 14), on POSIX files:
 //!
-//! * [`file`]: the open-file table, the per-file state and how file errors are reported (through
+//! * [`file`](mod@file): the open-file table, the per-file state and how file errors are reported (through
 //!   the file's error handler; `MPI_ERRORS_RETURN` by default, as the standard says);
 //! * [`errhandler`]: `MPI_File_set_errhandler`, `get`, `create`, `call`;
 //! * [`open`]: `MPI_File_open` (access modes, agreement on the outcome), `close`, `delete`;
@@ -15,17 +15,19 @@
 //! * [`individual`]: individual file pointers (`MPI_File_read`, `MPI_File_seek`, ...);
 //! * [`shared`]: the shared file pointer (`MPI_File_read_shared`, `read_ordered`, ...);
 //! * [`split`]: split collectives (`MPI_File_read_all_begin` / `_end`, ...);
-//! * [`datarep`]: `MPI_Register_datarep` (not supported: it says so).
+//! * [`two_phase`]: collective buffering for the `_all` reads and writes;
+//! * [`datarep`]: `MPI_Register_datarep` (representations without conversion functions).
 //!
 //! How it behaves:
 //!
 //! * Files are opened by every rank of the communicator; rank 0 creates the file first and
 //!   every rank learns whether any rank failed, so no rank is left with a half-open file.
-//! * Collective data access (`_all`, `_ordered`) does each rank's own access, then agrees on
-//!   the outcome (an allreduce of the error class), so a rank that failed makes the call fail
-//!   on every rank and the call synchronizes the ranks. Two-phase collective buffering is not
-//!   done: each rank accesses its own runs (adjacent runs coalesced, reads with small holes
-//!   sieved through one larger read).
+//! * Collective data access (`_all`, `_ordered`) agrees on the outcome (an allreduce of the
+//!   error class), so a rank that failed makes the call fail on every rank, and synchronizes
+//!   the ranks. The `_all` reads and writes use two-phase collective buffering when the ranks'
+//!   accesses interleave (hints decide: see [`two_phase`]); otherwise, and for independent
+//!   access, each rank accesses its own runs (adjacent runs coalesced, reads with small holes
+//!   sieved through one larger read; writes are not sieved).
 //! * Non-blocking calls (`MPI_File_iread*`, `MPI_File_iwrite*`, their `_all` forms too) do the
 //!   I/O at once and return a completed request; the non-blocking collective forms do not
 //!   communicate (they never block on another rank), so they report only this rank's errors.

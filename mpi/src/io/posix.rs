@@ -29,7 +29,8 @@ pub fn class_of(e: &io::Error) -> c_int {
     }
 }
 
-/// The MPI error of `e` raised doing `what` on file `name`: `<what> `<name>`: <system error>`.
+/// The MPI error of `e` raised doing `what` on file `name`; its message reads
+/// ``<what> `<name>`: <system error>``.
 pub fn error(what: &str, name: &str, e: &io::Error) -> MpiError {
     MpiError::new(class_of(e), format!("{what} `{name}`: {e}"))
 }
