@@ -46,6 +46,16 @@ pub fn retain_errhandler(h: MPI_Errhandler) {
     }
 }
 
+/// Registers user error handler `f` with one reference (`MPI_Comm_create_errhandler`,
+/// `MPI_File_create_errhandler`: both handler kinds take a pointer to a pointer-sized handle
+/// and a pointer to the code).
+pub fn new_user_errhandler(f: CommErrhandlerFn) -> crate::errors::report::Result<MPI_Errhandler> {
+    HANDLERS
+        .lock()
+        .insert(UserHandler { f, refs: 1 })
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))
+}
+
 mpi_fn! {
     /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN`,
     /// `MPI_ERRORS_ABORT` or one made by `MPI_Comm_create_errhandler`.
@@ -81,10 +91,7 @@ mpi_fn! {
             let f = comm_errhandler_fn.ok_or_else(|| {
                 MpiError::new(MPI_ERR_ARG, "argument `comm_errhandler_fn` is NULL")
             })?;
-            let h = HANDLERS
-                .lock()
-                .insert(UserHandler { f, refs: 1 })
-                .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
+            let h = new_user_errhandler(f)?;
             // SAFETY: checked for NULL.
             unsafe { errhandler.write(h) };
             Ok(())

@@ -166,6 +166,14 @@ pub fn describe(class: c_int) -> &'static str {
 /// Reports `e` raised by `func` on communicator `comm` through its error handler: returns the
 /// class under `MPI_ERRORS_RETURN`, otherwise prints the message and ends the process.
 pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
+    raise_with(func, errhandler_of(comm), comm, e)
+}
+
+/// Reports `e` raised by `func` on the object `handle` (a communicator, or a file for the I/O
+/// functions) whose error handler is `handler`: returns the class under `MPI_ERRORS_RETURN`,
+/// calls a user handler with `&handle` and `&class` then returns the class, otherwise prints
+/// the message and ends the process.
+pub fn raise_with(func: &str, handler: MPI_Errhandler, handle: usize, e: MpiError) -> c_int {
     let message = if e.message.starts_with(func) {
         e.message
     } else {
@@ -173,10 +181,10 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     };
     let class = e.class;
     last_error::set(class, message.clone());
-    match errhandler_of(comm) {
+    match handler {
         MPI_ERRORS_RETURN => class,
         h if let Some(f) = crate::errors::handlers::user_errhandler(h) => {
-            let (mut c, mut code) = (comm, class);
+            let (mut c, mut code) = (handle, class);
             // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
             unsafe { f(&raw mut c, &raw mut code) };
             class
