@@ -8,7 +8,7 @@ use crate::comm::CommInner;
 use crate::core::engine::{CollEvent, Engine};
 use crate::core::fingerprint::{
     COLL_PROBE_AFTER, COLL_PROBE_STEP, FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message,
-    mismatch_message, notice_error,
+    mismatch_message, notice_error, probe_next, probe_origin, probe_payload,
 };
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
@@ -173,17 +173,18 @@ impl CollectiveRun {
         Ok(machine.finish()?)
     }
 
-    /// Sends every other member a probe with this call's fingerprint (see [`COLL_PROBE_STEP`]).
-    fn probe_peers(&self) {
+    /// Passes a probe started by `origin` to this rank's ring successor (see
+    /// [`COLL_PROBE_STEP`]), unless it has gone round.
+    fn pass_probe(&self, origin: u32) {
         let members = self.comm.members.world();
-        for &to in members.iter().filter(|&&m| m != self.comm.engine.rank) {
-            // A peer the probe cannot reach is reported failed through the mailbox.
+        if let Some(to) = probe_next(members, self.comm.engine.rank, origin) {
+            // A successor the probe cannot reach is reported failed through the mailbox.
             let _ = self.comm.engine.send_coll(
                 to,
                 self.comm.context,
                 self.seq,
                 COLL_PROBE_STEP,
-                bytes::Bytes::new(),
+                probe_payload(origin),
                 &self.fp,
                 members,
             );
@@ -209,7 +210,7 @@ impl CollectiveRun {
                 ev = self.rx.recv() => ev,
                 _ = &mut probe, if !probed => {
                     probed = true;
-                    self.probe_peers();
+                    self.pass_probe(self.comm.engine.rank);
                     continue;
                 }
             };
@@ -218,7 +219,10 @@ impl CollectiveRun {
                 CollEvent::Frame(f) => {
                     check_frame(&self.comm, self.seq, &self.fp, &f)?;
                     if f.header.step == COLL_PROBE_STEP {
-                        // Same call on the peer: nothing for the machine.
+                        // The same call on the prober: nothing for the machine; pass it on.
+                        if let Some(origin) = probe_origin(&f) {
+                            self.pass_probe(origin);
+                        }
                         continue;
                     }
                     let from = self

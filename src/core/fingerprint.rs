@@ -156,16 +156,37 @@ pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 /// mismatch in it; a peer on the flag area too leaves it unread.
 pub(crate) const FLAGS_PROBE_STEP: u32 = u32::MAX - 0x100;
 
-/// Step of the probe a rank whose frame-path collective has waited [`COLL_PROBE_AFTER`] sends
-/// every other member, carrying the call's fingerprint: a peer that runs or ran another call
-/// under this number (another root, another collective) finds the mismatch in it and tells
-/// everyone, where it would otherwise have returned and left this rank waiting for frames that
-/// never come (a reduce whose ranks disagree on the root). A peer running the same call ignores
-/// it.
+/// Step of the probe a frame-path collective that has waited [`COLL_PROBE_AFTER`] sends around
+/// the communicator's ring, carrying the call's fingerprint and, as payload, the world rank
+/// that started it: each member that runs or ran the same call passes it to its successor
+/// (comm rank + 1) until it comes back to its origin; a member that runs or ran another call
+/// under this number (another root, another collective) reports the mismatch to everyone. A
+/// reduce whose ranks disagree on the root thus fails on every root instead of leaving them
+/// waiting for frames that went elsewhere. Each rank only ever talks to its ring neighbours, so
+/// probing opens no connections beyond them (lazy connections stay few at scale).
 pub(crate) const COLL_PROBE_STEP: u32 = u32::MAX - 0x101;
 
-/// How long a frame-path collective waits before probing its peers: past the time a small
-/// call takes, so the probes (one empty frame per member, once per call) cost nothing there.
+/// The world rank that started probe `f` (see [`COLL_PROBE_STEP`]).
+pub(crate) fn probe_origin(f: &crate::wire::Frame) -> Option<u32> {
+    let b: [u8; 4] = f.payload.get(..4)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b))
+}
+
+/// The probe payload naming `origin`.
+pub(crate) fn probe_payload(origin: u32) -> bytes::Bytes {
+    bytes::Bytes::copy_from_slice(&origin.to_le_bytes())
+}
+
+/// Where world rank `me` passes a probe started by `origin` among `members` (world ranks in
+/// comm order): its successor on the ring, or `None` once the probe has gone round.
+pub(crate) fn probe_next(members: &[u32], me: u32, origin: u32) -> Option<u32> {
+    let i = members.iter().position(|&m| m == me)?;
+    let next = members[(i + 1) % members.len()];
+    (next != origin && next != me).then_some(next)
+}
+
+/// How long a frame-path collective waits before probing: past the time a small call takes, so
+/// the probe (one 4-byte frame to the ring successor, once per call) costs nothing there.
 pub(crate) const COLL_PROBE_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The error for a mismatch notice `f` (a frame of step [`MISMATCH_STEP`]) another rank sent.

@@ -238,6 +238,11 @@ impl DirectAllreduce {
         if let Err(e) = crate::driver::check_frame(&self.comm, self.seq, &self.fp, &f) {
             return Event::Failed(e);
         }
+        if f.header.step == crate::core::fingerprint::COLL_PROBE_STEP {
+            // A frame-path probe of this very call: not the machine's; it goes no further
+            // (this call's own waits detect what it looks for).
+            return Event::Nothing;
+        }
         let Some(from) = self.comm.members.comm_rank_of(f.header.src) else {
             return Event::Failed(
                 self.mismatch(format!("a frame from rank {} outside", f.header.src)),

@@ -207,6 +207,32 @@ impl Engine {
         r.early.entry(key).or_default().push(notice);
     }
 
+    /// Passes on a probe of call `key`, which this rank finished with the prober's fingerprint
+    /// `fp`, to its ring successor among `members` (see `core::fingerprint::COLL_PROBE_STEP`).
+    pub(super) fn pass_closed_probe(
+        &self,
+        key: CollKey,
+        probe: &Frame,
+        fp: &crate::core::fingerprint::Fingerprint,
+        members: &[u32],
+    ) {
+        use crate::core::fingerprint::{COLL_PROBE_STEP, probe_next, probe_origin, probe_payload};
+        let Some(origin) = probe_origin(probe) else {
+            return;
+        };
+        if let Some(to) = probe_next(members, self.rank, origin) {
+            let _ = self.send_coll(
+                to,
+                key.0,
+                key.1,
+                COLL_PROBE_STEP,
+                probe_payload(origin),
+                fp,
+                members,
+            );
+        }
+    }
+
     /// Sends one collective message to world rank `to`.
     pub fn send_coll(
         &self,

@@ -476,6 +476,15 @@ impl FrameSink for Engine {
                             self.report_late_mismatch(key, notice, &members);
                             return;
                         }
+                        if frame.header.step == crate::core::fingerprint::COLL_PROBE_STEP
+                            && let Some((fp, members)) = r.closed.get(&key).cloned()
+                        {
+                            // A probe of a call this rank finished the same way: passed on
+                            // around the ring (`core::fingerprint::COLL_PROBE_STEP`).
+                            drop(r);
+                            self.pass_closed_probe(key, &frame, &fp, &members);
+                            return;
+                        }
                         if frame.header.step == crate::core::fingerprint::MISMATCH_STEP {
                             // A call this rank already finished was mismatched elsewhere: the
                             // calls it has started since on that communicator fail too, so
