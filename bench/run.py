@@ -55,9 +55,10 @@ def run_checked(cmd, what, env=None, cwd=ROOT):
 
 # ---- building -------------------------------------------------------------------------------
 
-def build_nexar(build_dir, work, skip_build):
+def build_nexar(build_dir, work, skip_build, source=SOURCE):
     """Builds libmpi_abi, nexarrun and the mpicc wrapper through CMake (build target
-    nexar_cargo only), then mpibench with that mpicc. Returns (binary, launcher)."""
+    nexar_cargo only), then `source` (mpibench by default) with that mpicc.
+    Returns (binary, launcher)."""
     cache = build_dir / "CMakeCache.txt"
     if not skip_build:
         if not cache.exists():
@@ -83,9 +84,9 @@ def build_nexar(build_dir, work, skip_build):
     shutil.copy2(wrapper, prefix / "bin" / "mpicc")
     (prefix / "include").symlink_to(ROOT / "include")
     (prefix / "lib").symlink_to(libdir.resolve())
-    binary = work / "mpibench-nexar"
-    run_checked([str(prefix / "bin" / "mpicc"), *CFLAGS, "-o", str(binary), str(SOURCE), "-lm"],
-                "compiling mpibench with nexar's mpicc")
+    binary = work / f"{source.stem}-nexar"
+    run_checked([str(prefix / "bin" / "mpicc"), *CFLAGS, "-o", str(binary), str(source), "-lm"],
+                f"compiling {source.stem} with nexar's mpicc")
     return binary, launcher
 
 
@@ -126,8 +127,9 @@ def install_openmpi():
     return True
 
 
-def build_openmpi(work, allow_install):
-    """mpibench built with Open MPI's mpicc: (binary, mpirun), or None when unavailable."""
+def build_openmpi(work, allow_install, source=SOURCE):
+    """`source` (mpibench by default) built with Open MPI's mpicc: (binary, mpirun), or None
+    when unavailable."""
     found = find_openmpi()
     if not found and allow_install and install_openmpi():
         found = find_openmpi()
@@ -136,9 +138,9 @@ def build_openmpi(work, allow_install):
             log("Open MPI not found (and --no-install): reporting nexar only")
         return None
     cc, mpirun = found
-    binary = work / "mpibench-openmpi"
-    run_checked([cc, *CFLAGS, "-o", str(binary), str(SOURCE), "-lm"],
-                "compiling mpibench with Open MPI's mpicc")
+    binary = work / f"{source.stem}-openmpi"
+    run_checked([cc, *CFLAGS, "-o", str(binary), str(source), "-lm"],
+                f"compiling {source.stem} with Open MPI's mpicc")
     return binary, mpirun
 
 
