@@ -173,6 +173,16 @@
 #define NEXAR_ERR_REQUEST 23
 
 /**
+ * One-sided call outside its synchronization epoch.
+ */
+#define NEXAR_ERR_RMA_SYNC 24
+
+/**
+ * One-sided access outside the target window.
+ */
+#define NEXAR_ERR_RMA_RANGE 25
+
+/**
  * Error mode: failing calls return their code (the default).
  */
 #define NEXAR_ERRORS_RETURN 0

@@ -109,6 +109,10 @@ pub const NEXAR_ERR_REVOKED: i32 = 21;
 pub const NEXAR_ERR_INTERNAL: i32 = 22;
 /// Invalid or freed request handle.
 pub const NEXAR_ERR_REQUEST: i32 = 23;
+/// One-sided call outside its synchronization epoch.
+pub const NEXAR_ERR_RMA_SYNC: i32 = 24;
+/// One-sided access outside the target window.
+pub const NEXAR_ERR_RMA_RANGE: i32 = 25;
 
 /// `int8_t`
 pub const NEXAR_DTYPE_INT8: nexar_datatype_t = 1;
@@ -240,6 +244,8 @@ mod tests {
         assert_eq!(NEXAR_ERR_REVOKED, ErrorKind::Revoked.code());
         assert_eq!(NEXAR_ERR_INTERNAL, ErrorKind::Internal.code());
         assert_eq!(NEXAR_ERR_REQUEST, ErrorKind::InvalidRequest.code());
+        assert_eq!(NEXAR_ERR_RMA_SYNC, ErrorKind::RmaSync.code());
+        assert_eq!(NEXAR_ERR_RMA_RANGE, ErrorKind::RmaRange.code());
     }
 
     #[test]

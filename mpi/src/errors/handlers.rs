@@ -46,6 +46,25 @@ pub fn retain_errhandler(h: MPI_Errhandler) {
     }
 }
 
+/// Registers user error handler `f` (the argument named `what`) and writes its handle to
+/// `errhandler`. Handlers of every kind of object share one table: their C types differ only
+/// in the handle type their first argument points to, and every handle is pointer-sized.
+pub fn create_errhandler(
+    f: Option<CommErrhandlerFn>,
+    errhandler: *mut MPI_Errhandler,
+    what: &str,
+) -> crate::errors::report::Result<()> {
+    non_null(errhandler, "errhandler")?;
+    let f = f.ok_or_else(|| MpiError::new(MPI_ERR_ARG, format!("argument `{what}` is NULL")))?;
+    let h = HANDLERS
+        .lock()
+        .insert(UserHandler { f, refs: 1 })
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
+    // SAFETY: checked for NULL.
+    unsafe { errhandler.write(h) };
+    Ok(())
+}
+
 mpi_fn! {
     /// Sets `comm`'s error handler: `MPI_ERRORS_ARE_FATAL`, `MPI_ERRORS_RETURN`,
     /// `MPI_ERRORS_ABORT` or one made by `MPI_Comm_create_errhandler`.
@@ -77,17 +96,7 @@ mpi_fn! {
         errhandler: *mut MPI_Errhandler) -> c_int => PMPI_Comm_create_errhandler
     {
         call("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
-            crate::errors::report::non_null(errhandler, "errhandler")?;
-            let f = comm_errhandler_fn.ok_or_else(|| {
-                MpiError::new(MPI_ERR_ARG, "argument `comm_errhandler_fn` is NULL")
-            })?;
-            let h = HANDLERS
-                .lock()
-                .insert(UserHandler { f, refs: 1 })
-                .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
-            // SAFETY: checked for NULL.
-            unsafe { errhandler.write(h) };
-            Ok(())
+            create_errhandler(comm_errhandler_fn, errhandler, "comm_errhandler_fn")
         })
     }
 

@@ -31,6 +31,8 @@
 //! | `Revoked`           | `MPIX_ERR_REVOKED` (ULFM)       |
 //! | `Internal`          | `MPI_ERR_INTERN`                |
 //! | `InvalidRequest`    | `MPI_ERR_REQUEST`               |
+//! | `RmaSync`           | `MPI_ERR_RMA_SYNC`              |
+//! | `RmaRange`          | `MPI_ERR_RMA_RANGE`             |
 //!
 //! The shim's own checks add `MPI_ERR_BUFFER` (NULL buffer with a positive count) and
 //! `MPI_ERR_UNSUPPORTED_OPERATION` (the generated stubs).
@@ -96,6 +98,8 @@ pub fn class_of(kind: ErrorKind) -> c_int {
         K::ResourceExhausted => MPI_ERR_NO_MEM,
         K::Internal => MPI_ERR_INTERN,
         K::InvalidRequest => MPI_ERR_REQUEST,
+        K::RmaSync => MPI_ERR_RMA_SYNC,
+        K::RmaRange => MPI_ERR_RMA_RANGE,
     }
 }
 
@@ -145,6 +149,14 @@ pub fn describe(class: c_int) -> &'static str {
         MPI_ERR_PROC_ABORTED => "process aborted",
         MPI_ERR_VALUE_TOO_LARGE => "value too large",
         MPI_ERR_ERRHANDLER => "invalid error handler",
+        MPI_ERR_ASSERT => "invalid assertion argument",
+        MPI_ERR_DISP => "invalid displacement argument",
+        MPI_ERR_LOCKTYPE => "invalid lock type",
+        MPI_ERR_RMA_RANGE => "one-sided access outside the target window",
+        MPI_ERR_RMA_SYNC => "one-sided call outside its synchronization epoch",
+        MPI_ERR_SIZE => "invalid size argument",
+        MPI_ERR_WIN => "invalid window",
+        MPI_ERR_RMA_FLAVOR => "operation not allowed on this window flavor",
         crate::comm::ulfm::MPIX_ERR_PROC_FAILED => "process failed",
         crate::comm::ulfm::MPIX_ERR_PROC_FAILED_PENDING => {
             "process failed (wildcard receive pending)"
@@ -158,6 +170,12 @@ pub fn describe(class: c_int) -> &'static str {
 /// Reports `e` raised by `func` on communicator `comm` through its error handler: returns the
 /// class under `MPI_ERRORS_RETURN`, otherwise prints the message and ends the process.
 pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
+    raise_through(func, errhandler_of(comm), comm, e)
+}
+
+/// Reports `e` raised by `func` through error handler `handler` of the object `object` (a
+/// communicator, window, ... handle, which a user handler receives a pointer to).
+pub fn raise_through(func: &str, handler: MPI_Errhandler, object: usize, e: MpiError) -> c_int {
     let message = if e.message.starts_with(func) {
         e.message
     } else {
@@ -165,10 +183,10 @@ pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
     };
     let class = e.class;
     last_error::set(class, message.clone());
-    match errhandler_of(comm) {
+    match handler {
         MPI_ERRORS_RETURN => class,
         h if let Some(f) = crate::errors::handlers::user_errhandler(h) => {
-            let (mut c, mut code) = (comm, class);
+            let (mut c, mut code) = (object, class);
             // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
             unsafe { f(&raw mut c, &raw mut code) };
             class

@@ -48,6 +48,7 @@ mod progress;
 pub mod ring;
 pub mod segment;
 mod setup;
+pub mod shared_file;
 
 pub use setup::{ShmInbox, connect, prepare};
 
