@@ -77,6 +77,28 @@ impl Window {
         }
         let (place, at) = self.locate(rank, disp, runs, total)?;
         let _held = self.acc_lock(rank as usize)?;
+        if let (Place::Here, Combine::Reduce(r)) = (&place, combine)
+            && at
+                .iter()
+                .all(|&(a, n)| r.count_of(n).is_ok() && !overlaps(origin, a, n))
+        {
+            // In this process's address space and whole elements in every run: combine in
+            // place, without staging the target's data.
+            if let Some(f) = fetch {
+                self.read(&place, &at, f)?;
+            }
+            let mut done = 0;
+            for &(a, n) in &at {
+                // SAFETY: `a` lies inside window memory in this process (checked by `locate`);
+                // the accumulate mutex keeps other accumulates out, and the MPI rules keep
+                // puts and the owner's stores off these bytes meanwhile.
+                let target = unsafe { std::slice::from_raw_parts_mut(a as usize as *mut u8, n) };
+                r.reduce_into(target, &origin[done..done + n], Order::AccFirst)
+                    .map_err(Error::from)?;
+                done += n;
+            }
+            return Ok(());
+        }
         let mut now = vec![0u8; total];
         self.read(&place, &at, &mut now)?;
         if let Some(f) = fetch {
@@ -256,6 +278,15 @@ impl Drop for AccGuard<'_> {
     fn drop(&mut self) {
         self.word.store(0, Ordering::Release);
     }
+}
+
+/// Whether `bytes` and the `n` bytes at address `a` share memory.
+fn overlaps(bytes: &[u8], a: u64, n: usize) -> bool {
+    let (lo, hi) = (
+        bytes.as_ptr() as u64,
+        bytes.as_ptr() as u64 + bytes.len() as u64,
+    );
+    lo < a + n as u64 && a < hi
 }
 
 fn cma_error(e: std::io::Error, what: &str) -> Error {

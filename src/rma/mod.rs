@@ -123,9 +123,22 @@ impl Comm {
         let transport = engine.transport();
         let world = comm.inner.members.world().clone();
         let needs_cma = matches!(flavor, Flavor::Create | Flavor::Dynamic);
-        let usable = world.iter().all(|&w| {
-            w == engine.rank
-                || (transport.shares_memory(w) && (!needs_cma || transport.cma_pid(w).is_some()))
+        // How this process reaches each member's memory by cross-memory attach (itself: no
+        // need), asked once so that the check and the use agree.
+        let pids: Vec<Option<i32>> = world
+            .iter()
+            .map(|&w| {
+                if w == engine.rank {
+                    Some(std::process::id() as i32)
+                } else if transport.shares_memory(w) {
+                    transport.cma_target(w)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let usable = world.iter().zip(&pids).all(|(&w, pid)| {
+            w == engine.rank || (transport.shares_memory(w) && (!needs_cma || pid.is_some()))
         });
         let size = if flavor == Flavor::Dynamic {
             0
@@ -168,19 +181,23 @@ impl Comm {
                 let reach = match flavor {
                     Flavor::Allocate | Flavor::Shared => Reach::Here(area.at(offsets[r])),
                     _ if r == me => Reach::Here(base as usize as *mut u8),
-                    _ => Reach::Cma {
-                        // Checked above: every peer has a pid reachable by cross-memory attach.
-                        pid: transport.cma_pid(world[r]).unwrap_or(0),
-                        base,
+                    _ => match pids[r] {
+                        Some(pid) => Reach::Cma { pid, base },
+                        None => {
+                            return Err(Error::new(
+                                ErrorKind::Internal,
+                                format!("rank {r} was found reachable, then not"),
+                            ));
+                        }
                     },
                 };
-                Target {
+                Ok(Target {
                     size,
                     disp_unit,
                     reach,
-                }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         Ok(Window {
             inner: Arc::new(Inner {
                 epoch: Mutex::new(sync::Epoch::new(n)),
@@ -303,6 +320,11 @@ impl Window {
     pub fn shared_query(&self, rank: u32) -> Result<Option<(*mut u8, usize, usize)>> {
         let t = self.target(rank)?;
         Ok(match (self.inner.flavor, t.reach) {
+            // A member without memory has none to address (NULL, as MPI_Win_shared_query
+            // reports it).
+            (Flavor::Allocate | Flavor::Shared, Reach::Here(_)) if t.size == 0 => {
+                Some((std::ptr::null_mut(), 0, t.disp_unit))
+            }
             (Flavor::Allocate | Flavor::Shared, Reach::Here(p)) => Some((p, t.size, t.disp_unit)),
             _ => None,
         })
@@ -359,7 +381,6 @@ impl Window {
     /// (so none accesses this one's memory any more) and releases it when the last clone goes.
     pub fn free(&self) -> Result<()> {
         self.inner.epoch.lock().check_idle("free the window")?;
-        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-        self.inner.comm.barrier_blocking()
+        self.barrier()
     }
 }

@@ -128,13 +128,24 @@ impl Window {
             })
     }
 
+    /// A barrier of the window's members between two sequentially consistent fences: every
+    /// member's accesses before it are visible to every member after it. Blocking, so it runs
+    /// on the communicator's flag area where there is one (a few microseconds).
+    pub(super) fn barrier(&self) -> Result<()> {
+        fence(Ordering::SeqCst);
+        self.inner
+            .comm
+            .start_barrier_to(crate::ops::dest::Mode::Blocking)?
+            .wait()?;
+        fence(Ordering::SeqCst);
+        Ok(())
+    }
+
     /// `MPI_Win_fence` (collective): completes every access of the epoch it ends and opens the
     /// next unless `no_succeed` (`MPI_MODE_NOSUCCEED`).
     pub fn fence(&self, no_succeed: bool) -> Result<()> {
         self.inner.epoch.lock().check_idle("call a fence")?;
-        fence(Ordering::SeqCst);
-        self.inner.comm.barrier_blocking()?;
-        fence(Ordering::SeqCst);
+        self.barrier()?;
         self.inner.epoch.lock().fence = !no_succeed;
         Ok(())
     }

@@ -41,6 +41,16 @@ struct Target {
 /// The byte runs of `count` instances of `ty`, adjacent runs merged.
 fn runs_of(ty: &Type, count: usize) -> Vec<(isize, usize)> {
     let ext = ty.extent();
+    if let [one] = ty.segs[..]
+        && one.len as isize == ext
+    {
+        // Instances that tile: one run (a count of a predefined type, mostly).
+        return if one.len * count == 0 {
+            Vec::new()
+        } else {
+            vec![(one.off, one.len * count)]
+        };
+    }
     let mut v: Vec<(isize, usize)> = Vec::with_capacity(count * ty.segs.len());
     for k in 0..count {
         for s in &ty.segs {

@@ -114,7 +114,12 @@ mpi_fn! {
         => PMPI_Win_get_name
     {
         call("MPI_Win_get_name", win, || {
-            let name = with_entry(win, |e| Ok(String::from_utf8_lossy(&e.name).into_owned()))?;
+            // MPI_WIN_NULL has the name "MPI_WIN_NULL" (as in MPICH, whose tests check it).
+            let name = if win == MPI_WIN_NULL {
+                "MPI_WIN_NULL".to_string()
+            } else {
+                with_entry(win, |e| Ok(String::from_utf8_lossy(&e.name).into_owned()))?
+            };
             // SAFETY: checked inside; the buffer holds MPI_MAX_OBJECT_NAME bytes per MPI.
             unsafe { write_string(&name, win_name, MPI_MAX_OBJECT_NAME, resultlen) }
         })
