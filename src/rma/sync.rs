@@ -333,6 +333,9 @@ impl Window {
                 return Err(sync_error("MPI_Win_lock inside a PSCW epoch"));
             }
         }
+        if let Some(e) = self.engine().failure_of(self.world_of(t)) {
+            return Err(e.context(format!("locking rank {t}")));
+        }
         self.acquire(t, kind)?;
         let mut e = self.inner.epoch.lock();
         e.locks.insert(t, kind);
