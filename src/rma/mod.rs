@@ -60,7 +60,7 @@ pub struct Exposed {
     /// The unit of target displacements, in bytes.
     pub disp_unit: usize,
     /// For `Shared`: members' memory need not be contiguous (`alloc_shared_noncontig`); each
-    /// region then starts on a page.
+    /// region then starts on a page. The window is non-contiguous if any member asks.
     pub noncontig: bool,
 }
 
@@ -106,8 +106,8 @@ unsafe impl Send for Inner {}
 // SAFETY: as above.
 unsafe impl Sync for Inner {}
 
-/// Every member's `(size, disp_unit, base address, usable)` record.
-const RECORD: usize = 4;
+/// Every member's `(size, disp_unit, base address, usable, noncontig)` record.
+const RECORD: usize = 5;
 /// Window memory of each member of an `Allocate` window starts at a multiple of this.
 const ALLOC_ALIGN: usize = 64;
 
@@ -150,6 +150,7 @@ impl Comm {
             mine.disp_unit as u64,
             mine.base as u64,
             u64::from(usable),
+            u64::from(mine.noncontig),
         ];
         let mut all = vec![0u64; RECORD * n];
         comm.allgather_blocking(&record, &mut all)?;
@@ -171,7 +172,9 @@ impl Comm {
             ));
         }
         let sizes: Vec<usize> = (0..n).map(|r| rec(r)[0] as usize).collect();
-        let offsets = data_offsets(flavor, mine.noncontig, n, &sizes);
+        // Every member must lay the file out alike: non-contiguous if any member asked.
+        let noncontig = (0..n).any(|r| rec(r)[4] != 0);
+        let offsets = data_offsets(flavor, noncontig, n, &sizes);
         let total = offsets.last().copied().unwrap_or(0) + sizes.last().copied().unwrap_or(0);
         let map = share_file(&comm, total)?;
         let area = Area::new(map, n);
