@@ -13,6 +13,15 @@ pub struct nexar_request {
     _private: [u8; 0],
 }
 
+/// Opaque window object (never dereferenced; handles are checked values).
+pub struct nexar_win {
+    _private: [u8; 0],
+}
+
+/// A one-sided window handle, from `nexar_win_allocate` / `nexar_win_create`, released with
+/// `nexar_win_free`.
+pub type nexar_win_t = *mut nexar_win;
+
 /// A communicator handle. `NEXAR_COMM_WORLD` and `NEXAR_COMM_SELF` are predefined; others come
 /// from `nexar_comm_split` / `nexar_comm_dup` and are released with `nexar_comm_free`.
 pub type nexar_comm_t = *mut nexar_comm;
