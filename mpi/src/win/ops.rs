@@ -149,6 +149,9 @@ fn acc_op(op: MPI_Op, t: &Target) -> Result<AccOp> {
         MPI_REPLACE => Ok(AccOp::Replace),
         MPI_NO_OP => Ok(AccOp::NoOp),
         _ => match crate::coll::op::op(op)? {
+            // No element to combine: any predefined op will do (mpi4py accumulates zero
+            // MPI_BYTEs with MPI_SUM).
+            OpSpec::Builtin(_) if t.len == 0 => Ok(AccOp::NoOp),
             OpSpec::Builtin(o) => Ok(AccOp::Reduce(crate::coll::reducers::builtin(
                 o, &t.ty, t.len,
             )?)),
