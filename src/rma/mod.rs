@@ -174,8 +174,7 @@ impl Comm {
         let sizes: Vec<usize> = (0..n).map(|r| rec(r)[0] as usize).collect();
         // Every member must lay the file out alike: non-contiguous if any member asked.
         let noncontig = (0..n).any(|r| rec(r)[4] != 0);
-        let offsets = data_offsets(flavor, noncontig, n, &sizes);
-        let total = offsets.last().copied().unwrap_or(0) + sizes.last().copied().unwrap_or(0);
+        let (offsets, total) = data_offsets(flavor, noncontig, n, &sizes);
         let map = share_file(&comm, total)?;
         let area = Area::new(map, n);
         let targets = (0..n)
@@ -215,28 +214,31 @@ impl Comm {
     }
 }
 
-/// Where each member's memory starts in the shared file (past the control part).
-fn data_offsets(flavor: Flavor, noncontig: bool, n: usize, sizes: &[usize]) -> Vec<usize> {
+/// Where each member's memory starts in the shared file (past the control part), and the
+/// file's length.
+fn data_offsets(flavor: Flavor, noncontig: bool, n: usize, sizes: &[usize]) -> (Vec<usize>, usize) {
+    let control = Area::control_bytes(n);
+    if !matches!(flavor, Flavor::Allocate | Flavor::Shared) {
+        // The members' memory is their own: the file is the control part only.
+        return (vec![control; n], control);
+    }
     let align = match flavor {
         Flavor::Allocate => ALLOC_ALIGN,
         Flavor::Shared if noncontig => area::PAGE,
-        // Contiguous across ranks, as MPI_Win_allocate_shared's default requires; the others
-        // keep no memory in the file.
+        // Contiguous across ranks, as MPI_Win_allocate_shared's default requires.
         _ => 1,
     };
-    let keeps = matches!(flavor, Flavor::Allocate | Flavor::Shared);
-    let mut at = Area::control_bytes(n);
-    sizes
+    let mut at = control;
+    let offsets = sizes
         .iter()
         .map(|&s| {
             at = at.div_ceil(align) * align;
             let here = at;
-            if keeps {
-                at += s;
-            }
+            at += s;
             here
         })
-        .collect()
+        .collect();
+    (offsets, at)
 }
 
 /// Rank 0 creates the window's shared file under a fresh name and broadcasts the name; every
@@ -385,5 +387,35 @@ impl Window {
     pub fn free(&self) -> Result<()> {
         self.inner.epoch.lock().check_idle("free the window")?;
         self.barrier()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_memory_is_laid_out_per_flavor() {
+        let c = Area::control_bytes(3);
+        assert_eq!(c % area::PAGE, 0);
+        let sizes = [10, 0, 7];
+        assert_eq!(
+            data_offsets(Flavor::Shared, false, 3, &sizes),
+            (vec![c, c + 10, c + 10], c + 17),
+            "contiguous: each rank's memory follows the previous one's"
+        );
+        assert_eq!(
+            data_offsets(Flavor::Shared, true, 3, &sizes),
+            (vec![c, c + 4096, c + 4096], c + 4096 + 7)
+        );
+        assert_eq!(
+            data_offsets(Flavor::Allocate, false, 3, &sizes),
+            (vec![c, c + 64, c + 64], c + 64 + 7)
+        );
+        assert_eq!(
+            data_offsets(Flavor::Create, false, 3, &sizes),
+            (vec![c; 3], c),
+            "a created window's memory stays the caller's"
+        );
     }
 }

@@ -425,3 +425,35 @@ impl Window {
         fence(Ordering::SeqCst);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accesses_need_an_epoch_and_idle_checks_name_the_open_one() {
+        let mut e = Epoch::new(3);
+        assert_eq!(e.check_access(1).unwrap_err().kind(), ErrorKind::RmaSync);
+        assert!(e.check_idle("free the window").is_ok());
+        e.locks.insert(1, LockKind::Shared);
+        assert!(e.check_access(1).is_ok());
+        assert!(e.check_access(2).is_err(), "a lock covers its target only");
+        let busy = e.check_idle("free the window").unwrap_err();
+        assert!(busy.message().contains("a lock epoch"), "{busy}");
+        e.locks.clear();
+        e.access = Some(vec![2]);
+        assert!(e.check_access(2).is_ok() && e.check_access(0).is_err());
+        assert!(e.check_idle("call a fence").is_err());
+        e.access = None;
+        e.exposure = Some(vec![0]);
+        assert!(
+            e.check_access(0).is_err(),
+            "an exposure epoch gives no access"
+        );
+        e.exposure = None;
+        e.fence = true;
+        assert!(e.check_access(0).is_ok() && e.check_access(2).is_ok());
+        e.lock_all = true;
+        assert!(e.passive());
+    }
+}
