@@ -603,6 +603,11 @@ module mpi
       PARAMETER (MPIX_ERR_PROC_FAILED_PENDING=102)
       INTEGER MPIX_ERR_REVOKED
       PARAMETER (MPIX_ERR_REVOKED=103)
+! MPIX error classes of nexar (the timeout has MPICH's value; the mismat
+      INTEGER MPIX_ERR_TIMEOUT
+      PARAMETER (MPIX_ERR_TIMEOUT=107)
+      INTEGER MPIX_ERR_COLL_MISMATCH
+      PARAMETER (MPIX_ERR_COLL_MISMATCH=120)
 ! Special addresses (recognised by the library)
       INTEGER MPI_BOTTOM
       COMMON /MPI_FORTRAN_BOTTOM/ MPI_BOTTOM

@@ -574,6 +574,13 @@ enum {
 #define MPIX_ERR_PROC_FAILED_PENDING     102
 #define MPIX_ERR_REVOKED                 103
 
+/* MPIX error classes of nexar (the timeout has MPICH's value; the mismatch is nexar's own) */
+#define MPIX_ERR_TIMEOUT                 107
+#define MPIX_ERR_COLL_MISMATCH           120
+
+/* ROMIO compatibility (not part of the standard ABI): MPI-IO requests are MPI_Request */
+#define MPIO_USES_MPI_REQUEST            1
+
 /* Callback function types */
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);

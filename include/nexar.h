@@ -108,7 +108,8 @@
 #define NEXAR_ERR_PROC_FAILED 10
 
 /**
- * Mismatched collectives or protocol violation.
+ * Mismatched collectives (another collective, count, datatype, op or root, or a blocking call
+ * against a non-blocking one) or a protocol violation; `MPIX_ERR_COLL_MISMATCH` in the MPI shim.
  */
 #define NEXAR_ERR_MISMATCH 11
 
@@ -128,7 +129,7 @@
 #define NEXAR_ERR_BOOTSTRAP 14
 
 /**
- * Timed out.
+ * Timed out (`NEXAR_TIMEOUT`); `MPIX_ERR_TIMEOUT` in the MPI shim.
  */
 #define NEXAR_ERR_TIMEOUT 15
 

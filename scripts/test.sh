@@ -41,6 +41,9 @@ if ((${#missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     "${missing[@]}"
 fi
+# Every cargo test run below records the passing tests that said SKIPPED; the list and its count
+# are printed at the end (scripts/skips.sh).
+source scripts/skips.sh
 echo "== cargo fmt --check"
 cargo fmt --all --check
 echo "== generated files up to date (cargo xtask check)"
@@ -62,9 +65,9 @@ cargo xtask symbols target/release/libnexar.so
 echo "== libmpi_abi.so exports exactly MPI_X and PMPI_X for every function of the MPI spec"
 cargo xtask symbols --mpi target/release/libmpi_abi.so
 echo "== cargo test"
-cargo test --workspace --locked
+cargo_test "cargo test" cargo test --workspace --locked
 echo "== kernel tests in release (the vectorised paths exist only with optimisation)"
-cargo test -p nexar-proto --release --locked --test kernels
+cargo_test "kernels (release)" cargo test -p nexar-proto --release --locked --test kernels
 
 echo "== cmake: configure and build (libnexar through cargo, examples, CTest programs)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
@@ -72,7 +75,7 @@ cmake --build build --parallel 2
 echo "== ctest (C, C++ and Fortran examples and tests, install + find_package + pkg-config)"
 ctest --test-dir build --output-on-failure -j2
 echo "== the Rust and CTest suites again with QUIC forced between local ranks"
-NEXAR_TRANSPORT=quic cargo test --workspace --locked
+NEXAR_TRANSPORT=quic cargo_test "cargo test (QUIC)" cargo test --workspace --locked
 NEXAR_TRANSPORT=quic ctest --test-dir build --output-on-failure -j2
 echo "== C tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNEXAR_SANITIZE=ON
@@ -94,7 +97,8 @@ cargo clippy -p nexar -p nexar-capi -p nexar-mpi --all-targets --locked "${feat[
 # Only the examples the feature tests start (clippy above compiled every example with them).
 cargo build -p nexar --locked "${feat[@]}" --bins \
   --example cuda_allreduce --example nccl_auto --example rdma_probe
-cargo test -p nexar --locked "${feat[@]}" --lib --test cuda_buffers --test nccl_hier --test nccl_auto \
+cargo_test "features" cargo test -p nexar --locked "${feat[@]}" --lib --test cuda_buffers --test nccl_hier --test nccl_auto \
   --test inprocess_collectives --test inprocess_userops --test p2p_modes --test rdma_lane --test tls_lane
-cargo test -p nexar-mpi --locked "${feat[@]}"
+cargo_test "features (mpi)" cargo test -p nexar-mpi --locked "${feat[@]}"
+skips_report
 disk_report

@@ -7,7 +7,8 @@
 use crate::comm::CommInner;
 use crate::core::engine::{CollEvent, Engine};
 use crate::core::fingerprint::{
-    FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message, mismatch_message, notice_error,
+    COLL_PROBE_AFTER, COLL_PROBE_STEP, FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message,
+    mismatch_message, notice_error,
 };
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
@@ -172,17 +173,54 @@ impl CollectiveRun {
         Ok(machine.finish()?)
     }
 
+    /// Sends every other member a probe with this call's fingerprint (see [`COLL_PROBE_STEP`]).
+    fn probe_peers(&self) {
+        let members = self.comm.members.world();
+        for &to in members.iter().filter(|&&m| m != self.comm.engine.rank) {
+            // A peer the probe cannot reach is reported failed through the mailbox.
+            let _ = self.comm.engine.send_coll(
+                to,
+                self.comm.context,
+                self.seq,
+                COLL_PROBE_STEP,
+                bytes::Bytes::new(),
+                &self.fp,
+                members,
+            );
+        }
+    }
+
     /// Feeds the machine until it is done.
     async fn run_to_end(&mut self) -> Result<()> {
+        // Created inside the runtime's context: the caller's own thread may poll this future
+        // (blocking calls drive it there), and a timer needs the runtime's time driver.
+        let probe = {
+            let _in_runtime = self.comm.engine.runtime.enter();
+            tokio::time::sleep(COLL_PROBE_AFTER)
+        };
+        tokio::pin!(probe);
+        let mut probed = false;
         loop {
             let machine = self.machine.as_mut().expect("machine present until finish");
             if machine.is_done() {
                 break;
             }
-            let event = self.rx.recv().await;
+            let event = tokio::select! {
+                ev = self.rx.recv() => ev,
+                _ = &mut probe, if !probed => {
+                    probed = true;
+                    self.probe_peers();
+                    continue;
+                }
+            };
+            let machine = self.machine.as_mut().expect("machine present until finish");
             match event {
                 CollEvent::Frame(f) => {
                     check_frame(&self.comm, self.seq, &self.fp, &f)?;
+                    if f.header.step == COLL_PROBE_STEP {
+                        // Same call on the peer: nothing for the machine.
+                        continue;
+                    }
                     let from = self
                         .comm
                         .members

@@ -140,6 +140,49 @@ fn a_secret_file_readable_by_others_is_refused() {
     assert!(!l.host_rendezvous, "only rank 0 hosts the rendezvous");
 }
 
+/// torchrun can hand every rank a variable but not a file: `NEXAR_JOB_SECRET` holds the secret
+/// itself (64 hex digits); a malformed one is refused without echoing it, and two sources at
+/// once are refused naming both.
+#[test]
+fn the_secret_can_come_in_a_variable() {
+    let hex: String = secret(7)
+        .expose()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let torch = |s: &str| {
+        Launch::from_vars(vars(&[
+            ("RANK", "1"),
+            ("WORLD_SIZE", "2"),
+            ("LOCAL_RANK", "1"),
+            ("MASTER_ADDR", "127.0.0.1"),
+            ("MASTER_PORT", "29500"),
+            ("NEXAR_JOB_SECRET", s),
+        ]))
+    };
+    let l = torch(&format!(" {hex}\n")).unwrap();
+    assert_eq!(l.secret.as_ref(), Some(&secret(7)));
+    assert_eq!((l.rank, l.size), (1, 2));
+    for bad in ["", "abc", &hex[..32], &format!("{}zz", &hex[..62])] {
+        let e = torch(bad).unwrap_err();
+        assert!(e.message().contains("NEXAR_JOB_SECRET holds"), "{e}");
+        assert!(bad.len() < 8 || !e.message().contains(bad), "echoed: {e}");
+    }
+    let (_d, file) = secret_file(0o600);
+    let e = launch_err(&[
+        ("NEXAR_RANK", "0"),
+        ("NEXAR_SIZE", "2"),
+        ("NEXAR_RENDEZVOUS", "localhost:7000"),
+        ("NEXAR_JOB_SECRET_FILE", &file),
+        ("NEXAR_JOB_SECRET", &hex),
+    ]);
+    assert!(
+        e.message()
+            .contains("NEXAR_JOB_SECRET_FILE and NEXAR_JOB_SECRET"),
+        "{e}"
+    );
+}
+
 #[test]
 fn the_secret_pipe_is_read_and_closed() {
     let mut fds = [0i32; 2];

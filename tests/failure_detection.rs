@@ -84,6 +84,8 @@ fn survivors_saw(text: &str, victim: u32, n: u32, ctx: &str) -> Vec<f64> {
     for e in errs {
         assert_eq!(field(e, "kind"), Some("ProcFailed"), "{ctx}: {e}");
         assert_eq!(num(e, "failed"), i128::from(victim), "{ctx}: {e}");
+        // The rank the error names is in the failed set at once (MPIX_Comm_get_failed).
+        assert_eq!(num(e, "known"), 1, "{ctx}: {e}");
         assert_ne!(num(e, "rank"), i128::from(victim), "{ctx}: {e}");
         lat.push((num(e, "at_us") - kill_at) as f64 / 1000.0);
     }
@@ -91,6 +93,12 @@ fn survivors_saw(text: &str, victim: u32, n: u32, ctx: &str) -> Vec<f64> {
         lines(text, "NOERR").is_empty() && lines(text, "BAD").is_empty(),
         "{ctx}:\n{text}"
     );
+    // Finalizing after a failure waits for nothing the dead peer owes (no goodbye, no flush of
+    // frames queued to it): a correctness bound, far above the ~0.1 s it takes, far below the
+    // 5 s flush limit a survivor used to wait out over QUIC.
+    for f in lines(text, "FIN") {
+        assert!(num(f, "ms") < 3000, "{ctx}: slow finalize: {f}");
+    }
     lat
 }
 

@@ -124,3 +124,37 @@ fn a_collective_timeout_fails_a_call_nobody_else_joins() {
     assert_eq!(e.kind(), ErrorKind::Timeout, "{e}");
     assert!(e.message().contains("NEXAR_TIMEOUT"), "{e}");
 }
+
+/// Ranks that disagree on a small reduce's root: the non-roots send and return (their part is
+/// done), and each would-be root waited forever for contributions that went elsewhere. After
+/// a short wait a frame-path call probes its peers with its fingerprint; a peer that ran the
+/// other call reports the mismatch, so every root fails instead of hanging.
+#[test]
+fn reduce_roots_that_disagree_fail_instead_of_hanging() {
+    let t = std::time::Instant::now();
+    let results = run_ranks(4, |c| {
+        let root = if c.rank() < 2 { 0 } else { 3 };
+        let send = [f64::from(c.rank() + 1); 8];
+        let mut recv = [0.0f64; 8];
+        c.world()
+            .reduce_blocking(&send, &mut recv, ReduceOp::Sum, root)
+            .map(|()| root)
+            .map_err(|e| (root, e))
+    });
+    for (r, res) in results.iter().enumerate() {
+        if r == 0 || r == 3 {
+            let (_, e) = res.as_ref().expect_err(&format!("root {r} did not fail"));
+            assert_eq!(e.kind(), ErrorKind::Mismatch, "root {r}: {e}");
+            assert!(
+                e.message().contains("root 0 here, 3 there")
+                    || e.message().contains("root 3 here, 0 there"),
+                "root {r}: {e}"
+            );
+        }
+    }
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "took {:?}",
+        t.elapsed()
+    );
+}

@@ -46,8 +46,8 @@ fn hydra() -> Option<&'static str> {
         .is_ok_and(|s| s.success());
     if !ok {
         eprintln!(
-            "\n*** SKIPPED: mpiexec.hydra is not installed (apt-get install mpich); the PMI \
-             tests did NOT run ***\n"
+            "SKIPPED: mpiexec.hydra is not installed (apt-get install mpich); the PMI tests did \
+             NOT run"
         );
     }
     ok.then_some("mpiexec.hydra")

@@ -157,6 +157,70 @@ fn torchrun_environment_forms_a_world_without_master_port() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// torchrun across nodes can pass variables but no files: the secret in `NEXAR_JOB_SECRET`.
+#[test]
+fn torchrun_with_the_secret_in_a_variable_forms_a_world() {
+    let hex: String = JobSecret::generate()
+        .unwrap()
+        .expose()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let master = (20000..30000)
+        .find(|&p| udp_free(torchrun_port(p)))
+        .expect("a free port");
+    let children = (0..2u32)
+        .map(|r| {
+            Command::new(example("allreduce_demo"))
+                .env_clear()
+                .envs(kv(&[
+                    ("RANK", r.to_string()),
+                    ("WORLD_SIZE", "2".into()),
+                    ("LOCAL_RANK", r.to_string()),
+                    ("MASTER_ADDR", "127.0.0.1".into()),
+                    ("MASTER_PORT", master.to_string()),
+                    ("NEXAR_JOB_SECRET", hex.clone()),
+                ]))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    assert_verified(&wait_all_bounded(children), 2);
+}
+
+/// A rank whose rendezvous host (rank 0 under a scheduler) never comes up says so on stderr
+/// while it waits, then fails at the connect timeout: never a silent wait.
+#[test]
+fn a_missing_rendezvous_is_reported_while_waiting() {
+    let (dir, secret) = secret_dir("norank0");
+    let master = (20000..30000)
+        .find(|&p| udp_free(torchrun_port(p)))
+        .expect("a free port");
+    let t = Instant::now();
+    let out = Command::new(example("allreduce_demo"))
+        .env_clear()
+        .envs(kv(&[
+            ("RANK", "1".into()),
+            ("WORLD_SIZE", "2".into()),
+            ("LOCAL_RANK", "1".into()),
+            ("MASTER_ADDR", "127.0.0.1".into()),
+            ("MASTER_PORT", master.to_string()),
+            ("NEXAR_CONNECT_TIMEOUT_MS", "6000".into()),
+        ]))
+        .env("NEXAR_JOB_SECRET_FILE", &secret)
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("rank 1: no rendezvous at 127.0.0.1:"), "{err}");
+    assert!(err.contains("after 5 s"), "{err}");
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn open_mpi_environment_forms_a_world() {
     let (dir, secret) = secret_dir("ompi");

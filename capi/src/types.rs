@@ -92,7 +92,8 @@ pub const NEXAR_ERR_TAG: i32 = 8;
 pub const NEXAR_ERR_TRUNCATED: i32 = 9;
 /// A peer process failed.
 pub const NEXAR_ERR_PROC_FAILED: i32 = 10;
-/// Mismatched collectives or protocol violation.
+/// Mismatched collectives (another collective, count, datatype, op or root, or a blocking call
+/// against a non-blocking one) or a protocol violation; `MPIX_ERR_COLL_MISMATCH` in the MPI shim.
 pub const NEXAR_ERR_MISMATCH: i32 = 11;
 /// Transport failure.
 pub const NEXAR_ERR_TRANSPORT: i32 = 12;
@@ -100,7 +101,7 @@ pub const NEXAR_ERR_TRANSPORT: i32 = 12;
 pub const NEXAR_ERR_SECURITY: i32 = 13;
 /// Job set-up failure.
 pub const NEXAR_ERR_BOOTSTRAP: i32 = 14;
-/// Timed out.
+/// Timed out (`NEXAR_TIMEOUT`); `MPIX_ERR_TIMEOUT` in the MPI shim.
 pub const NEXAR_ERR_TIMEOUT: i32 = 15;
 /// Called after `nexar_finalize`.
 pub const NEXAR_ERR_FINALIZED: i32 = 16;

@@ -92,6 +92,11 @@ int main(int argc, char **argv)
         fflush(stdout);
         return 1;
     }
+    if (cls != MPIX_ERR_COLL_MISMATCH) {
+        printf("rank %d: %s: class %d, not MPIX_ERR_COLL_MISMATCH: %s\n", rank, c, cls, msg);
+        fflush(stdout);
+        return 1;
+    }
     printf("rank %d: mismatch named (class %d) after %.1f ms: %s\n", rank, cls, ms, msg);
     fflush(stdout);
     MPI_Finalize();

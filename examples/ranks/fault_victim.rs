@@ -18,7 +18,8 @@
 //! ```
 //!
 //! Errors print `ERR rank=R at_us=T kind=K failed=F msg=M` (`at_us`: microseconds since the
-//! Unix epoch, to compare with the `KILL` line; `failed`: the rank the error names, or -1).
+//! Unix epoch, to compare with the `KILL` line; `failed`: the rank the error names, or -1;
+//! `known`: 1 when the world's failed set already holds that rank).
 
 use nexar::{ANY_SOURCE, ANY_TAG, Comm, Config, Context, ReduceOp};
 use std::io::Write;
@@ -36,12 +37,19 @@ fn say(line: String) {
     let _ = out.flush();
 }
 
-fn report(rank: u32, e: &nexar::Error) {
+fn report(w: &Comm, e: &nexar::Error) {
+    let rank = w.rank();
     let failed = e.failed_rank().map_or(-1, i64::from);
+    // Whether the failed set this rank reports already holds the rank the error names (ULFM:
+    // `MPIX_Comm_get_failed` right after the error must include it).
+    let known = e
+        .failed_rank()
+        .is_some_and(|f| w.failed_ranks().contains(&f));
     say(format!(
-        "ERR rank={rank} at_us={} kind={:?} failed={failed} msg={}",
+        "ERR rank={rank} at_us={} kind={:?} failed={failed} known={} msg={}",
         now_us(),
         e.kind(),
+        u8::from(known),
         e.to_string().replace('\n', " ")
     ));
 }
@@ -104,7 +112,7 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     let w = ctx.world();
     let me = w.rank();
     if let Err(e) = w.barrier_blocking() {
-        report(me, &e);
+        report(w, &e);
         std::process::exit(1);
     }
     if me == victim {
@@ -125,10 +133,12 @@ fn kill_mode(ctx: &Context, args: &[String]) -> ! {
     while start.elapsed() < Duration::from_secs(60) {
         buf.fill(f64::from(me + 1));
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
-            report(me, &e);
+            report(w, &e);
             // Leave cleanly (the final barrier fails at once on the dead member): peers that
             // have not noticed the death yet see this rank say goodbye, not a second failure.
+            let t = Instant::now();
             let _ = ctx.finalize();
+            say(format!("FIN rank={me} ms={}", t.elapsed().as_millis()));
             if let Some(warm) = warm_kib {
                 say(format!(
                     "MEM rank={me} warm_kib={warm} end_kib={}",
@@ -163,7 +173,7 @@ fn busy_mode(ctx: &Context, args: &[String]) -> ! {
         }
     }
     if let Err(e) = w.barrier_blocking() {
-        report(me, &e);
+        report(w, &e);
         std::process::exit(1);
     }
     say(format!("OK rank={me}"));
@@ -191,7 +201,7 @@ fn loop_mode(ctx: &Context, args: &[String]) -> ! {
             0.0
         };
         if let Err(e) = w.allreduce_blocking(&mut buf, ReduceOp::Sum) {
-            report(me, &e);
+            report(w, &e);
             after_error(w, me, &e);
         }
         let expect = i * size * (size + 1.0) / 2.0;

@@ -103,9 +103,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Win` (live windows and the NULL one).
     Win: MPI_Win_toint / PMPI_Win_toint, MPI_Win_fromint / PMPI_Win_fromint,
         crate::win::win_valid, MPI_WIN_NULL;
-    /// Handle / Fortran integer conversion of `MPI_File` (none exist yet but the NULL one).
+    /// Handle / Fortran integer conversion of `MPI_File` (open files and the NULL one).
     File: MPI_File_toint / PMPI_File_toint, MPI_File_fromint / PMPI_File_fromint,
-        predefined_in(0x118, 0x119), MPI_FILE_NULL;
+        |h| h == MPI_FILE_NULL || crate::io::file::is_live(h), MPI_FILE_NULL;
     /// Handle / Fortran integer conversion of `MPI_Session` (none exist yet but the NULL one).
     Session: MPI_Session_toint / PMPI_Session_toint, MPI_Session_fromint / PMPI_Session_fromint,
         predefined_in(0x120, 0x121), MPI_SESSION_NULL;

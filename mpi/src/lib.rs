@@ -15,7 +15,8 @@
 //!
 //! Layout: one folder per MPI family, each file named for what it holds (without repeating
 //! the folder's name): [`p2p`], [`coll`] (reduction operations too), [`request`] (statuses
-//! too), [`comm`] (groups, topologies, info, attributes, ULFM), [`datatype`], [`errors`]. The
+//! too), [`comm`] (groups, topologies, info, attributes, ULFM), [`datatype`], [`errors`],
+//! [`io`] (MPI-IO: files, views, data access). The
 //! crate-wide plumbing stays at the top: [`state`] (process-wide state), [`consts`],
 //! [`handles`] (predefined handles), [`table`] (user handle layout), [`args`] (argument
 //! checks and buffer views), [`device_buf`] (CUDA-aware buffers), [`init`] (environment
@@ -85,6 +86,7 @@ pub mod fortran_support;
 pub mod generated;
 pub mod handles;
 pub mod init;
+pub mod io;
 pub mod mem;
 pub mod p2p;
 pub mod request;

@@ -6,8 +6,12 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::security::JobSecret;
 use std::path::Path;
 
-/// Variables that point at the job secret; removed from the environment once read.
-pub const SECRET_VARS: [&str; 2] = ["NEXAR_SECRET_FD", "NEXAR_JOB_SECRET_FILE"];
+/// Variables that hold or point at the job secret; removed from the environment once read.
+pub const SECRET_VARS: [&str; 3] = [
+    "NEXAR_SECRET_FD",
+    "NEXAR_JOB_SECRET_FILE",
+    "NEXAR_JOB_SECRET",
+];
 
 fn boot(msg: String) -> Error {
     Error::new(ErrorKind::Bootstrap, msg)
@@ -47,27 +51,51 @@ fn check_rendezvous(v: &str) -> Result<String> {
     Ok(v.to_string())
 }
 
-/// The job secret from `NEXAR_SECRET_FD` or `NEXAR_JOB_SECRET_FILE` (`None` when neither is set).
+/// The job secret from `NEXAR_SECRET_FD`, `NEXAR_JOB_SECRET_FILE` or `NEXAR_JOB_SECRET` (64
+/// hex digits in the variable itself, for launchers that can pass variables but not files, such
+/// as torchrun); `None` when none is set, an error when more than one is.
 pub(super) fn read_secret(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<JobSecret>> {
-    let fd = get("NEXAR_SECRET_FD");
-    let file = get("NEXAR_JOB_SECRET_FILE");
-    match (fd, file) {
-        (Some(_), Some(_)) => Err(boot(
-            "both NEXAR_SECRET_FD and NEXAR_JOB_SECRET_FILE are set; set only one".into(),
-        )),
-        (Some(fd), None) => {
-            let n: i32 = fd
-                .trim()
-                .parse()
-                .map_err(|_| boot(format!("NEXAR_SECRET_FD={fd:?} is not a file descriptor")))?;
+    let set: Vec<(&str, String)> = SECRET_VARS
+        .iter()
+        .filter_map(|&name| get(name).map(|v| (name, v)))
+        .collect();
+    let (name, value) = match set.as_slice() {
+        [] => return Ok(None),
+        [one] => one,
+        more => {
+            let names: Vec<&str> = more.iter().map(|(n, _)| *n).collect();
+            return Err(boot(format!(
+                "{} are all set; set only one source of the job secret",
+                names.join(" and ")
+            )));
+        }
+    };
+    match *name {
+        "NEXAR_SECRET_FD" => {
+            let n: i32 = value.trim().parse().map_err(|_| {
+                boot(format!(
+                    "NEXAR_SECRET_FD={value:?} is not a file descriptor"
+                ))
+            })?;
             JobSecret::read_from_fd(n)
                 .map(Some)
                 .map_err(|e| boot(format!("NEXAR_SECRET_FD={n}: {}", e.message())))
         }
-        (None, Some(path)) => JobSecret::read_from_file(Path::new(&path))
+        "NEXAR_JOB_SECRET_FILE" => JobSecret::read_from_file(Path::new(value))
             .map(Some)
             .map_err(|e| boot(format!("NEXAR_JOB_SECRET_FILE: {}", e.message()))),
-        (None, None) => Ok(None),
+        // The value itself is never echoed: it is the secret.
+        _ => JobSecret::parse(value.as_bytes())
+            .ok()
+            .filter(|_| value.trim().len() == 64)
+            .map(Some)
+            .ok_or_else(|| {
+                boot(format!(
+                    "NEXAR_JOB_SECRET holds {} characters: expected 64 hexadecimal digits \
+                     (for example from `openssl rand -hex 32`)",
+                    value.trim().len()
+                ))
+            }),
     }
 }
 
@@ -125,8 +153,8 @@ pub fn launch_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Launch> {
         }
         if secret.is_none() {
             return Err(boot(format!(
-                "no job secret: a world of {size} needs NEXAR_SECRET_FD (set by nexarrun) or \
-                 NEXAR_JOB_SECRET_FILE"
+                "no job secret: a world of {size} needs NEXAR_SECRET_FD (set by nexarrun), \
+                 NEXAR_JOB_SECRET_FILE or NEXAR_JOB_SECRET"
             )));
         }
     }
@@ -163,7 +191,8 @@ fn launch_detected(
         };
         return Err(boot(format!(
             "{} launch of {} ranks: no job secret; set NEXAR_JOB_SECRET_FILE to a file (mode \
-             0600) holding the job secret, shared by every rank{hint}",
+             0600) holding the job secret, shared by every rank, or NEXAR_JOB_SECRET to the \
+             same 64 hex digits on every rank{hint}",
             d.source, d.size
         )));
     }

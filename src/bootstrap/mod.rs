@@ -10,6 +10,7 @@
 //! | `NEXAR_RENDEZVOUS_HOST` | `1`: rank 0 hosts the rendezvous itself on that address (launches by hand or by other tools); ignored on other ranks |
 //! | `NEXAR_SECRET_FD` | an inherited pipe the 32-byte job secret can be read from (nexarrun); read, then closed |
 //! | `NEXAR_JOB_SECRET_FILE` | a file holding the job secret, 32 raw bytes or 64 hex digits (hand launches); must not be accessible by group or others |
+//! | `NEXAR_JOB_SECRET` | the job secret itself, 64 hex digits (launchers that pass variables but not files, such as torchrun); read, then removed from the environment |
 //! | `NEXAR_HOSTNAME` | the host name that decides which ranks share memory (default: the system's host name); for containers that share one name, or tests |
 //! | `NEXAR_EPOCH` | the epoch of a grown world this process joins (set for new processes by [`crate::Context::grow`]; default 0) |
 //!

@@ -99,6 +99,22 @@ impl Fingerprint {
         }
     }
 
+    /// The reduction as words a user recognises: the op (`max`, `a user op`, `none`) and the
+    /// element (`f64`, `4-byte elements`, `none`), never the raw codes.
+    fn reduction_parts(&self) -> (String, String) {
+        let (op, low) = ((self.reduction >> 8) as u8, self.reduction as u8);
+        match op {
+            0 => ("none".into(), "none".into()),
+            0xFF => ("a user-defined op".into(), format!("{low}-byte elements")),
+            op => (
+                nexar_proto::ReduceOp::from_u8(op - 1)
+                    .map_or_else(|| format!("#{op}"), |o| o.name().to_string()),
+                nexar_proto::Datatype::from_u8(low)
+                    .map_or_else(|| format!("#{low}"), |t| t.name().to_string()),
+            ),
+        }
+    }
+
     fn kind_name(&self) -> &'static str {
         KIND_NAMES.get(self.kind as usize).copied().unwrap_or("?")
     }
@@ -116,19 +132,12 @@ impl Fingerprint {
         if self.root != theirs.root {
             d.push(format!("root {} here, {} there", self.root, theirs.root));
         }
-        if self.reduction >> 8 != theirs.reduction >> 8 {
-            d.push(format!(
-                "reduction op {:#x} here, {:#x} there",
-                self.reduction >> 8,
-                theirs.reduction >> 8
-            ));
+        let (ours, other) = (self.reduction_parts(), theirs.reduction_parts());
+        if ours.0 != other.0 {
+            d.push(format!("reduction op {} here, {} there", ours.0, other.0));
         }
-        if self.reduction & 0xFF != theirs.reduction & 0xFF {
-            d.push(format!(
-                "datatype {} here, {} there",
-                self.reduction & 0xFF,
-                theirs.reduction & 0xFF
-            ));
+        if ours.1 != other.1 {
+            d.push(format!("datatype {} here, {} there", ours.1, other.1));
         }
         if self.len != theirs.len {
             d.push(format!("{} bytes here, {} there", self.len, theirs.len));
@@ -146,6 +155,18 @@ pub(crate) const MISMATCH_STEP: u32 = u32::MAX - 1;
 /// call number on another path (a different collective, or a non-blocking one) finds the
 /// mismatch in it; a peer on the flag area too leaves it unread.
 pub(crate) const FLAGS_PROBE_STEP: u32 = u32::MAX - 0x100;
+
+/// Step of the probe a rank whose frame-path collective has waited [`COLL_PROBE_AFTER`] sends
+/// every other member, carrying the call's fingerprint: a peer that runs or ran another call
+/// under this number (another root, another collective) finds the mismatch in it and tells
+/// everyone, where it would otherwise have returned and left this rank waiting for frames that
+/// never come (a reduce whose ranks disagree on the root). A peer running the same call ignores
+/// it.
+pub(crate) const COLL_PROBE_STEP: u32 = u32::MAX - 0x101;
+
+/// How long a frame-path collective waits before probing its peers: past the time a small
+/// call takes, so the probes (one empty frame per member, once per call) cost nothing there.
+pub(crate) const COLL_PROBE_AFTER: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The error for a mismatch notice `f` (a frame of step [`MISMATCH_STEP`]) another rank sent.
 pub(crate) fn notice_error(f: &crate::wire::Frame) -> crate::error::Error {
@@ -209,4 +230,28 @@ pub(crate) fn late_mismatch(
         nh,
         bytes::Bytes::from(msg.into_bytes()),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nexar_proto::{Datatype, ReduceOp, Reducer};
+
+    /// Mismatch messages name ops and element types as words, never as raw codes.
+    #[test]
+    fn differences_name_ops_and_types() {
+        let red = |op, dtype| Reducer::Builtin { op, dtype };
+        let a = Fingerprint::of(Kind::Allreduce).reducing(&red(ReduceOp::Max, Datatype::F64));
+        let b = Fingerprint::of(Kind::Allreduce).reducing(&red(ReduceOp::Min, Datatype::I32));
+        assert_eq!(
+            a.differences(&b),
+            "reduction op max here, min there; datatype f64 here, i32 there"
+        );
+        let barrier = Fingerprint::of(Kind::Barrier);
+        assert_eq!(
+            barrier.differences(&a),
+            "collective barrier here, allreduce there; reduction op none here, max there; \
+             datatype none here, f64 there"
+        );
+    }
 }

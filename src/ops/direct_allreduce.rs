@@ -401,10 +401,10 @@ impl DirectAllreduce {
             DirectError::ProcFailed { rank } => {
                 let w = self.world_of(rank as usize);
                 self.comm.engine.failure_of(w).unwrap_or_else(|| {
-                    Error::proc_failed(
+                    self.comm.engine.named_failure(Error::proc_failed(
                         w,
                         "allreduce: a peer could not reach it and gave up on the call",
-                    )
+                    ))
                 })
             }
             DirectError::GaveUp { rank, kind } => {

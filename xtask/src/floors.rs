@@ -106,7 +106,8 @@ pub fn check(src: &Path) -> Result<Vec<Violation>, String> {
     Ok(out)
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Every `.rs` file under `dir`, sorted.
+pub fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for e in entries {
         let p = e.map_err(|e| e.to_string())?.path();

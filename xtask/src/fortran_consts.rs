@@ -60,6 +60,7 @@ fn constants(spec: &Spec, out: &mut String) {
     for g in &spec.groups {
         let skip_group = g.title.starts_with("MPI_T")
             || g.title.starts_with("Fortran 1977")
+            || g.title.starts_with("ROMIO") // C preprocessor feature tests
             || matches!(&g.kind, GroupKind::Enum(Some(tag)) if tag.starts_with("MPI_T"));
         if skip_group {
             continue;

@@ -2,9 +2,11 @@
 //!
 //! * `cargo xtask gen`: writes every generated, checked-in file (`include/nexar.h`, and from the
 //!   MPI spec table under `mpi/spec/`: `include/mpi.h`, `mpi/spec/stubs.txt`, the stubs, and the
-//!   Fortran binding: `include/mpif.h`, `fortran/mpi.f90`, `mpi/src/generated/fortran.rs`).
+//!   Fortran binding: `include/mpif.h`, `fortran/mpi.f90`, `mpi/src/generated/fortran.rs`;
+//!   the table of implemented functions, `docs/MPI_FUNCTIONS.md`).
 //! * `cargo xtask check`: regenerates them in memory and fails on any difference, and fails when
-//!   a module of the engine imports from a floor above its own (see `floors`).
+//!   a module of the engine imports from a floor above its own (see `floors`) or when the code
+//!   reads a `NEXAR_*` variable `docs/ENVIRONMENT.md` does not name (see `env_docs`).
 //!   `gen` and `check` also check that the IMPL flags of `mpi/spec/functions.txt` agree with the
 //!   hand-written sources of `mpi/src` (see `mpi_stubs`).
 //! * `cargo xtask symbols LIB`: fails unless LIB (a shared library) exports only `nexar_*`
@@ -13,9 +15,11 @@
 //!   every function of the MPI spec table, the Fortran entry points (`mpi_x_`, `pmpi_x_`) and
 //!   COMMON blocks of `fortran_wrappers` / `fortran_consts`, and nothing else.
 
+mod env_docs;
 mod floors;
 mod fortran_consts;
 mod fortran_wrappers;
+mod mpi_docs;
 mod mpi_header;
 mod mpi_stubs;
 mod spec;
@@ -53,6 +57,10 @@ fn generated() -> Result<Vec<(PathBuf, String)>, String> {
         (
             PathBuf::from("mpi/src/generated/fortran.rs"),
             fortran_wrappers::render(&mpi).0,
+        ),
+        (
+            PathBuf::from("docs/MPI_FUNCTIONS.md"),
+            mpi_docs::render(&mpi),
         ),
     ])
 }
@@ -107,6 +115,7 @@ fn gen_all() -> Result<(), String> {
 
 fn check_all() -> Result<(), String> {
     check_floors()?;
+    check_env_docs()?;
     let mut stale = Vec::new();
     for (path, text) in generated()? {
         let on_disk = std::fs::read_to_string(root().join(&path)).unwrap_or_default();
@@ -123,6 +132,19 @@ fn check_all() -> Result<(), String> {
             stale.join(", ")
         ))
     }
+}
+
+/// Every `NEXAR_*` variable the code reads is documented (`env_docs`).
+fn check_env_docs() -> Result<(), String> {
+    let missing = env_docs::missing(&root())?;
+    if missing.is_empty() {
+        println!("docs/ENVIRONMENT.md names every NEXAR_* variable the code reads");
+        return Ok(());
+    }
+    Err(format!(
+        "variables read in code but missing from docs/ENVIRONMENT.md: {}",
+        missing.join(", ")
+    ))
 }
 
 /// The engine's import floors (`floors`): fails listing every import from a higher floor.

@@ -46,23 +46,14 @@ pub fn retain_errhandler(h: MPI_Errhandler) {
     }
 }
 
-/// Registers user error handler `f` (the argument named `what`) and writes its handle to
-/// `errhandler`. Handlers of every kind of object share one table: their C types differ only
-/// in the handle type their first argument points to, and every handle is pointer-sized.
-pub fn create_errhandler(
-    f: Option<CommErrhandlerFn>,
-    errhandler: *mut MPI_Errhandler,
-    what: &str,
-) -> crate::errors::report::Result<()> {
-    non_null(errhandler, "errhandler")?;
-    let f = f.ok_or_else(|| MpiError::new(MPI_ERR_ARG, format!("argument `{what}` is NULL")))?;
-    let h = HANDLERS
+/// Registers user error handler `f` with one reference (`MPI_Comm_create_errhandler`,
+/// `MPI_File_create_errhandler`: both handler kinds take a pointer to a pointer-sized handle
+/// and a pointer to the code).
+pub fn new_user_errhandler(f: CommErrhandlerFn) -> crate::errors::report::Result<MPI_Errhandler> {
+    HANDLERS
         .lock()
         .insert(UserHandler { f, refs: 1 })
-        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
-    // SAFETY: checked for NULL.
-    unsafe { errhandler.write(h) };
-    Ok(())
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))
 }
 
 mpi_fn! {
@@ -96,7 +87,14 @@ mpi_fn! {
         errhandler: *mut MPI_Errhandler) -> c_int => PMPI_Comm_create_errhandler
     {
         call("MPI_Comm_create_errhandler", MPI_COMM_WORLD, || {
-            create_errhandler(comm_errhandler_fn, errhandler, "comm_errhandler_fn")
+            crate::errors::report::non_null(errhandler, "errhandler")?;
+            let f = comm_errhandler_fn.ok_or_else(|| {
+                MpiError::new(MPI_ERR_ARG, "argument `comm_errhandler_fn` is NULL")
+            })?;
+            let h = new_user_errhandler(f)?;
+            // SAFETY: checked for NULL.
+            unsafe { errhandler.write(h) };
+            Ok(())
         })
     }
 

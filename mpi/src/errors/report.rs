@@ -18,11 +18,11 @@
 //! | `InvalidTag`        | `MPI_ERR_TAG`                   |
 //! | `Truncated`         | `MPI_ERR_TRUNCATE`              |
 //! | `ProcFailed`        | `MPIX_ERR_PROC_FAILED` (ULFM)   |
-//! | `Mismatch`          | `MPI_ERR_OTHER`                 |
+//! | `Mismatch`          | `MPIX_ERR_COLL_MISMATCH` (nexar)|
 //! | `Transport`         | `MPI_ERR_OTHER`                 |
 //! | `Security`          | `MPI_ERR_OTHER`                 |
 //! | `Bootstrap`         | `MPI_ERR_OTHER`                 |
-//! | `Timeout`           | `MPI_ERR_OTHER`                 |
+//! | `Timeout`           | `MPIX_ERR_TIMEOUT` (MPICH's)    |
 //! | `Finalized`         | `MPI_ERR_OTHER`                 |
 //! | `NotInitialized`    | `MPI_ERR_OTHER`                 |
 //! | `Pending`           | `MPI_ERR_PENDING`               |
@@ -71,6 +71,14 @@ impl MpiError {
 /// Result of the shim's internal functions.
 pub type Result<T> = std::result::Result<T, MpiError>;
 
+/// Error class: the call timed out (`NEXAR_TIMEOUT`: a rank never joined a collective).
+/// MPICH's value (`MPICH_ERR_FIRST_MPIX` + 7).
+pub const MPIX_ERR_TIMEOUT: c_int = 107;
+/// Error class: the ranks called collectives that do not match (another collective, count,
+/// datatype, op or root, or a blocking call against a non-blocking one). nexar's own class;
+/// `NEXAR_ERR_MISMATCH` of the C API.
+pub const MPIX_ERR_COLL_MISMATCH: c_int = 120;
+
 /// The MPI error class of a nexar error kind (the table above).
 pub fn class_of(kind: ErrorKind) -> c_int {
     use ErrorKind as K;
@@ -86,13 +94,11 @@ pub fn class_of(kind: ErrorKind) -> c_int {
         K::Truncated => MPI_ERR_TRUNCATE,
         K::ProcFailed => crate::comm::ulfm::MPIX_ERR_PROC_FAILED,
         K::Revoked => crate::comm::ulfm::MPIX_ERR_REVOKED,
-        K::Mismatch
-        | K::Transport
-        | K::Security
-        | K::Bootstrap
-        | K::Timeout
-        | K::Finalized
-        | K::NotInitialized => MPI_ERR_OTHER,
+        K::Mismatch => MPIX_ERR_COLL_MISMATCH,
+        K::Timeout => MPIX_ERR_TIMEOUT,
+        K::Transport | K::Security | K::Bootstrap | K::Finalized | K::NotInitialized => {
+            MPI_ERR_OTHER
+        }
         K::Pending => MPI_ERR_PENDING,
         K::Unsupported => MPI_ERR_UNSUPPORTED_OPERATION,
         K::ResourceExhausted => MPI_ERR_NO_MEM,
@@ -162,6 +168,8 @@ pub fn describe(class: c_int) -> &'static str {
             "process failed (wildcard receive pending)"
         }
         crate::comm::ulfm::MPIX_ERR_REVOKED => "communicator revoked",
+        MPIX_ERR_TIMEOUT => "operation timed out",
+        MPIX_ERR_COLL_MISMATCH => "ranks called mismatched collectives",
         c if (0..=62).contains(&c) => "MPI error",
         _ => "unknown error code",
     }
@@ -170,12 +178,14 @@ pub fn describe(class: c_int) -> &'static str {
 /// Reports `e` raised by `func` on communicator `comm` through its error handler: returns the
 /// class under `MPI_ERRORS_RETURN`, otherwise prints the message and ends the process.
 pub fn raise(func: &str, comm: MPI_Comm, e: MpiError) -> c_int {
-    raise_through(func, errhandler_of(comm), comm, e)
+    raise_with(func, errhandler_of(comm), comm, e)
 }
 
-/// Reports `e` raised by `func` through error handler `handler` of the object `object` (a
-/// communicator, window, ... handle, which a user handler receives a pointer to).
-pub fn raise_through(func: &str, handler: MPI_Errhandler, object: usize, e: MpiError) -> c_int {
+/// Reports `e` raised by `func` on the object `handle` (a communicator, or a file for the I/O
+/// functions) whose error handler is `handler`: returns the class under `MPI_ERRORS_RETURN`,
+/// calls a user handler with `&handle` and `&class` then returns the class, otherwise prints
+/// the message and ends the process.
+pub fn raise_with(func: &str, handler: MPI_Errhandler, handle: usize, e: MpiError) -> c_int {
     let message = if e.message.starts_with(func) {
         e.message
     } else {
@@ -186,7 +196,7 @@ pub fn raise_through(func: &str, handler: MPI_Errhandler, object: usize, e: MpiE
     match handler {
         MPI_ERRORS_RETURN => class,
         h if let Some(f) = crate::errors::handlers::user_errhandler(h) => {
-            let (mut c, mut code) = (object, class);
+            let (mut c, mut code) = (handle, class);
             // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
             unsafe { f(&raw mut c, &raw mut code) };
             class
@@ -333,8 +343,11 @@ mod tests {
     fn every_kind_maps_to_a_valid_class() {
         for k in ErrorKind::ALL {
             let c = class_of(k);
-            // A standard class, or one of the ULFM extension's (MPICH's 101..=103).
-            assert!((c > 0 && c <= 62) || (101..=103).contains(&c), "{k:?}");
+            // A standard class, or one of the extensions' (ULFM's 101..=103, 107, 120).
+            assert!(
+                (c > 0 && c <= 62) || [101, 102, 103, 107, 120].contains(&c),
+                "{k:?}"
+            );
             assert_ne!(describe(c), "unknown error code", "{k:?}");
         }
         assert_eq!(
@@ -344,6 +357,12 @@ mod tests {
         assert_eq!(
             class_of(ErrorKind::Revoked),
             crate::comm::ulfm::MPIX_ERR_REVOKED
+        );
+        assert_eq!(class_of(ErrorKind::Mismatch), MPIX_ERR_COLL_MISMATCH);
+        assert_eq!(class_of(ErrorKind::Timeout), MPIX_ERR_TIMEOUT);
+        assert_eq!(
+            class_name(MPIX_ERR_COLL_MISMATCH),
+            Some("MPIX_ERR_COLL_MISMATCH")
         );
         assert_eq!(class_of(ErrorKind::InvalidRank), MPI_ERR_RANK);
         assert_eq!(class_of(ErrorKind::Truncated), MPI_ERR_TRUNCATE);

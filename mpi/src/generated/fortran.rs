@@ -14,11 +14,13 @@
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_File_create_errhandler`: parameter `MPI_File_errhandler_function *file_errhandler_fn` has no mechanical mapping
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
 //! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
+//! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
 //! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Type_get_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Type_set_attr`: parameter `void *attribute_val` has no mechanical mapping
@@ -1339,6 +1341,975 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(origin_addr), fs::buffer(result_addr), PMPI_Type_fromint(fs::get(datatype)), fs::get(target_rank), fs::get(target_disp) as isize, PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_call_errhandler(fh: usize, errorcode: c_int) -> c_int;
+    fn PMPI_File_call_errhandler(fh: usize, errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_call_errhandler`.
+    mpi_file_call_errhandler_ / pmpi_file_call_errhandler_ => MPI_File_call_errhandler / PMPI_File_call_errhandler,
+    |c| (fh: *const c_int, errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_close(fh: *mut usize) -> c_int;
+    fn PMPI_File_close(fh: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_close`.
+    mpi_file_close_ / pmpi_file_close_ => MPI_File_close / PMPI_File_close,
+    |c| (fh: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_fh = PMPI_File_fromint(fs::get(fh));
+            let rc = c(&mut h_fh);
+            fs::set(fh, PMPI_File_toint(h_fh));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_delete(filename: *const c_char, info: usize) -> c_int;
+    fn PMPI_File_delete(filename: *const c_char, info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_delete`.
+    mpi_file_delete_ / pmpi_file_delete_ => MPI_File_delete / PMPI_File_delete,
+    |c| (filename: *const u8, info: *const c_int, ierror: *mut c_int, filename_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_filename = fs::string_in(filename, filename_len);
+            let rc = c(s_filename.as_ptr(), PMPI_Info_fromint(fs::get(info)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_amode(fh: usize, amode: *mut c_int) -> c_int;
+    fn PMPI_File_get_amode(fh: usize, amode: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_amode`.
+    mpi_file_get_amode_ / pmpi_file_get_amode_ => MPI_File_get_amode / PMPI_File_get_amode,
+    |c| (fh: *const c_int, amode: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), amode);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_atomicity(fh: usize, flag: *mut c_int) -> c_int;
+    fn PMPI_File_get_atomicity(fh: usize, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_atomicity`.
+    mpi_file_get_atomicity_ / pmpi_file_get_atomicity_ => MPI_File_get_atomicity / PMPI_File_get_atomicity,
+    |c| (fh: *const c_int, flag: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_File_fromint(fs::get(fh)), &mut l_flag);
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_byte_offset(fh: usize, offset: i64, disp: *mut i64) -> c_int;
+    fn PMPI_File_get_byte_offset(fh: usize, offset: i64, disp: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_byte_offset`.
+    mpi_file_get_byte_offset_ / pmpi_file_get_byte_offset_ => MPI_File_get_byte_offset / PMPI_File_get_byte_offset,
+    |c| (fh: *const c_int, offset: *const i64, disp: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), disp.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_errhandler(file: usize, errhandler: *mut usize) -> c_int;
+    fn PMPI_File_get_errhandler(file: usize, errhandler: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_errhandler`.
+    mpi_file_get_errhandler_ / pmpi_file_get_errhandler_ => MPI_File_get_errhandler / PMPI_File_get_errhandler,
+    |c| (file: *const c_int, errhandler: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_errhandler = PMPI_Errhandler_fromint(fs::get(errhandler));
+            let rc = c(PMPI_File_fromint(fs::get(file)), &mut h_errhandler);
+            fs::set(errhandler, PMPI_Errhandler_toint(h_errhandler));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_group(fh: usize, group: *mut usize) -> c_int;
+    fn PMPI_File_get_group(fh: usize, group: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_group`.
+    mpi_file_get_group_ / pmpi_file_get_group_ => MPI_File_get_group / PMPI_File_get_group,
+    |c| (fh: *const c_int, group: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_group = PMPI_Group_fromint(fs::get(group));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), &mut h_group);
+            fs::set(group, PMPI_Group_toint(h_group));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_info(fh: usize, info_used: *mut usize) -> c_int;
+    fn PMPI_File_get_info(fh: usize, info_used: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_info`.
+    mpi_file_get_info_ / pmpi_file_get_info_ => MPI_File_get_info / PMPI_File_get_info,
+    |c| (fh: *const c_int, info_used: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info_used = PMPI_Info_fromint(fs::get(info_used));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), &mut h_info_used);
+            fs::set(info_used, PMPI_Info_toint(h_info_used));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_position(fh: usize, offset: *mut i64) -> c_int;
+    fn PMPI_File_get_position(fh: usize, offset: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_position`.
+    mpi_file_get_position_ / pmpi_file_get_position_ => MPI_File_get_position / PMPI_File_get_position,
+    |c| (fh: *const c_int, offset: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), offset.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_position_shared(fh: usize, offset: *mut i64) -> c_int;
+    fn PMPI_File_get_position_shared(fh: usize, offset: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_position_shared`.
+    mpi_file_get_position_shared_ / pmpi_file_get_position_shared_ => MPI_File_get_position_shared / PMPI_File_get_position_shared,
+    |c| (fh: *const c_int, offset: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), offset.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_size(fh: usize, size: *mut i64) -> c_int;
+    fn PMPI_File_get_size(fh: usize, size: *mut i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_size`.
+    mpi_file_get_size_ / pmpi_file_get_size_ => MPI_File_get_size / PMPI_File_get_size,
+    |c| (fh: *const c_int, size: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), size.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_type_extent(fh: usize, datatype: usize, extent: *mut isize) -> c_int;
+    fn PMPI_File_get_type_extent(fh: usize, datatype: usize, extent: *mut isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_type_extent`.
+    mpi_file_get_type_extent_ / pmpi_file_get_type_extent_ => MPI_File_get_type_extent / PMPI_File_get_type_extent,
+    |c| (fh: *const c_int, datatype: *const c_int, extent: *mut i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), PMPI_Type_fromint(fs::get(datatype)), extent.cast());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_get_view(fh: usize, disp: *mut i64, etype: *mut usize, filetype: *mut usize, datarep: *mut c_char) -> c_int;
+    fn PMPI_File_get_view(fh: usize, disp: *mut i64, etype: *mut usize, filetype: *mut usize, datarep: *mut c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_get_view`.
+    mpi_file_get_view_ / pmpi_file_get_view_ => MPI_File_get_view / PMPI_File_get_view,
+    |c| (fh: *const c_int, disp: *mut i64, etype: *mut c_int, filetype: *mut c_int, datarep: *mut u8, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_etype = PMPI_Type_fromint(fs::get(etype));
+            let mut h_filetype = PMPI_Type_fromint(fs::get(filetype));
+            let mut s_datarep = fs::string_buffer(datarep_len);
+            let rc = c(PMPI_File_fromint(fs::get(fh)), disp.cast(), &mut h_etype, &mut h_filetype, s_datarep.as_mut_ptr().cast());
+            fs::set(etype, PMPI_Type_toint(h_etype));
+            fs::set(filetype, PMPI_Type_toint(h_filetype));
+            if rc == 0 { fs::string_out(datarep, datarep_len, &s_datarep); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iread(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iread(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iread`.
+    mpi_file_iread_ / pmpi_file_iread_ => MPI_File_iread / PMPI_File_iread,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iread_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iread_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iread_all`.
+    mpi_file_iread_all_ / pmpi_file_iread_all_ => MPI_File_iread_all / PMPI_File_iread_all,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iread_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iread_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iread_at`.
+    mpi_file_iread_at_ / pmpi_file_iread_at_ => MPI_File_iread_at / PMPI_File_iread_at,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iread_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iread_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iread_at_all`.
+    mpi_file_iread_at_all_ / pmpi_file_iread_at_all_ => MPI_File_iread_at_all / PMPI_File_iread_at_all,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iread_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iread_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iread_shared`.
+    mpi_file_iread_shared_ / pmpi_file_iread_shared_ => MPI_File_iread_shared / PMPI_File_iread_shared,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iwrite(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iwrite(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iwrite`.
+    mpi_file_iwrite_ / pmpi_file_iwrite_ => MPI_File_iwrite / PMPI_File_iwrite,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iwrite_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iwrite_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iwrite_all`.
+    mpi_file_iwrite_all_ / pmpi_file_iwrite_all_ => MPI_File_iwrite_all / PMPI_File_iwrite_all,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iwrite_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iwrite_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iwrite_at`.
+    mpi_file_iwrite_at_ / pmpi_file_iwrite_at_ => MPI_File_iwrite_at / PMPI_File_iwrite_at,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iwrite_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iwrite_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iwrite_at_all`.
+    mpi_file_iwrite_at_all_ / pmpi_file_iwrite_at_all_ => MPI_File_iwrite_at_all / PMPI_File_iwrite_at_all,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_iwrite_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+    fn PMPI_File_iwrite_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_iwrite_shared`.
+    mpi_file_iwrite_shared_ / pmpi_file_iwrite_shared_ => MPI_File_iwrite_shared / PMPI_File_iwrite_shared,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_open(comm: usize, filename: *const c_char, amode: c_int, info: usize, fh: *mut usize) -> c_int;
+    fn PMPI_File_open(comm: usize, filename: *const c_char, amode: c_int, info: usize, fh: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_open`.
+    mpi_file_open_ / pmpi_file_open_ => MPI_File_open / PMPI_File_open,
+    |c| (comm: *const c_int, filename: *const u8, amode: *const c_int, info: *const c_int, fh: *mut c_int, ierror: *mut c_int, filename_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_filename = fs::string_in(filename, filename_len);
+            let mut h_fh = PMPI_File_fromint(fs::get(fh));
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), s_filename.as_ptr(), fs::get(amode), PMPI_Info_fromint(fs::get(info)), &mut h_fh);
+            fs::set(fh, PMPI_File_toint(h_fh));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_preallocate(fh: usize, size: i64) -> c_int;
+    fn PMPI_File_preallocate(fh: usize, size: i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_preallocate`.
+    mpi_file_preallocate_ / pmpi_file_preallocate_ => MPI_File_preallocate / PMPI_File_preallocate,
+    |c| (fh: *const c_int, size: *const i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read`.
+    mpi_file_read_ / pmpi_file_read_ => MPI_File_read / PMPI_File_read,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_all`.
+    mpi_file_read_all_ / pmpi_file_read_all_ => MPI_File_read_all / PMPI_File_read_all,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_all_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_read_all_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_all_begin`.
+    mpi_file_read_all_begin_ / pmpi_file_read_all_begin_ => MPI_File_read_all_begin / PMPI_File_read_all_begin,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_all_end`.
+    mpi_file_read_all_end_ / pmpi_file_read_all_end_ => MPI_File_read_all_end / PMPI_File_read_all_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_at`.
+    mpi_file_read_at_ / pmpi_file_read_at_ => MPI_File_read_at / PMPI_File_read_at,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_at_all`.
+    mpi_file_read_at_all_ / pmpi_file_read_at_all_ => MPI_File_read_at_all / PMPI_File_read_at_all,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_at_all_begin(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_read_at_all_begin(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_at_all_begin`.
+    mpi_file_read_at_all_begin_ / pmpi_file_read_at_all_begin_ => MPI_File_read_at_all_begin / PMPI_File_read_at_all_begin,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_at_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_at_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_at_all_end`.
+    mpi_file_read_at_all_end_ / pmpi_file_read_at_all_end_ => MPI_File_read_at_all_end / PMPI_File_read_at_all_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_ordered(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_ordered(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_ordered`.
+    mpi_file_read_ordered_ / pmpi_file_read_ordered_ => MPI_File_read_ordered / PMPI_File_read_ordered,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_ordered_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_read_ordered_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_ordered_begin`.
+    mpi_file_read_ordered_begin_ / pmpi_file_read_ordered_begin_ => MPI_File_read_ordered_begin / PMPI_File_read_ordered_begin,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_ordered_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_ordered_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_ordered_end`.
+    mpi_file_read_ordered_end_ / pmpi_file_read_ordered_end_ => MPI_File_read_ordered_end / PMPI_File_read_ordered_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_read_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_read_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_read_shared`.
+    mpi_file_read_shared_ / pmpi_file_read_shared_ => MPI_File_read_shared / PMPI_File_read_shared,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_seek(fh: usize, offset: i64, whence: c_int) -> c_int;
+    fn PMPI_File_seek(fh: usize, offset: i64, whence: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_seek`.
+    mpi_file_seek_ / pmpi_file_seek_ => MPI_File_seek / PMPI_File_seek,
+    |c| (fh: *const c_int, offset: *const i64, whence: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::get(whence));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_seek_shared(fh: usize, offset: i64, whence: c_int) -> c_int;
+    fn PMPI_File_seek_shared(fh: usize, offset: i64, whence: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_seek_shared`.
+    mpi_file_seek_shared_ / pmpi_file_seek_shared_ => MPI_File_seek_shared / PMPI_File_seek_shared,
+    |c| (fh: *const c_int, offset: *const i64, whence: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::get(whence));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_set_atomicity(fh: usize, flag: c_int) -> c_int;
+    fn PMPI_File_set_atomicity(fh: usize, flag: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_set_atomicity`.
+    mpi_file_set_atomicity_ / pmpi_file_set_atomicity_ => MPI_File_set_atomicity / PMPI_File_set_atomicity,
+    |c| (fh: *const c_int, flag: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::logical_to_c(fs::get(flag)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_set_errhandler(file: usize, errhandler: usize) -> c_int;
+    fn PMPI_File_set_errhandler(file: usize, errhandler: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_set_errhandler`.
+    mpi_file_set_errhandler_ / pmpi_file_set_errhandler_ => MPI_File_set_errhandler / PMPI_File_set_errhandler,
+    |c| (file: *const c_int, errhandler: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(file)), PMPI_Errhandler_fromint(fs::get(errhandler)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_set_info(fh: usize, info: usize) -> c_int;
+    fn PMPI_File_set_info(fh: usize, info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_set_info`.
+    mpi_file_set_info_ / pmpi_file_set_info_ => MPI_File_set_info / PMPI_File_set_info,
+    |c| (fh: *const c_int, info: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), PMPI_Info_fromint(fs::get(info)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_set_size(fh: usize, size: i64) -> c_int;
+    fn PMPI_File_set_size(fh: usize, size: i64) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_set_size`.
+    mpi_file_set_size_ / pmpi_file_set_size_ => MPI_File_set_size / PMPI_File_set_size,
+    |c| (fh: *const c_int, size: *const i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_set_view(fh: usize, disp: i64, etype: usize, filetype: usize, datarep: *const c_char, info: usize) -> c_int;
+    fn PMPI_File_set_view(fh: usize, disp: i64, etype: usize, filetype: usize, datarep: *const c_char, info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_set_view`.
+    mpi_file_set_view_ / pmpi_file_set_view_ => MPI_File_set_view / PMPI_File_set_view,
+    |c| (fh: *const c_int, disp: *const i64, etype: *const c_int, filetype: *const c_int, datarep: *const u8, info: *const c_int, ierror: *mut c_int, datarep_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_datarep = fs::string_in(datarep, datarep_len);
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(disp), PMPI_Type_fromint(fs::get(etype)), PMPI_Type_fromint(fs::get(filetype)), s_datarep.as_ptr(), PMPI_Info_fromint(fs::get(info)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_sync(fh: usize) -> c_int;
+    fn PMPI_File_sync(fh: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_sync`.
+    mpi_file_sync_ / pmpi_file_sync_ => MPI_File_sync / PMPI_File_sync,
+    |c| (fh: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write`.
+    mpi_file_write_ / pmpi_file_write_ => MPI_File_write / PMPI_File_write,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_all(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_all`.
+    mpi_file_write_all_ / pmpi_file_write_all_ => MPI_File_write_all / PMPI_File_write_all,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_all_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_write_all_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_all_begin`.
+    mpi_file_write_all_begin_ / pmpi_file_write_all_begin_ => MPI_File_write_all_begin / PMPI_File_write_all_begin,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_all_end`.
+    mpi_file_write_all_end_ / pmpi_file_write_all_end_ => MPI_File_write_all_end / PMPI_File_write_all_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_at(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_at`.
+    mpi_file_write_at_ / pmpi_file_write_at_ => MPI_File_write_at / PMPI_File_write_at,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_at_all(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_at_all`.
+    mpi_file_write_at_all_ / pmpi_file_write_at_all_ => MPI_File_write_at_all / PMPI_File_write_at_all,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_at_all_begin(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_write_at_all_begin(fh: usize, offset: i64, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_at_all_begin`.
+    mpi_file_write_at_all_begin_ / pmpi_file_write_at_all_begin_ => MPI_File_write_at_all_begin / PMPI_File_write_at_all_begin,
+    |c| (fh: *const c_int, offset: *const i64, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::get(offset), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_at_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_at_all_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_at_all_end`.
+    mpi_file_write_at_all_end_ / pmpi_file_write_at_all_end_ => MPI_File_write_at_all_end / PMPI_File_write_at_all_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_ordered(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_ordered(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_ordered`.
+    mpi_file_write_ordered_ / pmpi_file_write_ordered_ => MPI_File_write_ordered / PMPI_File_write_ordered,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_ordered_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+    fn PMPI_File_write_ordered_begin(fh: usize, buf: *mut c_void, count: c_int, datatype: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_ordered_begin`.
+    mpi_file_write_ordered_begin_ / pmpi_file_write_ordered_begin_ => MPI_File_write_ordered_begin / PMPI_File_write_ordered_begin,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_ordered_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_ordered_end(fh: usize, buf: *mut c_void, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_ordered_end`.
+    mpi_file_write_ordered_end_ / pmpi_file_write_ordered_end_ => MPI_File_write_ordered_end / PMPI_File_write_ordered_end,
+    |c| (fh: *const c_int, buf: *const c_void, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_File_write_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+    fn PMPI_File_write_shared(fh: usize, buf: *mut c_void, count: c_int, datatype: usize, status: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_File_write_shared`.
+    mpi_file_write_shared_ / pmpi_file_write_shared_ => MPI_File_write_shared / PMPI_File_write_shared,
+    |c| (fh: *const c_int, buf: *const c_void, count: *const c_int, datatype: *const c_int, status: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_File_fromint(fs::get(fh)), fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::status(status));
             fs::set(ierror, rc);
         }
     }

@@ -24,7 +24,7 @@ pub mod props;
 pub mod sync;
 
 use crate::consts::*;
-use crate::errors::report::{MpiError, Result, raise_through};
+use crate::errors::report::{MpiError, Result, raise_with};
 use crate::table::{Table, USER_HANDLES};
 use nexar::rma::Window;
 use nexar_bind::boundary::Report;
@@ -124,7 +124,7 @@ impl Report for OnWin {
     }
 
     fn fail(&self, func: &str, e: MpiError) -> c_int {
-        raise_through(func, errhandler_of(self.0), self.0, e)
+        raise_with(func, errhandler_of(self.0), self.0, e)
     }
 }
 

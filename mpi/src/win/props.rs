@@ -14,9 +14,9 @@ use crate::comm::group::MPI_Group;
 use crate::consts::*;
 use crate::errors::codes::string_of_added;
 use crate::errors::handlers::{
-    CommErrhandlerFn, create_errhandler, errhandler_live, retain_errhandler,
+    CommErrhandlerFn, errhandler_live, new_user_errhandler, retain_errhandler,
 };
-use crate::errors::report::{MpiError, Result, describe, non_null, raise_through, write_string};
+use crate::errors::report::{MpiError, Result, describe, non_null, raise_with, write_string};
 use std::ffi::{c_char, c_int, c_void};
 
 /// Predefined window keyvals.
@@ -208,7 +208,14 @@ mpi_fn! {
         errhandler: *mut MPI_Errhandler) -> c_int => PMPI_Win_create_errhandler
     {
         crate::errors::report::call("MPI_Win_create_errhandler", MPI_COMM_WORLD, || {
-            create_errhandler(win_errhandler_fn, errhandler, "win_errhandler_fn")
+            non_null(errhandler, "errhandler")?;
+            let f = win_errhandler_fn.ok_or_else(|| {
+                MpiError::new(MPI_ERR_ARG, "argument `win_errhandler_fn` is NULL")
+            })?;
+            let h = new_user_errhandler(f)?;
+            // SAFETY: checked for NULL.
+            unsafe { errhandler.write(h) };
+            Ok(())
         })
     }
 
@@ -259,7 +266,7 @@ mpi_fn! {
             Some(_) => format!("user error code {errorcode}"),
             None => describe(errorcode).to_string(),
         };
-        raise_through("MPI_Win_call_errhandler", super::errhandler_of(win), win,
+        raise_with("MPI_Win_call_errhandler", super::errhandler_of(win), win,
             MpiError::new(errorcode, text));
         MPI_SUCCESS
     }

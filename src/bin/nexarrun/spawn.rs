@@ -95,6 +95,7 @@ fn spawn_rank(
         .env("NEXAR_RENDEZVOUS", rdv.to_string())
         .env("NEXAR_SECRET_FD", fd.to_string())
         .env_remove("NEXAR_JOB_SECRET_FILE")
+        .env_remove("NEXAR_JOB_SECRET")
         .env_remove("NEXAR_RENDEZVOUS_HOST")
         .process_group(0)
         .kill_on_drop(true);

@@ -221,14 +221,15 @@ pub(crate) fn run(
                 (SECRET_FROM_FILE, Some(s)) => s,
                 (SECRET_FROM_FILE, None) => {
                     return Err(boot(format!(
-                        "PMI rank {rank}: rank 0 reads NEXAR_JOB_SECRET_FILE but this rank \
-                         has none; give every rank the same NEXAR_JOB_SECRET_FILE"
+                        "PMI rank {rank}: rank 0 has its own job secret (NEXAR_JOB_SECRET_FILE \
+                         or NEXAR_JOB_SECRET) but this rank has none; give every rank the same"
                     )));
                 }
                 (_, Some(_)) => {
                     return Err(boot(format!(
-                        "PMI rank {rank}: NEXAR_JOB_SECRET_FILE is set here but not on rank 0; \
-                         set it on every rank or on none"
+                        "PMI rank {rank}: a job secret (NEXAR_JOB_SECRET_FILE or \
+                         NEXAR_JOB_SECRET) is set here but not on rank 0; set it on every rank \
+                         or on none"
                     )));
                 }
                 (hex, None) => hex_decode(hex)

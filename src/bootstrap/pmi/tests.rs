@@ -380,7 +380,7 @@ fn exchange_with_secret_files_keeps_the_secret_out_of_the_kvs() {
     let (_, boots) = exchange(2, move |r| (r == 0).then(|| s3.clone()), &[]);
     boot_err(
         boots.into_iter().nth(1).unwrap().map(|_| ()),
-        &["rank 0 reads"],
+        &["rank 0 has its own job secret", "this rank has none"],
     );
     let (_, boots) = exchange(2, move |r| (r == 1).then(|| s.clone()), &[]);
     boot_err(

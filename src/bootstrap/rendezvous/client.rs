@@ -10,7 +10,13 @@ use crate::transport::FrameSink;
 use crate::transport::quic::{codes, endpoint};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// How long a rank waits for an unanswering rendezvous before saying so on stderr.
+const FIRST_NOTICE: Duration = Duration::from_secs(5);
+/// How often it says so again while still waiting.
+const NOTICE_EVERY: Duration = Duration::from_secs(20);
 
 /// Extra time a client waits beyond `connect_timeout`, so the server's own timeout message
 /// (which names the missing ranks) arrives first.
@@ -86,15 +92,39 @@ pub async fn join(
     cfg: &Config,
 ) -> Result<(Vec<(SocketAddr, String)>, RendezvousLink)> {
     let limit = cfg.connect_timeout + REPLY_MARGIN;
-    match tokio::time::timeout(limit, join_inner(endpoint, creds, server, hello, cfg)).await {
-        Ok(r) => r,
-        Err(_) => Err(Error::new(
-            ErrorKind::Timeout,
-            format!(
-                "rank {}: no answer from the rendezvous at {server} within {limit:?}",
-                hello.rank
-            ),
-        )),
+    let connected = AtomicBool::new(false);
+    let work = join_inner(endpoint, creds, server, hello, cfg, &connected);
+    tokio::pin!(work);
+    let start = tokio::time::Instant::now();
+    let mut notice = start + FIRST_NOTICE;
+    loop {
+        tokio::select! {
+            r = &mut work => return r,
+            _ = tokio::time::sleep_until(start + limit) => {
+                return Err(Error::new(
+                    ErrorKind::Timeout,
+                    format!(
+                        "rank {}: no answer from the rendezvous at {server} within {limit:?}",
+                        hello.rank
+                    ),
+                ));
+            }
+            _ = tokio::time::sleep_until(notice) => {
+                // Not silent: the usual cause is a rank 0 that never started or failed to
+                // bind, and the user should hear it long before the connect timeout.
+                if !connected.load(Ordering::Relaxed) {
+                    eprintln!(
+                        "nexar: rank {}: no rendezvous at {server} after {} s (rank 0 hosts it \
+                         under a scheduler: is it running, did it fail to bind?); giving up \
+                         after {} s (NEXAR_CONNECT_TIMEOUT_MS)",
+                        hello.rank,
+                        start.elapsed().as_secs(),
+                        limit.as_secs()
+                    );
+                }
+                notice += NOTICE_EVERY;
+            }
+        }
     }
 }
 
@@ -104,6 +134,7 @@ async fn join_inner(
     server: SocketAddr,
     hello: &Hello,
     cfg: &Config,
+    connected: &AtomicBool,
 ) -> Result<(Vec<(SocketAddr, String)>, RendezvousLink)> {
     let client = creds.quic_client_config(RENDEZVOUS_ALPN, endpoint::transport_config(cfg, 0)?)?;
     let name = creds.rendezvous_name();
@@ -117,7 +148,10 @@ async fn join_inner(
                 )
             })?;
         match connecting.await {
-            Ok(c) => break c,
+            Ok(c) => {
+                connected.store(true, Ordering::Relaxed);
+                break c;
+            }
             Err(quinn::ConnectionError::TimedOut) => {
                 tracing::debug!(%server, "rendezvous not answering yet; retrying");
                 tokio::time::sleep(Duration::from_millis(50)).await;

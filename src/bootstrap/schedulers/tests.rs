@@ -18,12 +18,27 @@ fn launch(pairs: &[(&str, &str)]) -> crate::error::Result<Launch> {
     Launch::from_vars(move |k| m.get(k).cloned())
 }
 
-/// A secret file unique to this test, as every multi-rank scheduler launch needs one.
-fn secret_file(tag: &str) -> String {
+/// A secret file unique to this test, as every multi-rank scheduler launch needs one; removed
+/// when the test ends (a test must not leave files behind).
+struct SecretFile(String);
+
+impl SecretFile {
+    fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for SecretFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn secret_file(tag: &str) -> SecretFile {
     let p = std::env::temp_dir().join(format!("nexar-sched-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_file(&p);
     JobSecret::generate().unwrap().write_file(&p).unwrap();
-    p.to_string_lossy().into_owned()
+    SecretFile(p.to_string_lossy().into_owned())
 }
 
 fn err_msg(r: crate::error::Result<Launch>) -> String {
@@ -84,7 +99,7 @@ fn slurm_launch() {
         ("SLURM_STEP_NODELIST", "node[07-08]"),
         ("SLURM_JOB_ID", "1234"),
         ("SLURM_STEP_ID", "3"),
-        ("NEXAR_JOB_SECRET_FILE", &s),
+        ("NEXAR_JOB_SECRET_FILE", s.as_str()),
     ])
     .unwrap();
     assert_eq!((l.rank, l.size, l.local_rank), (2, 4, 0));

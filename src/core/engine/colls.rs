@@ -228,7 +228,7 @@ impl Engine {
         (h.fp, h.fp_len) = fp.words();
         self.transport()
             .send(to, Frame::new(h, payload))
-            .map_err(|e| self.explain_departure(e, to, members))
+            .map_err(|e| self.named_failure(self.explain_departure(e, to, members)))
     }
 
     /// A send to `to` failed with `e`. If `to` left without having failed (it finalized, most

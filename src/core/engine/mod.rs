@@ -209,6 +209,22 @@ impl Engine {
         self.failed.read().get(&rank).cloned()
     }
 
+    /// `e`, after recording the failure it names if the engine did not know it yet: an error
+    /// that tells the caller "rank r failed" must leave r in every failed set this rank reports
+    /// (ULFM's `MPIX_Comm_get_failed`), whichever path found it (a transport, a peer that gave
+    /// up on a call, a vanished process).
+    pub fn named_failure(&self, e: Error) -> Error {
+        if e.kind() == ErrorKind::ProcFailed
+            && let Some(r) = e.failed_rank()
+            && r != self.rank
+            && r < self.size
+            && self.failure_of(r).is_none()
+        {
+            self.mark_failed(r, e.clone());
+        }
+        e
+    }
+
     /// Fails with the first recorded failure among `members` (world ranks).
     pub fn check_alive(&self, members: &[u32]) -> Result<()> {
         if !self.any_failed.load(Ordering::Acquire) {
@@ -294,7 +310,7 @@ impl Engine {
         if sent.is_err() && sync {
             self.ssends.lock().remove(&(to, seq));
         }
-        sent.map(|()| wait)
+        sent.map(|()| wait).map_err(|e| self.named_failure(e))
     }
 
     /// Runs `f` on the locked matcher, then (unlocked) acknowledges the synchronous messages it

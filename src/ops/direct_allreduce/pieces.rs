@@ -23,7 +23,8 @@ impl DirectAllreduce {
             return known;
         }
         if e.raw_os_error() == Some(libc::ESRCH) {
-            return Error::proc_failed(w, "its process is gone");
+            let gone = Error::proc_failed(w, "its process is gone");
+            return self.comm.engine.named_failure(gone);
         }
         Error::new(
             ErrorKind::Transport,

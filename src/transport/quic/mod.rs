@@ -456,7 +456,7 @@ impl Inner {
                 break;
             }
         }
-        self.peers.wait_goodbyes(deadline).await;
+        self.peers.wait_goodbyes(&self, deadline).await;
         if let Some(lane) = &self.tls {
             lane.stop();
         }

@@ -31,6 +31,8 @@ struct PeerState {
     streams_announced: u64,
     /// Some authenticated connection with the peer was ever recorded.
     ever_connected: bool,
+    /// This rank queued its goodbye to the peer (at its shutdown, or in answer to the peer's).
+    said_goodbye: bool,
 }
 
 impl PeerState {
@@ -186,6 +188,20 @@ impl Peers {
         self.changed.notify_waiters();
     }
 
+    /// `peer`'s goodbye arrived in a stream: answers it with this rank's own goodbye (unless
+    /// already said), then marks the peer as leaving. Without the answer, a peer whose goodbye
+    /// arrives first would wait for one that never comes: this rank drops its queues to a peer
+    /// that left, and its shutdown says goodbye only to peers still there.
+    pub(super) fn goodbye_received(&self, inner: &Arc<Inner>, peer: u32, streams: u64) {
+        {
+            let mut st = self.slot(peer).lock();
+            if !st.gone() {
+                say_goodbye_to(inner, peer, &mut st, &inner.sink.known_failures());
+            }
+        }
+        self.mark_left(peer, streams);
+    }
+
     /// The transport is dropped: closes every queue, so writer tasks (which hold the transport)
     /// end instead of waiting for frames forever, and lets go of the connections. Without
     /// this, a transport dropped without a shutdown kept its socket, tasks and buffers.
@@ -215,17 +231,18 @@ impl Peers {
                 continue;
             }
             let mut st = slot.lock();
-            let connected = st.alive_conn().is_some();
+            if known_failures.contains(&peer) {
+                // Nothing queued for a failed peer will ever be acknowledged: waiting for its
+                // writer to flush would only hold every survivor's finalize for the whole
+                // flush limit.
+                st.lanes = None;
+                if let Some(w) = st.writer.take() {
+                    w.abort();
+                }
+                continue;
+            }
             if !st.gone() {
-                if st.lanes.is_none() && connected {
-                    start_writer(inner, peer, &mut st);
-                }
-                if let Some(l) = &st.lanes {
-                    let mut bye = FrameHeader::new(FrameKind::Goodbye, inner.rank);
-                    bye.seq = lanes::LANE_COUNT;
-                    let failed = crate::transport::failures_to_bytes(&known_failures);
-                    let _ = l.push(Frame::new(bye, Bytes::from(failed)));
-                }
+                say_goodbye_to(inner, peer, &mut st, &known_failures);
             }
             st.lanes = None;
             writers.extend(st.writer.take());
@@ -235,21 +252,71 @@ impl Peers {
 
     /// Shutdown, second half: waits until every peer with an open connection (including one
     /// that connects meanwhile) said goodbye and finished its streams, so everything it sent
-    /// was read, or was lost; or until `deadline`.
-    pub(super) async fn wait_goodbyes(&self, deadline: tokio::time::Instant) {
+    /// was read, or was lost; or until `deadline`. A peer the engine knows failed (the
+    /// launcher's notice, a peer's report) says nothing more: it is not waited for, although
+    /// its connection may stay open until QUIC's idle timeout.
+    pub(super) async fn wait_goodbyes(&self, inner: &Inner, deadline: tokio::time::Instant) {
+        // Failures are learnt outside the transport too, without a wake-up here: look again
+        // at this pace.
+        const RECHECK: std::time::Duration = std::time::Duration::from_millis(20);
         loop {
             let notified = self.changed.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let done = self.slots.iter().all(|slot| slot.lock().quiet());
+            let failed = inner.sink.known_failures();
+            let done = self
+                .slots
+                .iter()
+                .enumerate()
+                .all(|(r, slot)| failed.contains(&(r as u32)) || slot.lock().quiet());
             if done {
                 return;
             }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                tracing::debug!("shutdown: not every peer said goodbye in time");
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                let waiting: Vec<String> = self
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(r, slot)| !failed.contains(&(*r as u32)) && !slot.lock().quiet())
+                    .map(|(r, slot)| {
+                        let st = slot.lock();
+                        format!(
+                            "rank {r} (left {}, streams {}/{}, connections {})",
+                            st.left,
+                            st.streams_done,
+                            st.streams_announced,
+                            st.conns.len()
+                        )
+                    })
+                    .collect();
+                tracing::debug!(
+                    "shutdown: not every peer said goodbye in time: {}",
+                    waiting.join(", ")
+                );
                 return;
             }
+            let _ = tokio::time::timeout_at(deadline.min(now + RECHECK), notified).await;
         }
+    }
+}
+
+/// Queues this rank's goodbye to `peer` (once), starting a writer if a connection is open but
+/// nothing was sent yet, so the peer's wait for it ends. `failures`: the ranks this rank knows
+/// failed, which the goodbye carries.
+fn say_goodbye_to(inner: &Arc<Inner>, peer: u32, st: &mut PeerState, failures: &[u32]) {
+    if st.said_goodbye {
+        return;
+    }
+    if st.lanes.is_none() && st.alive_conn().is_some() {
+        start_writer(inner, peer, st);
+    }
+    if let Some(l) = &st.lanes {
+        let mut bye = FrameHeader::new(FrameKind::Goodbye, inner.rank);
+        bye.seq = lanes::LANE_COUNT;
+        let failed = crate::transport::failures_to_bytes(failures);
+        let _ = l.push(Frame::new(bye, Bytes::from(failed)));
+        st.said_goodbye = true;
     }
 }
 

@@ -93,7 +93,7 @@ async fn read_payload(recv: &mut RecvStream, len: u64) -> Result<Bytes, ReadFail
 /// or the TLS bulk lane): counts and delivers data and control frames, records a `Goodbye`.
 /// Another `Hello` (or an unknown kind) is a protocol violation, described in the error.
 pub(super) fn deliver(
-    inner: &Inner,
+    inner: &Arc<Inner>,
     stats: &LaneStats,
     peer: u32,
     frame: Frame,
@@ -112,7 +112,7 @@ pub(super) fn deliver(
             inner.sink.on_frame(frame);
         }
         Some(FrameKind::Goodbye) => {
-            inner.peers.mark_left(peer, frame.header.seq);
+            inner.peers.goodbye_received(inner, peer, frame.header.seq);
             let failed = crate::transport::failures_from_bytes(&frame.payload);
             if !failed.is_empty() {
                 inner.sink.on_failures_reported(peer, &failed);
