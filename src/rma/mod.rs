@@ -19,6 +19,15 @@
 //! allow cross-memory attach) fails on every member with [`ErrorKind::Unsupported`].
 //!
 //! Synchronization and epochs are in [`sync`], data movement in [`access`].
+//!
+//! **Limits** (what a later round adds): locks are taken when `lock` / `lock_all` is called
+//! (MPI also allows taking them lazily, at the first access, which a program mixing
+//! `lock_all` with exclusive locks held elsewhere could rely on); accumulates always go
+//! through the target's mutex (no CPU atomics yet, so a lone fetch-and-op pays for it); a
+//! dynamic window checks the ranges of accesses to this process's own attached regions only
+//! (a peer's access to memory it mapped but did not attach is not refused); without
+//! cross-memory attach (ptrace permission) `create` and `dynamic` windows are refused rather
+//! than served by active messages.
 
 mod access;
 mod area;
