@@ -2,7 +2,7 @@
 //! write and update in each other without the target taking part.
 //!
 //! **One host** (what is implemented): every member maps one shared area per window
-//! ([`area`]: per-target lock words and accumulate mutexes, the counters of post / start /
+//! (`area.rs`: per-target lock words and accumulate mutexes, the counters of post / start /
 //! complete / wait). Data moves with one copy and no target involvement:
 //! * `allocate` and `shared` windows live in that same shared file, so a peer's memory is a
 //!   load or a store away ([`Window::shared_query`] gives its address);
@@ -18,7 +18,7 @@
 //! not all share memory with this process (or, for `create` and `dynamic` windows, do not
 //! allow cross-memory attach) fails on every member with [`ErrorKind::Unsupported`].
 //!
-//! Synchronization and epochs are in [`sync`], data movement in [`access`].
+//! Synchronization and epochs are in `sync.rs`, data movement in `access.rs`.
 //!
 //! **Limits** (what a later round adds): locks are taken when `lock` / `lock_all` is called
 //! (MPI also allows taking them lazily, at the first access, which a program mixing
