@@ -359,8 +359,8 @@ static void test_handles(void)
 static void test_strings_and_modes(void)
 {
     CTX("nexar_error_string");
-    const char *seen[24];
-    for (int code = 0; code <= 23; code++) {
+    const char *seen[26];
+    for (int code = 0; code <= NEXAR_ERR_RMA_RANGE; code++) {
         const char *s = nexar_error_string(code);
         REQUIRE(s != NULL);
         CHECK(s[0] != '\0' && strcmp(s, "unknown error code") != 0);
@@ -371,7 +371,7 @@ static void test_strings_and_modes(void)
     }
     CHECK(strcmp(nexar_error_string(NEXAR_SUCCESS), "success") == 0);
     CHECK(strstr(nexar_error_string(NEXAR_ERR_TRUNCATED), "truncat") != NULL);
-    int unknown[] = { 24, 100, -1, INT_MIN, INT_MAX };
+    int unknown[] = { NEXAR_ERR_RMA_RANGE + 1, 100, -1, INT_MIN, INT_MAX };
     for (int k = 0; k < 5; k++) {
         const char *s = nexar_error_string(unknown[k]);
         REQUIRE(s != NULL);

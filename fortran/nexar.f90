@@ -54,6 +54,8 @@ module nexar
   integer(c_int), parameter, public :: NEXAR_ERR_REVOKED = 21
   integer(c_int), parameter, public :: NEXAR_ERR_INTERNAL = 22
   integer(c_int), parameter, public :: NEXAR_ERR_REQUEST = 23
+  integer(c_int), parameter, public :: NEXAR_ERR_RMA_SYNC = 24
+  integer(c_int), parameter, public :: NEXAR_ERR_RMA_RANGE = 25
 
   ! Error modes (nexar_set_error_mode).
   integer(c_int), parameter, public :: NEXAR_ERRORS_RETURN = 0

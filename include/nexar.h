@@ -174,6 +174,16 @@
 #define NEXAR_ERR_REQUEST 23
 
 /**
+ * One-sided call outside its synchronization epoch.
+ */
+#define NEXAR_ERR_RMA_SYNC 24
+
+/**
+ * One-sided access outside the target window.
+ */
+#define NEXAR_ERR_RMA_RANGE 25
+
+/**
  * Error mode: failing calls return their code (the default).
  */
 #define NEXAR_ERRORS_RETURN 0
@@ -192,6 +202,11 @@ typedef struct nexar_comm nexar_comm;
  * Opaque request object (never dereferenced; handles are checked values).
  */
 typedef struct nexar_request nexar_request;
+
+/**
+ * Opaque window object (never dereferenced; handles are checked values).
+ */
+typedef struct nexar_win nexar_win;
 
 /**
  * A communicator handle. `NEXAR_COMM_WORLD` and `NEXAR_COMM_SELF` are predefined; others come
@@ -236,6 +251,12 @@ typedef struct nexar_status_t {
    */
   size_t count;
 } nexar_status_t;
+
+/**
+ * A one-sided window handle, from `nexar_win_allocate` / `nexar_win_create`, released with
+ * `nexar_win_free`.
+ */
+typedef struct nexar_win *nexar_win_t;
 
 /**
  * The world communicator (every rank of the job).
@@ -1471,6 +1492,175 @@ int nexar_comm_ack_failed(nexar_comm_t comm_h, int *count);
  * Errors: as `nexar_comm_get_failed`.
  */
 int nexar_comm_get_acked(nexar_comm_t comm_h, int *ranks, int capacity, int *count);
+
+/**
+ * Allocates `size` bytes of window memory on every rank of `comm` (collective; sizes may
+ * differ) and writes its address to `*base` and the window to `*win`. The memory is shared
+ * with the other ranks of the host and is released by `nexar_win_free`.
+ *
+ * Blocking: yes (collective). Thread safety: any thread (one collective at a time per
+ * communicator).
+ * Errors: `NEXAR_ERR_ARG` (NULL `base` or `win`, `disp_unit` 0), `NEXAR_ERR_COMM`,
+ * `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts), `NEXAR_ERR_RESOURCE` (no shared memory
+ * left), `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_allocate(nexar_comm_t comm,
+                       size_t size,
+                       size_t disp_unit,
+                       void **base,
+                       nexar_win_t *win);
+
+/**
+ * Makes the caller's `size` bytes at `base` window memory on every rank of `comm`
+ * (collective); peers reach it by cross-memory attach, so `base` must stay valid until
+ * `nexar_win_free`.
+ *
+ * Blocking: yes (collective). Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (NULL `win`, NULL `base` with a size, `disp_unit` 0),
+ * `NEXAR_ERR_COMM`, `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts, or cross-memory attach
+ * not permitted), `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_create(nexar_comm_t comm,
+                     void *base,
+                     size_t size,
+                     size_t disp_unit,
+                     nexar_win_t *win);
+
+/**
+ * Frees `*win` (collective; no lock may be held) and sets `*win` to NULL. Freeing NULL does
+ * nothing.
+ *
+ * Blocking: yes (collective). Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (invalid handle), `NEXAR_ERR_RMA_SYNC` (a lock still held),
+ * `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_free(nexar_win_t *win);
+
+/**
+ * Writes `count` elements of `dtype` at `src` into rank `target`'s window at `disp`.
+ *
+ * Blocking: no (complete when it returns). Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_COUNT`, `NEXAR_ERR_DATATYPE`, `NEXAR_ERR_RANK`,
+ * `NEXAR_ERR_RMA_SYNC`, `NEXAR_ERR_RMA_RANGE`, `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_put(const void *src,
+                  size_t count,
+                  nexar_datatype_t dtype,
+                  int target_rank,
+                  size_t disp,
+                  nexar_win_t win);
+
+/**
+ * Reads `count` elements of `dtype` of rank `target`'s window at `disp` into `dst`.
+ *
+ * Blocking: no (complete when it returns). Thread safety: any thread.
+ * Errors: as `nexar_win_put`.
+ */
+int nexar_win_get(void *dst,
+                  size_t count,
+                  nexar_datatype_t dtype,
+                  int target_rank,
+                  size_t disp,
+                  nexar_win_t win);
+
+/**
+ * Combines `count` elements of `dtype` at `src` into rank `target`'s window at `disp` with
+ * `op` (`target = target op src`, element-wise), atomically with respect to every other
+ * accumulate, fetch-and-op and compare-and-swap on that rank.
+ *
+ * Blocking: no (complete when it returns). Thread safety: any thread.
+ * Errors: as `nexar_win_put`, and `NEXAR_ERR_OP`.
+ */
+int nexar_win_accumulate(const void *src,
+                         size_t count,
+                         nexar_datatype_t dtype,
+                         nexar_op_t op_code,
+                         int target_rank,
+                         size_t disp,
+                         nexar_win_t win);
+
+/**
+ * Fetches one element of `dtype` of rank `target`'s window at `disp` into `*result`, then
+ * combines `*src` into it with `op`, in one atomic step.
+ *
+ * Blocking: no (complete when it returns). Thread safety: any thread.
+ * Errors: as `nexar_win_accumulate`.
+ */
+int nexar_win_fetch_and_op(const void *src,
+                           void *result,
+                           nexar_datatype_t dtype,
+                           nexar_op_t op_code,
+                           int target_rank,
+                           size_t disp,
+                           nexar_win_t win);
+
+/**
+ * Replaces one element of `dtype` of rank `target`'s window at `disp` with `*src` if it
+ * equals `*compare`; `*result` receives the old element. Atomic like `nexar_win_accumulate`.
+ *
+ * Blocking: no (complete when it returns). Thread safety: any thread.
+ * Errors: as `nexar_win_put`.
+ */
+int nexar_win_compare_and_swap(const void *src,
+                               const void *compare,
+                               void *result,
+                               nexar_datatype_t dtype,
+                               int target_rank,
+                               size_t disp,
+                               nexar_win_t win);
+
+/**
+ * Ends the current fence epoch on every rank (collective: every access of the epoch is
+ * complete and visible everywhere) and opens the next.
+ *
+ * Blocking: yes (collective). Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG` (invalid handle), `NEXAR_ERR_RMA_SYNC` (a lock held),
+ * `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_fence(nexar_win_t win);
+
+/**
+ * Locks rank `target`'s window memory, exclusively if `exclusive` is non-zero (else shared
+ * with other shared holders), opening an epoch on it.
+ *
+ * Blocking: yes, until the lock is free. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_RANK`, `NEXAR_ERR_RMA_SYNC` (already locked here),
+ * `NEXAR_ERR_PROC_FAILED` (the target or the lock's holder died).
+ */
+int nexar_win_lock(int target_rank, int exclusive, nexar_win_t win);
+
+/**
+ * Unlocks rank `target`'s window memory (every access to it is complete).
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_RANK`, `NEXAR_ERR_RMA_SYNC` (not locked here).
+ */
+int nexar_win_unlock(int target_rank, nexar_win_t win);
+
+/**
+ * Takes a shared lock on every rank's window memory.
+ *
+ * Blocking: yes, until every lock is free of exclusive holders. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_RMA_SYNC` (a lock already held), `NEXAR_ERR_PROC_FAILED`.
+ */
+int nexar_win_lock_all(nexar_win_t win);
+
+/**
+ * Releases the locks `nexar_win_lock_all` took.
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_RMA_SYNC` (no lock_all epoch).
+ */
+int nexar_win_unlock_all(nexar_win_t win);
+
+/**
+ * An ordering point inside a lock epoch on `target` (every access has already completed
+ * when it returned).
+ *
+ * Blocking: no. Thread safety: any thread.
+ * Errors: `NEXAR_ERR_ARG`, `NEXAR_ERR_RANK`, `NEXAR_ERR_RMA_SYNC` (no lock on `target`).
+ */
+int nexar_win_flush(int target_rank, nexar_win_t win);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -53,11 +53,16 @@ pub enum ErrorKind {
     Internal = 22,
     /// The request handle is invalid or was already completed and freed.
     InvalidRequest = 23,
+    /// A one-sided operation or synchronization call outside the epoch it needs (a put
+    /// outside any access epoch, an unlock without a lock, nested locks, ...).
+    RmaSync = 24,
+    /// A one-sided operation addresses memory outside the target's window.
+    RmaRange = 25,
 }
 
 impl ErrorKind {
     /// Every kind, in code order.
-    pub const ALL: [ErrorKind; 23] = [
+    pub const ALL: [ErrorKind; 25] = [
         Self::InvalidArgument,
         Self::InvalidRank,
         Self::InvalidRoot,
@@ -81,6 +86,8 @@ impl ErrorKind {
         Self::Revoked,
         Self::Internal,
         Self::InvalidRequest,
+        Self::RmaSync,
+        Self::RmaRange,
     ];
 
     /// The stable integer code.
@@ -119,6 +126,8 @@ impl ErrorKind {
             Self::Revoked => "communicator revoked",
             Self::Internal => "internal error",
             Self::InvalidRequest => "invalid request",
+            Self::RmaSync => "one-sided call outside its synchronization epoch",
+            Self::RmaRange => "one-sided access outside the target window",
         }
     }
 }

@@ -41,6 +41,7 @@ mod fault;
 mod grow;
 pub mod ops;
 mod request;
+pub mod rma;
 pub mod rpc;
 // Top: the frame router (the one file naming every feature) and the context that assembles them.
 mod context;

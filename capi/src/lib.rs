@@ -8,7 +8,7 @@
 //! Conventions (see also the header):
 //! * Every fallible function returns an `int` status: `NEXAR_SUCCESS` (0) or a positive
 //!   `NEXAR_ERR_*` code. Out-parameters are written only on success.
-//! * Handles (`nexar_comm_t`, `nexar_request_t`) are opaque values checked on every use: a freed
+//! * Handles (`nexar_comm_t`, `nexar_request_t`, `nexar_win_t`) are opaque values checked on every use: a freed
 //!   or forged handle is an error, never undefined behaviour.
 //! * Every function may be called from any thread at the same time.
 //! * Counts are `size_t`; ranks, roots and tags are `int`.
@@ -31,3 +31,4 @@ pub mod p2p;
 pub mod request;
 pub mod types;
 pub mod ulfm;
+pub mod win;

@@ -24,6 +24,8 @@ pub struct Running {
     pub comms: Mutex<Handles<Comm>>,
     /// Live requests.
     pub requests: Mutex<Handles<CRequest>>,
+    /// Live one-sided windows.
+    pub wins: Mutex<Handles<nexar::rma::Window>>,
 }
 
 enum Phase {
@@ -107,6 +109,7 @@ pub extern "C" fn nexar_init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c
             ctx,
             comms: Mutex::new(Handles::new(1, "communicator", ErrorKind::InvalidComm)),
             requests: Mutex::new(Handles::new(2, "request", ErrorKind::InvalidRequest)),
+            wins: Mutex::new(Handles::new(3, "window", ErrorKind::InvalidArgument)),
         }));
         Ok(())
     })

@@ -13,6 +13,15 @@ pub struct nexar_request {
     _private: [u8; 0],
 }
 
+/// Opaque window object (never dereferenced; handles are checked values).
+pub struct nexar_win {
+    _private: [u8; 0],
+}
+
+/// A one-sided window handle, from `nexar_win_allocate` / `nexar_win_create`, released with
+/// `nexar_win_free`.
+pub type nexar_win_t = *mut nexar_win;
+
 /// A communicator handle. `NEXAR_COMM_WORLD` and `NEXAR_COMM_SELF` are predefined; others come
 /// from `nexar_comm_split` / `nexar_comm_dup` and are released with `nexar_comm_free`.
 pub type nexar_comm_t = *mut nexar_comm;
@@ -110,6 +119,10 @@ pub const NEXAR_ERR_REVOKED: i32 = 21;
 pub const NEXAR_ERR_INTERNAL: i32 = 22;
 /// Invalid or freed request handle.
 pub const NEXAR_ERR_REQUEST: i32 = 23;
+/// One-sided call outside its synchronization epoch.
+pub const NEXAR_ERR_RMA_SYNC: i32 = 24;
+/// One-sided access outside the target window.
+pub const NEXAR_ERR_RMA_RANGE: i32 = 25;
 
 /// `int8_t`
 pub const NEXAR_DTYPE_INT8: nexar_datatype_t = 1;
@@ -241,6 +254,8 @@ mod tests {
         assert_eq!(NEXAR_ERR_REVOKED, ErrorKind::Revoked.code());
         assert_eq!(NEXAR_ERR_INTERNAL, ErrorKind::Internal.code());
         assert_eq!(NEXAR_ERR_REQUEST, ErrorKind::InvalidRequest.code());
+        assert_eq!(NEXAR_ERR_RMA_SYNC, ErrorKind::RmaSync.code());
+        assert_eq!(NEXAR_ERR_RMA_RANGE, ErrorKind::RmaRange.code());
     }
 
     #[test]

@@ -67,6 +67,14 @@ pub const MPI_ERR_UNSUPPORTED_OPERATION: c_int = 55;
 pub const MPI_ERR_PROC_ABORTED: c_int = 58;
 pub const MPI_ERR_VALUE_TOO_LARGE: c_int = 59;
 pub const MPI_ERR_ERRHANDLER: c_int = 61;
+pub const MPI_ERR_ASSERT: c_int = 22;
+pub const MPI_ERR_DISP: c_int = 26;
+pub const MPI_ERR_LOCKTYPE: c_int = 37;
+pub const MPI_ERR_RMA_RANGE: c_int = 48;
+pub const MPI_ERR_RMA_SYNC: c_int = 50;
+pub const MPI_ERR_SIZE: c_int = 52;
+pub const MPI_ERR_WIN: c_int = 56;
+pub const MPI_ERR_RMA_FLAVOR: c_int = 57;
 pub const MPI_ERR_LASTCODE: c_int = 0x3fff;
 
 pub const MPI_BOTTOM: usize = 0;
@@ -134,6 +142,14 @@ mod tests {
             ("MPI_ERR_TRUNCATE", MPI_ERR_TRUNCATE as i64),
             ("MPI_ERR_INTERN", MPI_ERR_INTERN as i64),
             ("MPI_ERR_NO_MEM", MPI_ERR_NO_MEM as i64),
+            ("MPI_ERR_ASSERT", MPI_ERR_ASSERT as i64),
+            ("MPI_ERR_DISP", MPI_ERR_DISP as i64),
+            ("MPI_ERR_LOCKTYPE", MPI_ERR_LOCKTYPE as i64),
+            ("MPI_ERR_RMA_RANGE", MPI_ERR_RMA_RANGE as i64),
+            ("MPI_ERR_RMA_SYNC", MPI_ERR_RMA_SYNC as i64),
+            ("MPI_ERR_SIZE", MPI_ERR_SIZE as i64),
+            ("MPI_ERR_WIN", MPI_ERR_WIN as i64),
+            ("MPI_ERR_RMA_FLAVOR", MPI_ERR_RMA_FLAVOR as i64),
             (
                 "MPI_ERR_UNSUPPORTED_OPERATION",
                 MPI_ERR_UNSUPPORTED_OPERATION as i64,

@@ -100,9 +100,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_Group` (predefined and live user groups).
     Group: MPI_Group_toint / PMPI_Group_toint, MPI_Group_fromint / PMPI_Group_fromint,
         crate::comm::group::group_valid, MPI_GROUP_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Win` (none exist yet but the NULL one).
+    /// Handle / Fortran integer conversion of `MPI_Win` (live windows and the NULL one).
     Win: MPI_Win_toint / PMPI_Win_toint, MPI_Win_fromint / PMPI_Win_fromint,
-        predefined_in(0x110, 0x111), MPI_WIN_NULL;
+        crate::win::win_valid, MPI_WIN_NULL;
     /// Handle / Fortran integer conversion of `MPI_File` (open files and the NULL one).
     File: MPI_File_toint / PMPI_File_toint, MPI_File_fromint / PMPI_File_fromint,
         |h| h == MPI_FILE_NULL || crate::io::file::is_live(h), MPI_FILE_NULL;

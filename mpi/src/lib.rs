@@ -92,3 +92,4 @@ pub mod p2p;
 pub mod request;
 pub mod state;
 pub mod table;
+pub mod win;

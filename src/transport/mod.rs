@@ -118,6 +118,14 @@ pub trait Transport: Send + Sync + 'static {
         None
     }
 
+    /// The process id of world rank `to` when this process may read and write its memory with
+    /// cross-memory attach (this process's probe of the peer passed at setup; the peer's probe
+    /// of this process need not have run yet); `None` (the default) otherwise. One-sided
+    /// windows over memory that is not shared use it.
+    fn cma_target(&self, _to: u32) -> Option<i32> {
+        None
+    }
+
     /// Whether this process reaches world rank `to` through shared memory on this host (so the
     /// two may also meet in other shared segments, such as a communicator's flag area); false
     /// (the default) for a transport that does not.

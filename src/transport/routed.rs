@@ -63,6 +63,10 @@ impl Transport for Routed {
         self.shm.cma_pid(to)
     }
 
+    fn cma_target(&self, to: u32) -> Option<i32> {
+        self.shm.cma_target(to)
+    }
+
     fn shares_memory(&self, to: u32) -> bool {
         self.shm.reaches(to)
     }

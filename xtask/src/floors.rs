@@ -3,7 +3,8 @@
 //!
 //! * foundation: errors, the wire format, security, element types;
 //! * core: the engine and its mailboxes, transports, configuration, bootstrap, abort;
-//! * features: communicators, operations, the collective driver, failures, devices, RPC;
+//! * features: communicators, operations, the collective driver, failures, devices, RPC, RMA
+//!   windows;
 //! * top: the frame router, the context that assembles everything (and grows a world into a new
 //!   one), the crate root.
 //!
@@ -34,6 +35,7 @@ const FLOORS: [(&str, &[&str]); 4] = [
             "fault",
             "ops",
             "request",
+            "rma",
             "rpc",
         ],
     ),

@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 /// `MPI_LONG_DOUBLE`.
 const LONG_DOUBLE: usize = 0x220;
+/// `MPI_LONG_DOUBLE_INT`.
+const LONG_DOUBLE_INT: usize = 0x22d;
 /// `MPI_C_LONG_DOUBLE_COMPLEX` and `MPI_CXX_LONG_DOUBLE_COMPLEX`.
 const LONG_DOUBLE_COMPLEX: [usize; 2] = [0x224, 0x225];
 
@@ -59,6 +61,10 @@ pub fn builtin(op: ReduceOp, ty: &Type, len: usize) -> Result<Reducer> {
         Some(Red::Opaque(h)) if cfg!(target_arch = "x86_64") && h == LONG_DOUBLE => match op {
             Sum | Prod | Min | Max => custom(Arc::new(LongDouble { op, complex: false })),
             _ => Err(refused(op, "MPI_LONG_DOUBLE (SUM, PROD, MIN, MAX only)")),
+        },
+        Some(Red::Opaque(h)) if cfg!(target_arch = "x86_64") && h == LONG_DOUBLE_INT => match op {
+            MinLoc | MaxLoc => custom(Arc::new(LongDoubleLoc { max: op == MaxLoc })),
+            _ => Err(refused(op, "MPI_LONG_DOUBLE_INT (MINLOC, MAXLOC only)")),
         },
         Some(Red::Opaque(h))
             if cfg!(target_arch = "x86_64") && LONG_DOUBLE_COMPLEX.contains(&h) =>
@@ -146,6 +152,54 @@ impl CustomOp for LongDouble {
 
     fn elem_size(&self) -> usize {
         if self.complex { 32 } else { 16 }
+    }
+
+    fn commutative(&self) -> bool {
+        true
+    }
+}
+
+/// MINLOC / MAXLOC on `MPI_LONG_DOUBLE_INT` (x86-64), packed as the 16-byte `long double`
+/// slot then the `int`: the larger (MAXLOC) or smaller value wins, equal values keep the
+/// smaller index, and a NaN loses to a number (as in the engine's float kernels).
+#[derive(Debug)]
+struct LongDoubleLoc {
+    max: bool,
+}
+
+/// Bytes of one packed `MPI_LONG_DOUBLE_INT`.
+const LONG_DOUBLE_INT_BYTES: usize = 20;
+
+impl CustomOp for LongDoubleLoc {
+    #[cfg(target_arch = "x86_64")]
+    fn combine(&self, acc: &mut [u8], inc: &[u8], _order: Order) {
+        use crate::coll::x87::{SLOT, key};
+        use std::cmp::Ordering::*;
+        let e = LONG_DOUBLE_INT_BYTES;
+        for (a, i) in acc.chunks_exact_mut(e).zip(inc.chunks_exact(e)) {
+            let index = |x: &[u8]| i32::from_le_bytes(x[SLOT..].try_into().expect("4 bytes"));
+            let take = match (key(&a[..SLOT]), key(&i[..SLOT])) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some(x), Some(y)) => match y.cmp(&x) {
+                    Equal => index(i) < index(a),
+                    Greater => self.max,
+                    Less => !self.max,
+                },
+            };
+            if take {
+                a.copy_from_slice(i);
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn combine(&self, _acc: &mut [u8], _inc: &[u8], _order: Order) {
+        unreachable!("long double reductions are refused off x86-64 (see `builtin`)")
+    }
+
+    fn elem_size(&self) -> usize {
+        LONG_DOUBLE_INT_BYTES
     }
 
     fn commutative(&self) -> bool {
@@ -250,5 +304,27 @@ mod tests {
         );
         reduce(ReduceOp::Bxor, 0x247, &mut b, &[0b1010]).unwrap();
         assert_eq!(b, [0b0110]);
+    }
+
+    /// x87 80-bit values in 16-byte slots: 1.0 is exponent 0x3fff with the integer bit set.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn long_double_int_minloc_maxloc() {
+        let ldi = |exp: u16, neg: bool, i: i32| {
+            let mut v = vec![0u8; 20];
+            v[..8].copy_from_slice(&(1u64 << 63).to_le_bytes());
+            v[8..10].copy_from_slice(&(exp | if neg { 0x8000 } else { 0 }).to_le_bytes());
+            v[16..].copy_from_slice(&i.to_le_bytes());
+            v
+        };
+        // 2.0 at index 5 and -1.0 at 0, against 2.0 at 3 and 4.0 at 1.
+        let mut acc = [ldi(0x4000, false, 5), ldi(0x3fff, true, 0)].concat();
+        let inc = [ldi(0x4000, false, 3), ldi(0x4001, false, 1)].concat();
+        reduce(ReduceOp::MinLoc, 0x22d, &mut acc, &inc).unwrap();
+        assert_eq!(acc, [ldi(0x4000, false, 3), ldi(0x3fff, true, 0)].concat());
+        reduce(ReduceOp::MaxLoc, 0x22d, &mut acc, &inc).unwrap();
+        assert_eq!(acc, [ldi(0x4000, false, 3), ldi(0x4001, false, 1)].concat());
+        let e = reduce(ReduceOp::Sum, 0x22d, &mut acc, &inc).unwrap_err();
+        assert_eq!(e.class, MPI_ERR_OP);
     }
 }

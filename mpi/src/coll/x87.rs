@@ -55,7 +55,7 @@ pub fn mul(acc: &mut [u8], inc: &[u8]) {
 }
 
 /// An order key of the value in `x` (`None` for a NaN): sign, then exponent and significand.
-fn key(x: &[u8]) -> Option<i128> {
+pub fn key(x: &[u8]) -> Option<i128> {
     let mant = u64::from_le_bytes(x[..8].try_into().unwrap());
     let se = u16::from_le_bytes(x[8..10].try_into().unwrap());
     let exp = se & 0x7fff;

@@ -31,6 +31,8 @@
 //! | `Revoked`           | `MPIX_ERR_REVOKED` (ULFM)       |
 //! | `Internal`          | `MPI_ERR_INTERN`                |
 //! | `InvalidRequest`    | `MPI_ERR_REQUEST`               |
+//! | `RmaSync`           | `MPI_ERR_RMA_SYNC`              |
+//! | `RmaRange`          | `MPI_ERR_RMA_RANGE`             |
 //!
 //! The shim's own checks add `MPI_ERR_BUFFER` (NULL buffer with a positive count) and
 //! `MPI_ERR_UNSUPPORTED_OPERATION` (the generated stubs).
@@ -102,6 +104,8 @@ pub fn class_of(kind: ErrorKind) -> c_int {
         K::ResourceExhausted => MPI_ERR_NO_MEM,
         K::Internal => MPI_ERR_INTERN,
         K::InvalidRequest => MPI_ERR_REQUEST,
+        K::RmaSync => MPI_ERR_RMA_SYNC,
+        K::RmaRange => MPI_ERR_RMA_RANGE,
     }
 }
 
@@ -151,6 +155,14 @@ pub fn describe(class: c_int) -> &'static str {
         MPI_ERR_PROC_ABORTED => "process aborted",
         MPI_ERR_VALUE_TOO_LARGE => "value too large",
         MPI_ERR_ERRHANDLER => "invalid error handler",
+        MPI_ERR_ASSERT => "invalid assertion argument",
+        MPI_ERR_DISP => "invalid displacement argument",
+        MPI_ERR_LOCKTYPE => "invalid lock type",
+        MPI_ERR_RMA_RANGE => "one-sided access outside the target window",
+        MPI_ERR_RMA_SYNC => "one-sided call outside its synchronization epoch",
+        MPI_ERR_SIZE => "invalid size argument",
+        MPI_ERR_WIN => "invalid window",
+        MPI_ERR_RMA_FLAVOR => "operation not allowed on this window flavor",
         crate::comm::ulfm::MPIX_ERR_PROC_FAILED => "process failed",
         crate::comm::ulfm::MPIX_ERR_PROC_FAILED_PENDING => {
             "process failed (wildcard receive pending)"

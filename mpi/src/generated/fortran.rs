@@ -24,6 +24,13 @@
 //! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Type_get_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Type_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Win_allocate`: parameter `void *baseptr` has no mechanical mapping
+//! * `MPI_Win_allocate_shared`: parameter `void *baseptr` has no mechanical mapping
+//! * `MPI_Win_create_errhandler`: parameter `MPI_Win_errhandler_function *win_errhandler_fn` has no mechanical mapping
+//! * `MPI_Win_create_keyval`: parameter `MPI_Win_copy_attr_function *win_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Win_get_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Win_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Win_shared_query`: parameter `void *baseptr` has no mechanical mapping
 
 #![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]
 
@@ -76,6 +83,22 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize) -> c_int;
+    fn PMPI_Accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Accumulate`.
+    mpi_accumulate_ / pmpi_accumulate_ => MPI_Accumulate / PMPI_Accumulate,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, op: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)));
             fs::set(ierror, rc);
         }
     }
@@ -1120,6 +1143,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Compare_and_swap(origin_addr: *mut c_void, compare_addr: *mut c_void, result_addr: *mut c_void, datatype: usize, target_rank: c_int, target_disp: isize, win: usize) -> c_int;
+    fn PMPI_Compare_and_swap(origin_addr: *mut c_void, compare_addr: *mut c_void, result_addr: *mut c_void, datatype: usize, target_rank: c_int, target_disp: isize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Compare_and_swap`.
+    mpi_compare_and_swap_ / pmpi_compare_and_swap_ => MPI_Compare_and_swap / PMPI_Compare_and_swap,
+    |c| (origin_addr: *const c_void, compare_addr: *const c_void, result_addr: *const c_void, datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::buffer(compare_addr), fs::buffer(result_addr), PMPI_Type_fromint(fs::get(datatype)), fs::get(target_rank), fs::get(target_disp) as isize, PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int;
     fn PMPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int;
 }
@@ -1286,6 +1325,22 @@ fortran_fn! {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(sendbuf), fs::buffer(recvbuf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Fetch_and_op(origin_addr: *mut c_void, result_addr: *mut c_void, datatype: usize, target_rank: c_int, target_disp: isize, op: usize, win: usize) -> c_int;
+    fn PMPI_Fetch_and_op(origin_addr: *mut c_void, result_addr: *mut c_void, datatype: usize, target_rank: c_int, target_disp: isize, op: usize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Fetch_and_op`.
+    mpi_fetch_and_op_ / pmpi_fetch_and_op_ => MPI_Fetch_and_op / PMPI_Fetch_and_op,
+    |c| (origin_addr: *const c_void, result_addr: *const c_void, datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, op: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::buffer(result_addr), PMPI_Type_fromint(fs::get(datatype)), fs::get(target_rank), fs::get(target_disp) as isize, PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)));
             fs::set(ierror, rc);
         }
     }
@@ -2373,6 +2428,38 @@ fortran_fn! {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize) -> c_int;
+    fn PMPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get`.
+    mpi_get_ / pmpi_get_ => MPI_Get / PMPI_Get,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Get_accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, result_addr: *mut c_void, result_count: c_int, result_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize) -> c_int;
+    fn PMPI_Get_accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, result_addr: *mut c_void, result_count: c_int, result_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Get_accumulate`.
+    mpi_get_accumulate_ / pmpi_get_accumulate_ => MPI_Get_accumulate / PMPI_Get_accumulate,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, result_addr: *const c_void, result_count: *const c_int, result_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, op: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::buffer(result_addr), fs::get(result_count), PMPI_Type_fromint(fs::get(result_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)));
             fs::set(ierror, rc);
         }
     }
@@ -3805,6 +3892,22 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Put(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize) -> c_int;
+    fn PMPI_Put(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Put`.
+    mpi_put_ / pmpi_put_ => MPI_Put / PMPI_Put,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Query_thread(provided: *mut c_int) -> c_int;
     fn PMPI_Query_thread(provided: *mut c_int) -> c_int;
 }
@@ -3815,6 +3918,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(provided);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Raccumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize, request: *mut usize) -> c_int;
+    fn PMPI_Raccumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Raccumulate`.
+    mpi_raccumulate_ / pmpi_raccumulate_ => MPI_Raccumulate / PMPI_Raccumulate,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, op: *const c_int, win: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -4108,6 +4229,60 @@ fortran_fn! {
             let mut v_array_of_requests: Vec<usize> = (0..fs::get(incount).max(0) as usize).map(|i| PMPI_Request_fromint(array_of_requests.add(i).read())).collect();
             let rc = c(fs::get(incount), v_array_of_requests.as_mut_ptr(), outcount, array_of_indices, fs::status(array_of_statuses));
             if rc == 0 && !array_of_indices.is_null() { for i in 0..fs::get(outcount).max(0) as usize { let q = array_of_indices.add(i); q.write(fs::index_from_c(q.read())); } }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize, request: *mut usize) -> c_int;
+    fn PMPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rget`.
+    mpi_rget_ / pmpi_rget_ => MPI_Rget / PMPI_Rget,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, win: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Win_fromint(fs::get(win)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Rget_accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, result_addr: *mut c_void, result_count: c_int, result_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize, request: *mut usize) -> c_int;
+    fn PMPI_Rget_accumulate(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, result_addr: *mut c_void, result_count: c_int, result_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, op: usize, win: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rget_accumulate`.
+    mpi_rget_accumulate_ / pmpi_rget_accumulate_ => MPI_Rget_accumulate / PMPI_Rget_accumulate,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, result_addr: *const c_void, result_count: *const c_int, result_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, op: *const c_int, win: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::buffer(result_addr), fs::get(result_count), PMPI_Type_fromint(fs::get(result_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Op_fromint(fs::get(op)), PMPI_Win_fromint(fs::get(win)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Rput(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize, request: *mut usize) -> c_int;
+    fn PMPI_Rput(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: usize, target_rank: c_int, target_disp: isize, target_count: c_int, target_datatype: usize, win: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Rput`.
+    mpi_rput_ / pmpi_rput_ => MPI_Rput / PMPI_Rput,
+    |c| (origin_addr: *const c_void, origin_count: *const c_int, origin_datatype: *const c_int, target_rank: *const c_int, target_disp: *const i64, target_count: *const c_int, target_datatype: *const c_int, win: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(origin_addr), fs::get(origin_count), PMPI_Type_fromint(fs::get(origin_datatype)), fs::get(target_rank), fs::get(target_disp) as isize, fs::get(target_count), PMPI_Type_fromint(fs::get(target_datatype)), PMPI_Win_fromint(fs::get(win)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
@@ -5285,6 +5460,503 @@ fortran_fn! {
             let rc = c(fs::get(incount), v_array_of_requests.as_mut_ptr(), outcount, array_of_indices, fs::status(array_of_statuses));
             for (i, h) in v_array_of_requests.iter().enumerate() { array_of_requests.add(i).write(PMPI_Request_toint(*h)); }
             if rc == 0 && !array_of_indices.is_null() { for i in 0..fs::get(outcount).max(0) as usize { let q = array_of_indices.add(i); q.write(fs::index_from_c(q.read())); } }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_attach(win: usize, base: *mut c_void, size: isize) -> c_int;
+    fn PMPI_Win_attach(win: usize, base: *mut c_void, size: isize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_attach`.
+    mpi_win_attach_ / pmpi_win_attach_ => MPI_Win_attach / PMPI_Win_attach,
+    |c| (win: *const c_int, base: *const c_void, size: *const i64, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), fs::buffer(base), fs::get(size) as isize);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_call_errhandler(win: usize, errorcode: c_int) -> c_int;
+    fn PMPI_Win_call_errhandler(win: usize, errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_call_errhandler`.
+    mpi_win_call_errhandler_ / pmpi_win_call_errhandler_ => MPI_Win_call_errhandler / PMPI_Win_call_errhandler,
+    |c| (win: *const c_int, errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_complete(win: usize) -> c_int;
+    fn PMPI_Win_complete(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_complete`.
+    mpi_win_complete_ / pmpi_win_complete_ => MPI_Win_complete / PMPI_Win_complete,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_create(base: *mut c_void, size: isize, disp_unit: c_int, info: usize, comm: usize, win: *mut usize) -> c_int;
+    fn PMPI_Win_create(base: *mut c_void, size: isize, disp_unit: c_int, info: usize, comm: usize, win: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_create`.
+    mpi_win_create_ / pmpi_win_create_ => MPI_Win_create / PMPI_Win_create,
+    |c| (base: *const c_void, size: *const i64, disp_unit: *const c_int, info: *const c_int, comm: *const c_int, win: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_win = PMPI_Win_fromint(fs::get(win));
+            let rc = c(fs::buffer(base), fs::get(size) as isize, fs::get(disp_unit), PMPI_Info_fromint(fs::get(info)), PMPI_Comm_fromint(fs::get(comm)), &mut h_win);
+            fs::set(win, PMPI_Win_toint(h_win));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_create_dynamic(info: usize, comm: usize, win: *mut usize) -> c_int;
+    fn PMPI_Win_create_dynamic(info: usize, comm: usize, win: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_create_dynamic`.
+    mpi_win_create_dynamic_ / pmpi_win_create_dynamic_ => MPI_Win_create_dynamic / PMPI_Win_create_dynamic,
+    |c| (info: *const c_int, comm: *const c_int, win: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_win = PMPI_Win_fromint(fs::get(win));
+            let rc = c(PMPI_Info_fromint(fs::get(info)), PMPI_Comm_fromint(fs::get(comm)), &mut h_win);
+            fs::set(win, PMPI_Win_toint(h_win));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_delete_attr(win: usize, win_keyval: c_int) -> c_int;
+    fn PMPI_Win_delete_attr(win: usize, win_keyval: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_delete_attr`.
+    mpi_win_delete_attr_ / pmpi_win_delete_attr_ => MPI_Win_delete_attr / PMPI_Win_delete_attr,
+    |c| (win: *const c_int, win_keyval: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), fs::get(win_keyval));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_detach(win: usize, base: *mut c_void) -> c_int;
+    fn PMPI_Win_detach(win: usize, base: *mut c_void) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_detach`.
+    mpi_win_detach_ / pmpi_win_detach_ => MPI_Win_detach / PMPI_Win_detach,
+    |c| (win: *const c_int, base: *const c_void, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), fs::buffer(base));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_fence(assert: c_int, win: usize) -> c_int;
+    fn PMPI_Win_fence(assert: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_fence`.
+    mpi_win_fence_ / pmpi_win_fence_ => MPI_Win_fence / PMPI_Win_fence,
+    |c| (assert: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(assert), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_flush(rank: c_int, win: usize) -> c_int;
+    fn PMPI_Win_flush(rank: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_flush`.
+    mpi_win_flush_ / pmpi_win_flush_ => MPI_Win_flush / PMPI_Win_flush,
+    |c| (rank: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(rank), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_flush_all(win: usize) -> c_int;
+    fn PMPI_Win_flush_all(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_flush_all`.
+    mpi_win_flush_all_ / pmpi_win_flush_all_ => MPI_Win_flush_all / PMPI_Win_flush_all,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_flush_local(rank: c_int, win: usize) -> c_int;
+    fn PMPI_Win_flush_local(rank: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_flush_local`.
+    mpi_win_flush_local_ / pmpi_win_flush_local_ => MPI_Win_flush_local / PMPI_Win_flush_local,
+    |c| (rank: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(rank), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_flush_local_all(win: usize) -> c_int;
+    fn PMPI_Win_flush_local_all(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_flush_local_all`.
+    mpi_win_flush_local_all_ / pmpi_win_flush_local_all_ => MPI_Win_flush_local_all / PMPI_Win_flush_local_all,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_free(win: *mut usize) -> c_int;
+    fn PMPI_Win_free(win: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_free`.
+    mpi_win_free_ / pmpi_win_free_ => MPI_Win_free / PMPI_Win_free,
+    |c| (win: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_win = PMPI_Win_fromint(fs::get(win));
+            let rc = c(&mut h_win);
+            fs::set(win, PMPI_Win_toint(h_win));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int;
+    fn PMPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_free_keyval`.
+    mpi_win_free_keyval_ / pmpi_win_free_keyval_ => MPI_Win_free_keyval / PMPI_Win_free_keyval,
+    |c| (win_keyval: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(win_keyval);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_get_errhandler(win: usize, errhandler: *mut usize) -> c_int;
+    fn PMPI_Win_get_errhandler(win: usize, errhandler: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_get_errhandler`.
+    mpi_win_get_errhandler_ / pmpi_win_get_errhandler_ => MPI_Win_get_errhandler / PMPI_Win_get_errhandler,
+    |c| (win: *const c_int, errhandler: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_errhandler = PMPI_Errhandler_fromint(fs::get(errhandler));
+            let rc = c(PMPI_Win_fromint(fs::get(win)), &mut h_errhandler);
+            fs::set(errhandler, PMPI_Errhandler_toint(h_errhandler));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_get_group(win: usize, group: *mut usize) -> c_int;
+    fn PMPI_Win_get_group(win: usize, group: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_get_group`.
+    mpi_win_get_group_ / pmpi_win_get_group_ => MPI_Win_get_group / PMPI_Win_get_group,
+    |c| (win: *const c_int, group: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_group = PMPI_Group_fromint(fs::get(group));
+            let rc = c(PMPI_Win_fromint(fs::get(win)), &mut h_group);
+            fs::set(group, PMPI_Group_toint(h_group));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_get_info(win: usize, info_used: *mut usize) -> c_int;
+    fn PMPI_Win_get_info(win: usize, info_used: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_get_info`.
+    mpi_win_get_info_ / pmpi_win_get_info_ => MPI_Win_get_info / PMPI_Win_get_info,
+    |c| (win: *const c_int, info_used: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info_used = PMPI_Info_fromint(fs::get(info_used));
+            let rc = c(PMPI_Win_fromint(fs::get(win)), &mut h_info_used);
+            fs::set(info_used, PMPI_Info_toint(h_info_used));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_get_name(win: usize, win_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+    fn PMPI_Win_get_name(win: usize, win_name: *mut c_char, resultlen: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_get_name`.
+    mpi_win_get_name_ / pmpi_win_get_name_ => MPI_Win_get_name / PMPI_Win_get_name,
+    |c| (win: *const c_int, win_name: *mut u8, resultlen: *mut c_int, ierror: *mut c_int, win_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_win_name = fs::string_buffer(win_name_len);
+            let rc = c(PMPI_Win_fromint(fs::get(win)), s_win_name.as_mut_ptr().cast(), resultlen);
+            if rc == 0 { fs::string_out(win_name, win_name_len, &s_win_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: usize) -> c_int;
+    fn PMPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_lock`.
+    mpi_win_lock_ / pmpi_win_lock_ => MPI_Win_lock / PMPI_Win_lock,
+    |c| (lock_type: *const c_int, rank: *const c_int, assert: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(lock_type), fs::get(rank), fs::get(assert), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_lock_all(assert: c_int, win: usize) -> c_int;
+    fn PMPI_Win_lock_all(assert: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_lock_all`.
+    mpi_win_lock_all_ / pmpi_win_lock_all_ => MPI_Win_lock_all / PMPI_Win_lock_all,
+    |c| (assert: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(assert), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_post(group: usize, assert: c_int, win: usize) -> c_int;
+    fn PMPI_Win_post(group: usize, assert: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_post`.
+    mpi_win_post_ / pmpi_win_post_ => MPI_Win_post / PMPI_Win_post,
+    |c| (group: *const c_int, assert: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Group_fromint(fs::get(group)), fs::get(assert), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_set_errhandler(win: usize, errhandler: usize) -> c_int;
+    fn PMPI_Win_set_errhandler(win: usize, errhandler: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_set_errhandler`.
+    mpi_win_set_errhandler_ / pmpi_win_set_errhandler_ => MPI_Win_set_errhandler / PMPI_Win_set_errhandler,
+    |c| (win: *const c_int, errhandler: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), PMPI_Errhandler_fromint(fs::get(errhandler)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_set_info(win: usize, info: usize) -> c_int;
+    fn PMPI_Win_set_info(win: usize, info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_set_info`.
+    mpi_win_set_info_ / pmpi_win_set_info_ => MPI_Win_set_info / PMPI_Win_set_info,
+    |c| (win: *const c_int, info: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)), PMPI_Info_fromint(fs::get(info)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_set_name(win: usize, win_name: *const c_char) -> c_int;
+    fn PMPI_Win_set_name(win: usize, win_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_set_name`.
+    mpi_win_set_name_ / pmpi_win_set_name_ => MPI_Win_set_name / PMPI_Win_set_name,
+    |c| (win: *const c_int, win_name: *const u8, ierror: *mut c_int, win_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_win_name = fs::string_in(win_name, win_name_len);
+            let rc = c(PMPI_Win_fromint(fs::get(win)), s_win_name.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_start(group: usize, assert: c_int, win: usize) -> c_int;
+    fn PMPI_Win_start(group: usize, assert: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_start`.
+    mpi_win_start_ / pmpi_win_start_ => MPI_Win_start / PMPI_Win_start,
+    |c| (group: *const c_int, assert: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Group_fromint(fs::get(group)), fs::get(assert), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_sync(win: usize) -> c_int;
+    fn PMPI_Win_sync(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_sync`.
+    mpi_win_sync_ / pmpi_win_sync_ => MPI_Win_sync / PMPI_Win_sync,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_test(win: usize, flag: *mut c_int) -> c_int;
+    fn PMPI_Win_test(win: usize, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_test`.
+    mpi_win_test_ / pmpi_win_test_ => MPI_Win_test / PMPI_Win_test,
+    |c| (win: *const c_int, flag: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_Win_fromint(fs::get(win)), &mut l_flag);
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_unlock(rank: c_int, win: usize) -> c_int;
+    fn PMPI_Win_unlock(rank: c_int, win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_unlock`.
+    mpi_win_unlock_ / pmpi_win_unlock_ => MPI_Win_unlock / PMPI_Win_unlock,
+    |c| (rank: *const c_int, win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(rank), PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_unlock_all(win: usize) -> c_int;
+    fn PMPI_Win_unlock_all(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_unlock_all`.
+    mpi_win_unlock_all_ / pmpi_win_unlock_all_ => MPI_Win_unlock_all / PMPI_Win_unlock_all,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Win_wait(win: usize) -> c_int;
+    fn PMPI_Win_wait(win: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_wait`.
+    mpi_win_wait_ / pmpi_win_wait_ => MPI_Win_wait / PMPI_Win_wait,
+    |c| (win: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Win_fromint(fs::get(win)));
             fs::set(ierror, rc);
         }
     }

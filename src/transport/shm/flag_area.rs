@@ -17,10 +17,8 @@
 //! and unlinked as soon as every member has mapped it (or failed to): nothing stays in
 //! `/dev/shm` after that, even after `kill -9`.
 
-use std::fs::{File, OpenOptions};
+use super::shared_file::SharedMap;
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,6 +42,8 @@ pub struct FlagArea {
     last_complete: AtomicU64,
     base: *mut u8,
     len: usize,
+    /// The mapping `base` points into (unmapped when the area is dropped).
+    _map: SharedMap,
     members: usize,
     max: usize,
     slot_bytes: usize,
@@ -68,61 +68,29 @@ impl FlagArea {
 
     /// Creates (mode 0600, failing if the name exists), sizes, allocates and maps the area.
     pub fn create(path: &Path, members: usize, max: usize) -> io::Result<Self> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_CLOEXEC)
-            .open(path)?;
-        let len = Self::bytes_for(members, max);
-        let made = file.set_len(len as u64).and_then(|()| {
-            // Allocated now: a full /dev/shm must fail here, not with SIGBUS on first touch.
-            // SAFETY: fallocate on an open descriptor within the file's length.
-            match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len as libc::off_t) } {
-                0 => Ok(()),
-                rc => Err(io::Error::from_raw_os_error(rc)),
-            }
-        });
-        let area = made.and_then(|()| Self::map(&file, members, max));
-        if area.is_err() {
-            let _ = std::fs::remove_file(path);
-        }
-        area
+        let map = SharedMap::create(path, Self::bytes_for(members, max))?;
+        Ok(Self::over(map, members, max))
     }
 
     /// Opens and maps the area rank 0 created at `path`, which must have the expected size.
     pub fn open(path: &Path, members: usize, max: usize) -> io::Result<Self> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
-            .open(path)?;
-        let have = file.metadata()?.len();
-        let want = Self::bytes_for(members, max) as u64;
-        if have != want {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("the flag area has {have} bytes, {want} expected"),
-            ));
-        }
-        Self::map(&file, members, max)
+        let map = SharedMap::open(path, Self::bytes_for(members, max))?;
+        Ok(Self::over(map, members, max))
     }
 
-    fn map(file: &File, members: usize, max: usize) -> io::Result<Self> {
-        let len = Self::bytes_for(members, max);
-        let base = super::segment::map(file, len)?;
+    fn over(map: SharedMap, members: usize, max: usize) -> Self {
         let slot_bytes = round_up(SLOT_HEADER + max);
-        Ok(Self {
+        Self {
             calls: AtomicU64::new(0),
             last_complete: AtomicU64::new(0),
-            base,
-            len,
+            base: map.base(),
+            len: map.len(),
+            _map: map,
             members,
             max,
             slot_bytes,
             member_bytes: LINE + 2 * slot_bytes,
-        })
+        }
     }
 
     /// Counts one more call on this rank; returns how many came before.
@@ -208,15 +176,6 @@ impl FlagArea {
         // SAFETY: inside the mapping; nobody reads the bytes meanwhile, and `src` is readable,
         // per the contract.
         unsafe { std::ptr::copy_nonoverlapping(src, self.base.add(at), len) }
-    }
-}
-
-impl Drop for FlagArea {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `map`, unmapped once.
-        unsafe {
-            libc::munmap(self.base.cast(), self.len);
-        }
     }
 }
 

@@ -48,6 +48,7 @@ mod progress;
 pub mod ring;
 pub mod segment;
 mod setup;
+pub mod shared_file;
 
 pub use setup::{ShmInbox, connect, prepare};
 
@@ -396,6 +397,14 @@ impl Transport for ShmTransport {
 
     fn shares_memory(&self, to: u32) -> bool {
         self.reaches(to)
+    }
+
+    fn cma_target(&self, to: u32) -> Option<i32> {
+        let p = self.inner.peers.get(to as usize)?.as_ref()?;
+        let usable = !self.inner.fail_reads
+            && p.state.load(Ordering::Acquire) == LIVE
+            && p.rx.cma_ok().load(Ordering::Acquire) != 0;
+        usable.then(|| p.seg.pid())
     }
 
     fn cma_pid(&self, to: u32) -> Option<i32> {

@@ -1,0 +1,303 @@
+//! Data movement: put, get, accumulate (with or without fetching), compare-and-swap. The
+//! target's memory is addressed by a displacement (in its displacement unit) and the byte runs
+//! of the target datatype relative to it, `(offset, length)` in typemap order; the origin side
+//! is the packed bytes (the binding packs and unpacks derived origin datatypes). Each call
+//! checks the target rank, the access epoch ([`ErrorKind::RmaSync`]) and, except for other
+//! members of a dynamic window, that every run lies inside the target's window
+//! ([`ErrorKind::RmaRange`]); it completes before it returns.
+
+use super::{Flavor, Reach, Window, wait};
+use crate::error::{Error, ErrorKind, Result};
+use nexar_proto::{Order, Reducer};
+use std::sync::atomic::Ordering;
+
+/// How an accumulate combines the origin data into the target's.
+#[derive(Clone, Copy)]
+pub enum Combine<'a> {
+    /// The target takes the origin data (`MPI_REPLACE`).
+    Replace,
+    /// The target is left unchanged (`MPI_NO_OP`: a fetch only).
+    NoOp,
+    /// `target = target ⊕ origin` element-wise.
+    Reduce(&'a Reducer),
+}
+
+/// Where the runs of one access lie: in this process, or in process `pid`.
+enum Place {
+    Here,
+    Cma(i32),
+}
+
+impl Window {
+    /// Writes `src` (packed: the runs' total bytes) into member `rank`'s window at `disp`,
+    /// spread over `runs`.
+    pub fn put(&self, rank: u32, disp: isize, runs: &[(isize, usize)], src: &[u8]) -> Result<()> {
+        let (place, at) = self.locate(rank, disp, runs, src.len())?;
+        self.write(&place, &at, src)
+    }
+
+    /// Reads member `rank`'s window at `disp`, gathered from `runs`, into `dst` (packed: the
+    /// runs' total bytes).
+    pub fn get(
+        &self,
+        rank: u32,
+        disp: isize,
+        runs: &[(isize, usize)],
+        dst: &mut [u8],
+    ) -> Result<()> {
+        let (place, at) = self.locate(rank, disp, runs, dst.len())?;
+        self.read(&place, &at, dst)
+    }
+
+    /// Combines `origin` (packed, the runs' total bytes; ignored by [`Combine::NoOp`]) into
+    /// member `rank`'s window at `disp` over `runs`, atomically with respect to every other
+    /// accumulate on that member; with `fetch`, first copies the target's data (packed) there.
+    pub fn accumulate(
+        &self,
+        rank: u32,
+        disp: isize,
+        runs: &[(isize, usize)],
+        origin: &[u8],
+        combine: Combine<'_>,
+        fetch: Option<&mut [u8]>,
+    ) -> Result<()> {
+        let total: usize = runs.iter().map(|r| r.1).sum();
+        if !matches!(combine, Combine::NoOp) && origin.len() != total {
+            return Err(Error::invalid(format!(
+                "the origin data ({} bytes) and the target data ({total} bytes) of an \
+                 accumulate differ in size",
+                origin.len()
+            )));
+        }
+        if fetch.as_ref().is_some_and(|f| f.len() != total) {
+            return Err(Error::invalid(format!(
+                "the result buffer of a fetching accumulate must hold the {total} bytes of the \
+                 target data"
+            )));
+        }
+        let (place, at) = self.locate(rank, disp, runs, total)?;
+        let _held = self.acc_lock(rank as usize)?;
+        if let (Place::Here, Combine::Reduce(r)) = (&place, combine)
+            && at
+                .iter()
+                .all(|&(a, n)| r.count_of(n).is_ok() && !overlaps(origin, a, n))
+        {
+            // In this process's address space and whole elements in every run: combine in
+            // place, without staging the target's data.
+            if let Some(f) = fetch {
+                self.read(&place, &at, f)?;
+            }
+            let mut done = 0;
+            for &(a, n) in &at {
+                // SAFETY: `a` lies inside window memory in this process (checked by `locate`);
+                // the accumulate mutex keeps other accumulates out, and the MPI rules keep
+                // puts and the owner's stores off these bytes meanwhile.
+                let target = unsafe { std::slice::from_raw_parts_mut(a as usize as *mut u8, n) };
+                r.reduce_into(target, &origin[done..done + n], Order::AccFirst)
+                    .map_err(Error::from)?;
+                done += n;
+            }
+            return Ok(());
+        }
+        let mut now = vec![0u8; total];
+        self.read(&place, &at, &mut now)?;
+        if let Some(f) = fetch {
+            f.copy_from_slice(&now);
+        }
+        match combine {
+            Combine::NoOp => Ok(()),
+            Combine::Replace => self.write(&place, &at, origin),
+            Combine::Reduce(r) => {
+                r.reduce_into(&mut now, origin, Order::AccFirst)
+                    .map_err(Error::from)?;
+                self.write(&place, &at, &now)
+            }
+        }
+    }
+
+    /// Compares the `compare.len()` bytes of member `rank`'s window at `disp` with `compare`
+    /// and, if equal, replaces them with `origin`; `result` receives the old bytes. Atomic with
+    /// respect to every accumulate on that member.
+    pub fn compare_and_swap(
+        &self,
+        rank: u32,
+        disp: isize,
+        origin: &[u8],
+        compare: &[u8],
+        result: &mut [u8],
+    ) -> Result<()> {
+        let len = compare.len();
+        if origin.len() != len || result.len() != len {
+            return Err(Error::invalid("compare-and-swap operands differ in size"));
+        }
+        let runs = [(0isize, len)];
+        let (place, at) = self.locate(rank, disp, &runs, len)?;
+        let _held = self.acc_lock(rank as usize)?;
+        self.read(&place, &at, result)?;
+        if result == compare {
+            self.write(&place, &at, origin)?;
+        }
+        Ok(())
+    }
+
+    /// Checks an access of `runs` at `disp` in member `rank`'s window (`len`: the origin's
+    /// bytes, which must be the runs' total) and gives their absolute addresses.
+    fn locate(
+        &self,
+        rank: u32,
+        disp: isize,
+        runs: &[(isize, usize)],
+        len: usize,
+    ) -> Result<(Place, Vec<(u64, usize)>)> {
+        let t = *self.target(rank)?;
+        self.inner.epoch.lock().check_access(rank as usize)?;
+        let total: usize = runs.iter().map(|r| r.1).sum();
+        if total != len {
+            return Err(Error::invalid(format!(
+                "the origin data ({len} bytes) and the target data ({total} bytes) differ in size"
+            )));
+        }
+        let world = self.inner.comm.inner.members.world()[rank as usize];
+        if let Some(e) = self.inner.comm.inner.engine.failure_of(world) {
+            return Err(e);
+        }
+        let out_of_range = |lo: i128, n: usize| {
+            Error::new(
+                ErrorKind::RmaRange,
+                format!(
+                    "bytes {lo}..{} of rank {rank}'s window are outside it ({} bytes)",
+                    lo + n as i128,
+                    t.size
+                ),
+            )
+        };
+        let dynamic = self.inner.flavor == Flavor::Dynamic;
+        let start = if dynamic {
+            disp as i128
+        } else {
+            disp as i128 * t.disp_unit as i128
+        };
+        let (place, base) = match t.reach {
+            Reach::Here(p) => (Place::Here, p as usize as i128),
+            Reach::Cma { pid, base } => (Place::Cma(pid), base as i128),
+        };
+        let here_dynamic = dynamic && matches!(place, Place::Here);
+        let attached = if here_dynamic {
+            self.inner.attached.lock().clone()
+        } else {
+            Vec::new()
+        };
+        let mut at = Vec::with_capacity(runs.len());
+        for &(off, n) in runs {
+            if n == 0 {
+                continue;
+            }
+            let lo = start + off as i128;
+            let inside = if here_dynamic {
+                attached
+                    .iter()
+                    .any(|&(b, s)| lo >= b as i128 && lo + n as i128 <= b as i128 + s as i128)
+            } else {
+                dynamic || (lo >= 0 && lo + n as i128 <= t.size as i128)
+            };
+            let addr = base + lo;
+            if !inside || addr < 0 || addr + n as i128 > u64::MAX as i128 {
+                return Err(out_of_range(lo, n));
+            }
+            at.push((addr as u64, n));
+        }
+        Ok((place, at))
+    }
+
+    fn write(&self, place: &Place, at: &[(u64, usize)], src: &[u8]) -> Result<()> {
+        match *place {
+            Place::Here => {
+                let mut done = 0;
+                for &(a, n) in at {
+                    // SAFETY: `a` lies inside a window's memory in this process (checked by
+                    // `locate`); `copy` allows the origin to overlap it.
+                    unsafe { std::ptr::copy(src[done..].as_ptr(), a as usize as *mut u8, n) };
+                    done += n;
+                }
+                Ok(())
+            }
+            Place::Cma(pid) => crate::transport::shm::cma::write_runs(pid, at, src)
+                .map_err(|e| cma_error(e, "write")),
+        }
+    }
+
+    fn read(&self, place: &Place, at: &[(u64, usize)], dst: &mut [u8]) -> Result<()> {
+        match *place {
+            Place::Here => {
+                let mut done = 0;
+                for &(a, n) in at {
+                    // SAFETY: as in `write`.
+                    unsafe { std::ptr::copy(a as usize as *const u8, dst[done..].as_mut_ptr(), n) };
+                    done += n;
+                }
+                Ok(())
+            }
+            Place::Cma(pid) => crate::transport::shm::cma::read_runs(pid, at, dst)
+                .map_err(|e| cma_error(e, "read")),
+        }
+    }
+
+    /// Holds member `t`'s accumulate mutex until the guard drops.
+    fn acc_lock(&self, t: usize) -> Result<AccGuard<'_>> {
+        let inner = &self.inner;
+        let engine = &inner.comm.inner.engine;
+        let word = inner.area.acc_mutex(t);
+        let mine = u64::from(engine.rank) + 1;
+        let world = inner.comm.inner.members.world();
+        wait::until(
+            engine,
+            &|| format!("taking the accumulate mutex of rank {t}"),
+            &|| {
+                let holder = word.load(Ordering::Relaxed);
+                let mut w = vec![world[t]];
+                if holder != 0 {
+                    w.push((holder - 1) as u32);
+                }
+                w
+            },
+            || {
+                word.compare_exchange_weak(0, mine, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            },
+        )?;
+        Ok(AccGuard { word })
+    }
+}
+
+/// A held accumulate mutex.
+struct AccGuard<'a> {
+    word: &'a std::sync::atomic::AtomicU64,
+}
+
+impl Drop for AccGuard<'_> {
+    fn drop(&mut self) {
+        self.word.store(0, Ordering::Release);
+    }
+}
+
+/// Whether `bytes` and the `n` bytes at address `a` share memory.
+fn overlaps(bytes: &[u8], a: u64, n: usize) -> bool {
+    let (lo, hi) = (
+        bytes.as_ptr() as u64,
+        bytes.as_ptr() as u64 + bytes.len() as u64,
+    );
+    lo < a + n as u64 && a < hi
+}
+
+fn cma_error(e: std::io::Error, what: &str) -> Error {
+    let kind = match e.raw_os_error() {
+        Some(libc::EFAULT) | Some(libc::ENOMEM) => ErrorKind::RmaRange,
+        Some(libc::ESRCH) => ErrorKind::ProcFailed,
+        _ if e.kind() == std::io::ErrorKind::UnexpectedEof => ErrorKind::RmaRange,
+        _ => ErrorKind::Transport,
+    };
+    Error::new(
+        kind,
+        format!("cross-memory {what} of the target's window memory failed: {e}"),
+    )
+}

@@ -1,0 +1,459 @@
+//! Synchronization: fence, post / start / complete / wait (+ test), lock / unlock (shared and
+//! exclusive), lock_all / unlock_all, flushes and sync, and the epoch bookkeeping that turns
+//! misuse into [`ErrorKind::RmaSync`] errors.
+//!
+//! Every operation completes at issue time (see the module docs of [`super`]), so:
+//! * a fence is a sequentially consistent memory fence around a barrier of the window's
+//!   communicator;
+//! * start waits until each target of its group has posted to this origin once more than
+//!   the starts this origin already matched (`post[t][o]`); complete bumps `complete[t][o]`;
+//!   wait (and test) see `complete[t][o]` reach the posts `t` made to `o`;
+//! * a lock takes the target's lock word (exclusive: `0 -> EXCLUSIVE | holder`; shared: one
+//!   more holder while no exclusive one), unlock releases it, and flushes are memory fences.
+//!
+//! Epochs are checked locally: an access needs a fence epoch, an access epoch that includes
+//! the target, or a lock on it. Nested locks on a target, unlock without a lock, start /
+//! post without their complete / wait, and a fence inside a lock or PSCW epoch are errors.
+
+use super::area::EXCLUSIVE;
+use super::{Window, wait};
+use crate::error::{Error, ErrorKind, Result};
+use std::collections::BTreeMap;
+use std::sync::atomic::{Ordering, fence};
+
+/// A lock's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockKind {
+    /// Only the holder accesses the target (`MPI_LOCK_EXCLUSIVE`).
+    Exclusive,
+    /// Shared with other shared holders (`MPI_LOCK_SHARED`).
+    Shared,
+}
+
+/// This member's epochs on one window.
+pub(super) struct Epoch {
+    /// Between fences (a fence without `no_succeed` opens one).
+    fence: bool,
+    /// The targets of the access epoch `start` opened.
+    access: Option<Vec<usize>>,
+    /// The origins of the exposure epoch `post` opened.
+    exposure: Option<Vec<usize>>,
+    /// Posts this member made to each origin, ever.
+    posted: Vec<u64>,
+    /// Posts of each target this member's starts matched, ever.
+    matched: Vec<u64>,
+    /// Locks held, by target.
+    locks: BTreeMap<usize, LockKind>,
+    /// Inside lock_all.
+    lock_all: bool,
+}
+
+fn sync_error(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::RmaSync, message)
+}
+
+impl Epoch {
+    pub(super) fn new(n: usize) -> Self {
+        Self {
+            fence: false,
+            access: None,
+            exposure: None,
+            posted: vec![0; n],
+            matched: vec![0; n],
+            locks: BTreeMap::new(),
+            lock_all: false,
+        }
+    }
+
+    /// Whether an access to target `t` is inside an epoch.
+    pub(super) fn check_access(&self, t: usize) -> Result<()> {
+        let ok = self.fence
+            || self.lock_all
+            || self.locks.contains_key(&t)
+            || self.access.as_ref().is_some_and(|g| g.contains(&t));
+        if ok {
+            return Ok(());
+        }
+        Err(sync_error(format!(
+            "no access epoch covers target rank {t}: call MPI_Win_fence, MPI_Win_start with a \
+             group containing it, MPI_Win_lock on it or MPI_Win_lock_all first"
+        )))
+    }
+
+    /// Fails unless no lock, access or exposure epoch is open (`what` is the attempted call).
+    pub(super) fn check_idle(&self, what: &str) -> Result<()> {
+        let open = if self.lock_all {
+            "a lock_all epoch"
+        } else if !self.locks.is_empty() {
+            "a lock epoch"
+        } else if self.access.is_some() {
+            "an access epoch (MPI_Win_start without MPI_Win_complete)"
+        } else if self.exposure.is_some() {
+            "an exposure epoch (MPI_Win_post without MPI_Win_wait)"
+        } else {
+            return Ok(());
+        };
+        Err(sync_error(format!("cannot {what} inside {open}")))
+    }
+
+    fn passive(&self) -> bool {
+        self.lock_all || !self.locks.is_empty()
+    }
+}
+
+impl Window {
+    fn engine(&self) -> &crate::core::engine::Engine {
+        &self.inner.comm.inner.engine
+    }
+
+    fn world_of(&self, r: usize) -> u32 {
+        self.inner.comm.inner.members.world()[r]
+    }
+
+    fn check_group(&self, group: &[u32]) -> Result<Vec<usize>> {
+        let n = self.inner.targets.len();
+        group
+            .iter()
+            .map(|&r| {
+                self.target(r)?;
+                Ok(r as usize)
+            })
+            .collect::<Result<Vec<_>>>()
+            .and_then(|g| {
+                if g.len() > n {
+                    Err(Error::invalid("the group has more members than the window"))
+                } else {
+                    Ok(g)
+                }
+            })
+    }
+
+    /// A barrier of the window's members between two sequentially consistent fences: every
+    /// member's accesses before it are visible to every member after it. Blocking, so it runs
+    /// on the communicator's flag area where there is one (a few microseconds).
+    pub(super) fn barrier(&self) -> Result<()> {
+        fence(Ordering::SeqCst);
+        self.inner
+            .comm
+            .start_barrier_to(crate::ops::dest::Mode::Blocking)?
+            .wait()?;
+        fence(Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// `MPI_Win_fence` (collective): completes every access of the epoch it ends and opens the
+    /// next unless `no_succeed` (`MPI_MODE_NOSUCCEED`).
+    pub fn fence(&self, no_succeed: bool) -> Result<()> {
+        self.inner.epoch.lock().check_idle("call a fence")?;
+        self.barrier()?;
+        self.inner.epoch.lock().fence = !no_succeed;
+        Ok(())
+    }
+
+    /// `MPI_Win_post`: opens an exposure epoch for the origins `group` (window ranks).
+    pub fn post(&self, group: &[u32]) -> Result<()> {
+        let g = self.check_group(group)?;
+        let mut e = self.inner.epoch.lock();
+        if e.exposure.is_some() {
+            return Err(sync_error(
+                "MPI_Win_post inside an exposure epoch (MPI_Win_wait not called yet)",
+            ));
+        }
+        fence(Ordering::SeqCst);
+        let me = self.inner.me;
+        for &o in &g {
+            e.posted[o] += 1;
+            self.inner
+                .area
+                .post(me, o)
+                .store(e.posted[o], Ordering::Release);
+        }
+        e.exposure = Some(g);
+        e.fence = false;
+        Ok(())
+    }
+
+    /// `MPI_Win_start`: opens an access epoch to the targets `group` (window ranks), once
+    /// each has posted to this member.
+    pub fn start(&self, group: &[u32]) -> Result<()> {
+        let g = self.check_group(group)?;
+        let want: Vec<u64> = {
+            let mut e = self.inner.epoch.lock();
+            if e.access.is_some() || e.passive() {
+                return Err(sync_error(
+                    "MPI_Win_start inside an access epoch (MPI_Win_complete not called yet, or \
+                     a lock held)",
+                ));
+            }
+            g.iter()
+                .map(|&t| {
+                    e.matched[t] += 1;
+                    e.matched[t]
+                })
+                .collect()
+        };
+        let me = self.inner.me;
+        for (&t, &w) in g.iter().zip(&want) {
+            let word = self.inner.area.post(t, me);
+            let waited = wait::until(
+                self.engine(),
+                &|| format!("waiting in MPI_Win_start for rank {t}'s MPI_Win_post"),
+                &|| vec![self.world_of(t)],
+                || word.load(Ordering::Acquire) >= w,
+            );
+            if let Err(err) = waited {
+                let mut e = self.inner.epoch.lock();
+                for &u in &g {
+                    e.matched[u] -= 1;
+                }
+                return Err(err);
+            }
+        }
+        let mut e = self.inner.epoch.lock();
+        e.access = Some(g);
+        e.fence = false;
+        Ok(())
+    }
+
+    /// `MPI_Win_complete`: ends the access epoch `start` opened.
+    pub fn complete(&self) -> Result<()> {
+        let g = self
+            .inner
+            .epoch
+            .lock()
+            .access
+            .take()
+            .ok_or_else(|| sync_error("MPI_Win_complete without MPI_Win_start"))?;
+        fence(Ordering::SeqCst);
+        let me = self.inner.me;
+        for t in g {
+            self.inner
+                .area
+                .complete(t, me)
+                .fetch_add(1, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// Whether every origin of the exposure epoch has completed.
+    fn exposure_done(&self, g: &[usize], posted: &[u64]) -> bool {
+        let me = self.inner.me;
+        g.iter()
+            .all(|&o| self.inner.area.complete(me, o).load(Ordering::Acquire) >= posted[o])
+    }
+
+    fn exposure(&self) -> Result<(Vec<usize>, Vec<u64>)> {
+        let e = self.inner.epoch.lock();
+        let g = e
+            .exposure
+            .clone()
+            .ok_or_else(|| sync_error("MPI_Win_wait / MPI_Win_test without MPI_Win_post"))?;
+        Ok((g, e.posted.clone()))
+    }
+
+    /// `MPI_Win_wait`: ends the exposure epoch once every origin has completed.
+    pub fn wait(&self) -> Result<()> {
+        let (g, posted) = self.exposure()?;
+        wait::until(
+            self.engine(),
+            &|| "waiting in MPI_Win_wait for the origins' MPI_Win_complete".to_string(),
+            &|| g.iter().map(|&o| self.world_of(o)).collect(),
+            || self.exposure_done(&g, &posted),
+        )?;
+        fence(Ordering::SeqCst);
+        self.inner.epoch.lock().exposure = None;
+        Ok(())
+    }
+
+    /// `MPI_Win_test`: [`Window::wait`] if every origin has completed (true), else false.
+    pub fn test(&self) -> Result<bool> {
+        let (g, posted) = self.exposure()?;
+        if !self.exposure_done(&g, &posted) {
+            return Ok(false);
+        }
+        fence(Ordering::SeqCst);
+        self.inner.epoch.lock().exposure = None;
+        Ok(true)
+    }
+
+    /// Takes target `t`'s lock word.
+    fn acquire(&self, t: usize, kind: LockKind) -> Result<()> {
+        let word = self.inner.area.lock(t);
+        let me = u64::from(self.engine().rank);
+        let world = self.inner.comm.inner.members.world();
+        wait::until(
+            self.engine(),
+            &|| format!("waiting for the {kind:?} lock on rank {t}"),
+            &|| {
+                let v = word.load(Ordering::Relaxed);
+                let mut w = vec![world[t]];
+                if v & EXCLUSIVE != 0 {
+                    w.push((v & !EXCLUSIVE) as u32);
+                }
+                w
+            },
+            || match kind {
+                LockKind::Exclusive => word
+                    .compare_exchange_weak(0, EXCLUSIVE | me, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok(),
+                LockKind::Shared => {
+                    let v = word.load(Ordering::Relaxed);
+                    v & EXCLUSIVE == 0
+                        && word
+                            .compare_exchange_weak(v, v + 1, Ordering::Acquire, Ordering::Relaxed)
+                            .is_ok()
+                }
+            },
+        )
+    }
+
+    fn release(&self, t: usize, kind: LockKind) {
+        fence(Ordering::SeqCst);
+        let word = self.inner.area.lock(t);
+        match kind {
+            LockKind::Exclusive => word.store(0, Ordering::Release),
+            LockKind::Shared => {
+                word.fetch_sub(1, Ordering::Release);
+            }
+        }
+    }
+
+    /// `MPI_Win_lock`: starts a passive-target epoch on `rank`.
+    pub fn lock(&self, kind: LockKind, rank: u32) -> Result<()> {
+        self.target(rank)?;
+        let t = rank as usize;
+        {
+            let e = self.inner.epoch.lock();
+            if e.lock_all || e.locks.contains_key(&t) {
+                return Err(sync_error(format!(
+                    "rank {t} is already locked by this process (nested MPI_Win_lock)"
+                )));
+            }
+            if e.access.is_some() || e.exposure.is_some() {
+                return Err(sync_error("MPI_Win_lock inside a PSCW epoch"));
+            }
+        }
+        if let Some(e) = self.engine().failure_of(self.world_of(t)) {
+            return Err(e.context(format!("locking rank {t}")));
+        }
+        self.acquire(t, kind)?;
+        let mut e = self.inner.epoch.lock();
+        e.locks.insert(t, kind);
+        e.fence = false;
+        Ok(())
+    }
+
+    /// `MPI_Win_unlock`: ends the passive-target epoch on `rank`.
+    pub fn unlock(&self, rank: u32) -> Result<()> {
+        self.target(rank)?;
+        let t = rank as usize;
+        let kind = self.inner.epoch.lock().locks.remove(&t).ok_or_else(|| {
+            sync_error(format!(
+                "MPI_Win_unlock of rank {t}, which this process has not locked"
+            ))
+        })?;
+        self.release(t, kind);
+        Ok(())
+    }
+
+    /// `MPI_Win_lock_all`: a shared lock on every member.
+    pub fn lock_all(&self) -> Result<()> {
+        {
+            let e = self.inner.epoch.lock();
+            if e.passive() {
+                return Err(sync_error("MPI_Win_lock_all while holding a lock"));
+            }
+            if e.access.is_some() || e.exposure.is_some() {
+                return Err(sync_error("MPI_Win_lock_all inside a PSCW epoch"));
+            }
+        }
+        for t in 0..self.inner.targets.len() {
+            if let Err(err) = self.acquire(t, LockKind::Shared) {
+                for u in 0..t {
+                    self.release(u, LockKind::Shared);
+                }
+                return Err(err);
+            }
+        }
+        let mut e = self.inner.epoch.lock();
+        e.lock_all = true;
+        e.fence = false;
+        Ok(())
+    }
+
+    /// `MPI_Win_unlock_all`.
+    pub fn unlock_all(&self) -> Result<()> {
+        {
+            let mut e = self.inner.epoch.lock();
+            if !e.lock_all {
+                return Err(sync_error("MPI_Win_unlock_all without MPI_Win_lock_all"));
+            }
+            e.lock_all = false;
+        }
+        for t in 0..self.inner.targets.len() {
+            self.release(t, LockKind::Shared);
+        }
+        Ok(())
+    }
+
+    /// `MPI_Win_flush` / `MPI_Win_flush_local` on `rank` (`None`: the `_all` forms): every
+    /// access already completed, so this is an ordering point; it needs a passive-target
+    /// epoch (on `rank`, for the one-target forms).
+    pub fn flush(&self, rank: Option<u32>) -> Result<()> {
+        {
+            let e = self.inner.epoch.lock();
+            let ok = match rank {
+                Some(r) => {
+                    self.target(r)?;
+                    e.lock_all || e.locks.contains_key(&(r as usize))
+                }
+                None => e.passive(),
+            };
+            if !ok {
+                return Err(sync_error(
+                    "a flush needs a passive-target epoch (MPI_Win_lock or MPI_Win_lock_all)",
+                ));
+            }
+        }
+        fence(Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// `MPI_Win_sync`: a memory fence between this process's loads and stores of window
+    /// memory and the window's public copy (one and the same in the unified model).
+    pub fn sync(&self) {
+        fence(Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accesses_need_an_epoch_and_idle_checks_name_the_open_one() {
+        let mut e = Epoch::new(3);
+        assert_eq!(e.check_access(1).unwrap_err().kind(), ErrorKind::RmaSync);
+        assert!(e.check_idle("free the window").is_ok());
+        e.locks.insert(1, LockKind::Shared);
+        assert!(e.check_access(1).is_ok());
+        assert!(e.check_access(2).is_err(), "a lock covers its target only");
+        let busy = e.check_idle("free the window").unwrap_err();
+        assert!(busy.message().contains("a lock epoch"), "{busy}");
+        e.locks.clear();
+        e.access = Some(vec![2]);
+        assert!(e.check_access(2).is_ok() && e.check_access(0).is_err());
+        assert!(e.check_idle("call a fence").is_err());
+        e.access = None;
+        e.exposure = Some(vec![0]);
+        assert!(
+            e.check_access(0).is_err(),
+            "an exposure epoch gives no access"
+        );
+        e.exposure = None;
+        e.fence = true;
+        assert!(e.check_access(0).is_ok() && e.check_access(2).is_ok());
+        e.lock_all = true;
+        assert!(e.passive());
+    }
+}
