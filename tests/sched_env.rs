@@ -29,6 +29,21 @@ fn udp_free(port: u16) -> bool {
     UdpSocket::bind(("127.0.0.1", port)).is_ok()
 }
 
+/// A `MASTER_PORT` whose rendezvous port (`MASTER_PORT + 1`) the system just handed out as a
+/// free ephemeral UDP port: tests running at the same time never scan their way to the same
+/// one (two jobs on one port meet each other's rendezvous and refuse each other's secret).
+fn ephemeral_master_port() -> u16 {
+    loop {
+        let port = UdpSocket::bind("127.0.0.1:0")
+            .and_then(|s| s.local_addr())
+            .expect("an ephemeral UDP port")
+            .port();
+        if port > 1 && torchrun_port(port - 1) == port {
+            return port - 1;
+        }
+    }
+}
+
 /// A key in `start..` whose derived port is free on 127.0.0.1 right now.
 fn free_key(start: u64, port_of: impl Fn(u64) -> u16) -> u64 {
     (start..start + 10_000)
@@ -166,9 +181,7 @@ fn torchrun_with_the_secret_in_a_variable_forms_a_world() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let master = (20000..30000)
-        .find(|&p| udp_free(torchrun_port(p)))
-        .expect("a free port");
+    let master = ephemeral_master_port();
     let children = (0..2u32)
         .map(|r| {
             Command::new(example("allreduce_demo"))
@@ -195,9 +208,7 @@ fn torchrun_with_the_secret_in_a_variable_forms_a_world() {
 #[test]
 fn a_missing_rendezvous_is_reported_while_waiting() {
     let (dir, secret) = secret_dir("norank0");
-    let master = (20000..30000)
-        .find(|&p| udp_free(torchrun_port(p)))
-        .expect("a free port");
+    let master = ephemeral_master_port();
     let t = Instant::now();
     let out = Command::new(example("allreduce_demo"))
         .env_clear()
