@@ -42,6 +42,10 @@ expect_link("${LIBDIR}/libnexar.so.${major}" "libnexar.so.${VERSION}")
 expect_link("${LIBDIR}/libnexar.so" "libnexar.so.${major}")
 expect_file("${LIBDIR}/libnexar.a")
 expect_file("${INCLUDEDIR}/nexar.h")
+# share/doc/nexar: licences, README and the reference pages.
+foreach(_doc README.md LICENSE-MIT LICENSE-APACHE docs/ENVIRONMENT.md docs/MPI_FUNCTIONS.md)
+  expect_file("${DOCDIR}/${_doc}")
+endforeach()
 # The MPI library: the real file under its standard-ABI SONAME, every other name a link to it.
 expect_file("${LIBDIR}/libmpi_abi.so.1")
 foreach(_mpi_link libmpi_abi.so libmpi_abi.so.0 libpmpi_abi.so libpmpi_abi.so.0 libpmpi_abi.so.1)

@@ -170,7 +170,21 @@ pub fn describe(class: c_int) -> &'static str {
         crate::comm::ulfm::MPIX_ERR_REVOKED => "communicator revoked",
         MPIX_ERR_TIMEOUT => "operation timed out",
         MPIX_ERR_COLL_MISMATCH => "ranks called mismatched collectives",
-        c if (0..=62).contains(&c) => "MPI error",
+        crate::io::MPI_ERR_ACCESS => "permission denied",
+        crate::io::MPI_ERR_AMODE => "invalid file access mode",
+        crate::io::MPI_ERR_BAD_FILE => "invalid file name",
+        crate::io::MPI_ERR_FILE => "invalid file handle",
+        crate::io::MPI_ERR_FILE_EXISTS => "file exists",
+        crate::io::MPI_ERR_FILE_IN_USE => "file in use",
+        crate::io::MPI_ERR_IO => "I/O error",
+        crate::io::MPI_ERR_NO_SPACE => "no space left on device",
+        crate::io::MPI_ERR_NO_SUCH_FILE => "no such file",
+        crate::io::MPI_ERR_QUOTA => "quota exceeded",
+        crate::io::MPI_ERR_READ_ONLY => "read-only file or file system",
+        crate::io::MPI_ERR_DUP_DATAREP => "data representation already defined",
+        crate::io::MPI_ERR_UNSUPPORTED_DATAREP => "unsupported data representation",
+        // Every other standard class: its name from the spec table.
+        c if (0..=62).contains(&c) => class_name(c).unwrap_or("MPI error"),
         _ => "unknown error code",
     }
 }
