@@ -132,8 +132,25 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_get_attr(dup, MPI_TAG_UB, &val, &flag));
     CHECK(flag == 1 && *val >= 32767);
 
+    /* MPI_Comm_disconnect: collective, frees the communicator; messages sent on it before
+       arrive, and a receive posted on it before stays valid. */
+    MPI_Comm dc;
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dc));
+    int token = -1, in = -2;
+    MPI_Request rq;
+    CHECK_OK(MPI_Irecv(&in, 1, MPI_INT, (me + size - 1) % size, 5, dc, &rq));
+    token = me;
+    CHECK_OK(MPI_Send(&token, 1, MPI_INT, (me + 1) % size, 5, dc));
+    CHECK_OK(MPI_Comm_disconnect(&dc));
+    CHECK(dc == MPI_COMM_NULL);
+    CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK(in == (me + size - 1) % size);
+
     /* Errors under MPI_ERRORS_RETURN. */
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MPI_Comm world_copy = MPI_COMM_WORLD;
+    EXPECT_CLASS(MPI_Comm_disconnect(&world_copy), MPI_ERR_COMM);
+    EXPECT_CLASS(MPI_Comm_disconnect(NULL), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Comm_get_attr(MPI_COMM_WORLD, 12345, &val, &flag), MPI_ERR_KEYVAL);
     EXPECT_CLASS(MPI_Comm_compare(MPI_COMM_NULL, MPI_COMM_WORLD, &r), MPI_ERR_COMM);
     MPI_Group remote;

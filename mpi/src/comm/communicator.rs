@@ -186,19 +186,31 @@ mpi_fn! {
     fn MPI_Comm_free(comm_p: *mut MPI_Comm) -> c_int => PMPI_Comm_free {
         // SAFETY: read only when not NULL.
         let h = if comm_p.is_null() { MPI_COMM_WORLD } else { unsafe { comm_p.read() } };
-        call("MPI_Comm_free", h, || {
+        call("MPI_Comm_free", h, || free_comm(h, comm_p))
+    }
+
+    /// Disconnects from a user communicator and frees it, setting `*comm` to `MPI_COMM_NULL`.
+    /// Collective over every member (both groups of an intercommunicator): it returns once all
+    /// of them have called it; by then everything sent on the communicator has been
+    /// transmitted (nexar copies messages out when they are sent), and requests still pending
+    /// on it stay valid. nexar has no dynamic processes, so this is the whole of what MPI asks
+    /// of it here. Blocking, thread-safe. Errors: `MPI_ERR_ARG` (NULL), `MPI_ERR_COMM` (invalid
+    /// or predefined communicator), `MPIX_ERR_PROC_FAILED` (a member failed).
+    fn MPI_Comm_disconnect(comm_p: *mut MPI_Comm) -> c_int => PMPI_Comm_disconnect {
+        // SAFETY: read only when not NULL.
+        let h = if comm_p.is_null() { MPI_COMM_WORLD } else { unsafe { comm_p.read() } };
+        call("MPI_Comm_disconnect", h, || {
             non_null(comm_p, "comm")?;
-            if !matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
-                comm(h)?;
-                crate::comm::attr::delete_all(h)?;
+            if matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
+                return Err(MpiError::new(
+                    MPI_ERR_COMM,
+                    "a predefined communicator cannot be disconnected (MPI_Finalize releases it)",
+                ));
             }
-            remove_comm(h)?;
-            NAMES.lock().remove(&h);
-            crate::comm::info::drop_comm_hints(h);
-            crate::comm::topo::drop_topology(h);
-            // SAFETY: checked for NULL.
-            unsafe { comm_p.write(MPI_COMM_NULL) };
-            Ok(())
+            let c = comm(h)?;
+            use crate::coll::blocking::Complete;
+            crate::coll::blocking::barrier(&c, nexar::Mode::Blocking)?.complete()?;
+            free_comm(h, comm_p)
         })
     }
 
@@ -366,4 +378,21 @@ mpi_fn! {
             write_int(resultlen, "resultlen", b.len() as c_int)
         })
     }
+}
+
+/// Frees communicator `h` (attributes deleted, name, hints and topology dropped) and writes
+/// `MPI_COMM_NULL` to `comm_p` (`MPI_Comm_free`, and `MPI_Comm_disconnect` after its barrier).
+fn free_comm(h: MPI_Comm, comm_p: *mut MPI_Comm) -> Result<()> {
+    non_null(comm_p, "comm")?;
+    if !matches!(h, MPI_COMM_WORLD | MPI_COMM_SELF) {
+        comm(h)?;
+        crate::comm::attr::delete_all(h)?;
+    }
+    remove_comm(h)?;
+    NAMES.lock().remove(&h);
+    crate::comm::info::drop_comm_hints(h);
+    crate::comm::topo::drop_topology(h);
+    // SAFETY: checked for NULL.
+    unsafe { comm_p.write(MPI_COMM_NULL) };
+    Ok(())
 }

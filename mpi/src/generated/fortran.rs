@@ -780,6 +780,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Comm_disconnect(comm: *mut usize) -> c_int;
+    fn PMPI_Comm_disconnect(comm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_disconnect`.
+    mpi_comm_disconnect_ / pmpi_comm_disconnect_ => MPI_Comm_disconnect / PMPI_Comm_disconnect,
+    |c| (comm: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_comm = PMPI_Comm_fromint(fs::get(comm));
+            let rc = c(&mut h_comm);
+            fs::set(comm, PMPI_Comm_toint(h_comm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_dup(comm: usize, newcomm: *mut usize) -> c_int;
     fn PMPI_Comm_dup(comm: usize, newcomm: *mut usize) -> c_int;
 }

@@ -10,7 +10,6 @@ stub!(MPI_Close_port, PMPI_Close_port);
 stub!(MPI_Comm_accept, PMPI_Comm_accept);
 stub!(MPI_Comm_connect, PMPI_Comm_connect);
 stub!(MPI_Comm_create_from_group, PMPI_Comm_create_from_group);
-stub!(MPI_Comm_disconnect, PMPI_Comm_disconnect);
 stub!(MPI_Comm_join, PMPI_Comm_join);
 stub!(MPI_Comm_spawn, PMPI_Comm_spawn);
 stub!(MPI_Comm_spawn_multiple, PMPI_Comm_spawn_multiple);
