@@ -180,6 +180,10 @@ for mod in mods:
 if bad or verbose or mode == "next":
     print(f"mpi4py {mode} modules: tests run/failures/errors/skipped (worst rank) per rank count")
     print("\n".join(rows))
+else:
+    # One line even when all is well, so a log shows what ran.
+    print(f"mpi4py {mode} modules: all {len(mods)} passed at {', '.join(nps)} ranks "
+          f"({' '.join(mods)}; -v for the table)")
 # The required set also names each failure (the first lines of each bad log).
 for mod, np, cell, log in bad if mode == "required" else []:
     print(f"mpi4py: {mod} at {np} ranks: {cell} (log: {log})", file=sys.stderr)
