@@ -8,7 +8,7 @@ use crate::comm::CommInner;
 use crate::core::engine::{CollEvent, Engine};
 use crate::core::fingerprint::{
     COLL_PROBE_AFTER, COLL_PROBE_STEP, FLAGS_PROBE_STEP, Fingerprint, MISMATCH_STEP, kinds_message,
-    mismatch_message, notice_error, probe_next, probe_origin, probe_payload,
+    mismatch_message, notice_error, probe_origin,
 };
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
@@ -173,22 +173,11 @@ impl CollectiveRun {
         Ok(machine.finish()?)
     }
 
-    /// Passes a probe started by `origin` to this rank's ring successor (see
-    /// [`COLL_PROBE_STEP`]), unless it has gone round.
+    /// Passes a probe started by `origin` on around the ring (see [`COLL_PROBE_STEP`]).
     fn pass_probe(&self, origin: u32) {
+        let key = (self.comm.context, self.seq);
         let members = self.comm.members.world();
-        if let Some(to) = probe_next(members, self.comm.engine.rank, origin) {
-            // A successor the probe cannot reach is reported failed through the mailbox.
-            let _ = self.comm.engine.send_coll(
-                to,
-                self.comm.context,
-                self.seq,
-                COLL_PROBE_STEP,
-                probe_payload(origin),
-                &self.fp,
-                members,
-            );
-        }
+        self.comm.engine.pass_probe(key, origin, &self.fp, members);
     }
 
     /// Feeds the machine until it is done.

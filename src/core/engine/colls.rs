@@ -207,19 +207,19 @@ impl Engine {
         r.early.entry(key).or_default().push(notice);
     }
 
-    /// Passes on a probe of call `key`, which this rank finished with the prober's fingerprint
-    /// `fp`, to its ring successor among `members` (see `core::fingerprint::COLL_PROBE_STEP`).
-    pub(super) fn pass_closed_probe(
+    /// Passes a probe of call `key` started by world rank `origin` to this rank's ring
+    /// successor among `members`, unless it has gone round (see
+    /// `core::fingerprint::COLL_PROBE_STEP`). `fp` is this rank's fingerprint of the call: the
+    /// prober's, or the probe would have been reported as a mismatch. A successor the probe
+    /// cannot reach is reported failed the usual way.
+    pub(crate) fn pass_probe(
         &self,
         key: CollKey,
-        probe: &Frame,
+        origin: u32,
         fp: &crate::core::fingerprint::Fingerprint,
         members: &[u32],
     ) {
-        use crate::core::fingerprint::{COLL_PROBE_STEP, probe_next, probe_origin, probe_payload};
-        let Some(origin) = probe_origin(probe) else {
-            return;
-        };
+        use crate::core::fingerprint::{COLL_PROBE_STEP, probe_next, probe_payload};
         if let Some(to) = probe_next(members, self.rank, origin) {
             let _ = self.send_coll(
                 to,

@@ -482,7 +482,9 @@ impl FrameSink for Engine {
                             // A probe of a call this rank finished the same way: passed on
                             // around the ring (`core::fingerprint::COLL_PROBE_STEP`).
                             drop(r);
-                            self.pass_closed_probe(key, &frame, &fp, &members);
+                            if let Some(origin) = crate::core::fingerprint::probe_origin(&frame) {
+                                self.pass_probe(key, origin, &fp, &members);
+                            }
                             return;
                         }
                         if frame.header.step == crate::core::fingerprint::MISMATCH_STEP {
