@@ -177,14 +177,7 @@ def parse_args(argv):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
                     help="8 MiB array, 2 MiB records, 2 repetitions: a smoke test (< 30 s)")
-    ap.add_argument("--nexar-only", action="store_true", help="do not build or run Open MPI")
-    ap.add_argument("--no-install", action="store_true",
-                    help="never apt-get install Open MPI (use it only if already installed)")
-    ap.add_argument("--no-build", action="store_true",
-                    help="use the existing CMake build tree as it is")
-    ap.add_argument("--build-dir", type=Path, default=ROOT / "build",
-                    help="nexar's CMake build tree (default: build/)")
-    ap.add_argument("--ranks", default="2,4", help="comma-separated rank counts (default 2,4)")
+    run.add_common_options(ap)
     ap.add_argument("--dir", type=Path,
                     help="where the scratch directory goes (a local disk; default: "
                          "BUILD_DIR/bench-work); it is removed at the end")
@@ -202,12 +195,7 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds one run may take before it is killed (default 900)")
     args = ap.parse_args(argv)
-    try:
-        args.ranks = [int(r) for r in args.ranks.split(",") if r.strip()]
-    except ValueError:
-        ap.error(f"--ranks {args.ranks!r}: expected comma-separated integers")
-    if not args.ranks or any(r < 1 for r in args.ranks):
-        ap.error(f"--ranks {args.ranks!r}: expected positive integers")
+    run.parse_ranks(ap, args)
     if args.reps < 1:
         ap.error("--reps must be at least 1")
     if args.quick:

@@ -253,6 +253,29 @@ def run_one(cmd, env, timeout, progress):
 
 # ---- options and main -----------------------------------------------------------------------
 
+def add_common_options(ap):
+    """The options every harness here shares (bench/run.py, bench/io_run.py): which MPIs,
+    whether and where to build, the rank counts."""
+    ap.add_argument("--nexar-only", action="store_true", help="do not build or run Open MPI")
+    ap.add_argument("--no-install", action="store_true",
+                    help="never apt-get install Open MPI (use it only if already installed)")
+    ap.add_argument("--no-build", action="store_true",
+                    help="use the existing CMake build tree as it is")
+    ap.add_argument("--build-dir", type=Path, default=ROOT / "build",
+                    help="nexar's CMake build tree (default: build/)")
+    ap.add_argument("--ranks", default="2,4", help="comma-separated rank counts (default 2,4)")
+
+
+def parse_ranks(ap, args):
+    """Turns --ranks into a list of positive integers, or stops with an argparse error."""
+    try:
+        args.ranks = [int(r) for r in args.ranks.split(",") if r.strip()]
+    except ValueError:
+        ap.error(f"--ranks {args.ranks!r}: expected comma-separated integers")
+    if not args.ranks or any(r < 1 for r in args.ranks):
+        ap.error(f"--ranks {args.ranks!r}: expected positive integers")
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -262,14 +285,7 @@ def parse_args(argv):
                     help="same as --mode network")
     ap.add_argument("--quick", action="store_true",
                     help="small sizes, few repetitions: a smoke test (< 1 min)")
-    ap.add_argument("--nexar-only", action="store_true", help="do not build or run Open MPI")
-    ap.add_argument("--no-install", action="store_true",
-                    help="never apt-get install Open MPI (use it only if already installed)")
-    ap.add_argument("--no-build", action="store_true",
-                    help="use the existing CMake build tree as it is")
-    ap.add_argument("--build-dir", type=Path, default=ROOT / "build",
-                    help="nexar's CMake build tree (default: build/)")
-    ap.add_argument("--ranks", default="2,4", help="comma-separated rank counts (default 2,4)")
+    add_common_options(ap)
     ap.add_argument("--bench", help="mpibench --bench list (default: all four)")
     ap.add_argument("--max-bytes", help="cap on ping-pong and allreduce sizes (e.g. 16M)")
     ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "latest.json",
@@ -280,12 +296,7 @@ def parse_args(argv):
                     help="seconds one run may take before it is killed (default 1200)")
     ap.add_argument("--extra", default="", help="more mpibench options, space-separated")
     args = ap.parse_args(argv)
-    try:
-        args.ranks = [int(r) for r in args.ranks.split(",") if r.strip()]
-    except ValueError:
-        ap.error(f"--ranks {args.ranks!r}: expected comma-separated integers")
-    if not args.ranks or any(r < 1 for r in args.ranks):
-        ap.error(f"--ranks {args.ranks!r}: expected positive integers")
+    parse_ranks(ap, args)
     return args
 
 
