@@ -139,6 +139,9 @@ struct Peer {
     cma_failed: AtomicBool,
     /// Payloads announced by `CMA` and not yet acknowledged: token -> (header, payload).
     inflight: Mutex<HashMap<u64, (Vec<u8>, Bytes)>>,
+    /// Why the peer was lost, set before `state` leaves `LIVE`: a send that finds the peer
+    /// gone names the real cause, even before the engine has recorded it.
+    lost_reason: std::sync::OnceLock<String>,
 }
 
 /// Counters of one transport.
@@ -260,6 +263,9 @@ impl Inner {
 
     /// Marks `peer` lost (once) and tells the sink.
     fn lose(&self, peer: &Peer, reason: String) {
+        // First: a send racing this loss reports this reason, not a generic one (the engine
+        // records the first failure it hears of a rank).
+        let _ = peer.lost_reason.set(reason.clone());
         if peer
             .state
             .compare_exchange(LIVE, LOST, Ordering::AcqRel, Ordering::Acquire)
@@ -308,7 +314,11 @@ impl Transport for ShmTransport {
         let inner = &self.inner;
         let peer = inner.peer(to)?;
         if peer.state.load(Ordering::Acquire) != LIVE {
-            return Err(Error::proc_failed(to, "local peer has left or failed"));
+            let why = peer
+                .lost_reason
+                .get()
+                .map_or("local peer has left or failed", |r| r);
+            return Err(Error::proc_failed(to, why));
         }
         let len = frame.payload.len();
         inner.stats.frames_sent.fetch_add(1, Ordering::Relaxed);

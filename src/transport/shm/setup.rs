@@ -127,6 +127,7 @@ pub fn connect(
             state: AtomicU8::new(LIVE),
             cma_failed: AtomicBool::new(false),
             inflight: Mutex::new(Default::default()),
+            lost_reason: Default::default(),
         }));
     }
     if n_local <= 1 {
