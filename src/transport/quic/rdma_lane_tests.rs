@@ -162,6 +162,12 @@ async fn a_peer_without_a_device_refuses_and_tls_carries_the_frames() {
     ts[0].0.send(1, frame(0, 0, 1 << 20)).unwrap();
     ts[0].0.send(1, bulk).unwrap();
     assert!(wait_for(&ts[1].1, 2).await, "{:?}", ts[1].1.lost.lock());
+    // The sender counts a frame once its write returns, which may be after the receiver
+    // delivered it: wait (bounded) for the count rather than read it at once.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while lane(&ts[0].0, "tls").frames_sent < 2 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
     assert_eq!(lane(&ts[0].0, "tls").frames_sent, 2);
     assert_eq!(lane(&ts[0].0, "rdma").frames_sent, 0);
     assert!(ts[0].0.inner.rdma.told.lock().contains(&1));
