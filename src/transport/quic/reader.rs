@@ -112,11 +112,13 @@ pub(super) fn deliver(
             inner.sink.on_frame(frame);
         }
         Some(FrameKind::Goodbye) => {
-            inner.peers.goodbye_received(inner, peer, frame.header.seq);
+            // The report first: marking the peer as left can end this rank's shutdown, and
+            // what the goodbye said must be known by then.
             let failed = crate::transport::failures_from_bytes(&frame.payload);
             if !failed.is_empty() {
                 inner.sink.on_failures_reported(peer, &failed);
             }
+            inner.peers.goodbye_received(inner, peer, frame.header.seq);
         }
         Some(FrameKind::Hello) | None => return Err("unexpected Hello in the middle of a stream"),
     }

@@ -319,11 +319,13 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
             Action::Nothing
         }
         GOODBYE => {
-            peer.state.store(GONE, Ordering::Release);
+            // The report before the state: a peer seen GONE can end this rank's shutdown, and
+            // what its goodbye said must be known by then.
             let failed = crate::transport::failures_from_bytes(data);
             if !failed.is_empty() {
                 inner.sink.on_failures_reported(peer.rank, &failed);
             }
+            peer.state.store(GONE, Ordering::Release);
             Action::Nothing
         }
         other => Action::Violation(format!("unknown slot kind {other}")),
