@@ -61,15 +61,15 @@ fn conformance_over_shm_without_one_copy_at_2_and_4_ranks() {
 #[test]
 fn every_size_arrives_intact_with_and_without_one_copy() {
     for n in [2, 3] {
-        // 3 rounds x 12 sizes x (n-1) peers, plus the barrier's frames.
-        let min_frames = 3 * 12 * (n as u64 - 1);
+        // 3 rounds x 13 sizes x (n-1) peers, plus the barrier's frames.
+        let min_frames = 3 * 13 * (n as u64 - 1);
         let lines = rank_lines(n, &run(n, "shm_check", &[]), "shm check passed over shm");
         for l in &lines {
             assert!(counter(l, "frames_sent") >= min_frames, "{l}");
             assert!(counter(l, "frames_received") >= min_frames, "{l}");
         }
         // Whether one-copy reads are permitted depends on the sandbox; when they are, the
-        // messages of at least CMA_THRESHOLD bytes (2 of the 12 sizes) must have used them.
+        // messages of at least CMA_THRESHOLD bytes (2 of the 13 sizes) must have used them.
         assert_eq!(nexar::transport::shm::CMA_THRESHOLD, 1 << 20);
         let one_copy: u64 = lines.iter().map(|l| counter(l, "one_copy")).sum();
         let permitted = nexar::transport::shm::cma::probe(

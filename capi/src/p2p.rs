@@ -120,8 +120,7 @@ pub extern "C" fn nexar_recv(
         let capacity = out.len();
         let (src, tag) = (source_arg(source)?, tag_arg(tag)?);
         let c = self::comm(comm)?;
-        let pending = c.start_recv(src, tag)?;
-        let outcome = c.block_on(pending.finish_into(out))?;
+        let outcome = c.recv_into_blocking(out, src, tag)?;
         finish_status(&outcome, capacity, status)
     })
 }

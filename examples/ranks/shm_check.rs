@@ -1,7 +1,8 @@
 //! Shared-memory transport check, run by tests/shm_transport.rs under nexarrun: every rank
 //! exchanges messages of sizes around the slot and one-copy boundaries with every other rank
 //! (ring wraparound, pipelined chunks, `process_vm_readv`), verifies every byte, and prints its
-//! transport counters (`one_copy=N` counts payloads copied directly out of the sender).
+//! transport counters (`one_copy=N` counts payloads copied directly out of the sender). The
+//! blocking send and receive fast paths run the same sizes.
 
 #[path = "../support/exchange.rs"]
 mod exchange;
@@ -9,15 +10,22 @@ mod exchange;
 use exchange::{pattern, shift};
 use nexar::{Context, Source, TagMatch};
 
+/// Data bytes of one ring slot.
+const SLOT_DATA: usize =
+    nexar::transport::shm::SLOT_BYTES as usize - nexar::transport::shm::ring::SLOT_HEADER;
+/// The largest payload that travels inline in one slot (after the frame header).
+const INLINE_MAX: usize = SLOT_DATA - nexar::wire::HEADER_LEN;
+
 /// Sizes that hit an empty payload, one slot, slot boundaries, the one-copy threshold, and
 /// multi-megabyte pipelined transfers.
 const SIZES: &[usize] = &[
     0,
     1,
     8,
-    8000,
-    8184,
-    8185,
+    INLINE_MAX,
+    INLINE_MAX + 1,
+    SLOT_DATA,
+    SLOT_DATA + 1,
     65535,
     65536,
     65537,
@@ -60,6 +68,35 @@ fn lent_sends(w: &nexar::Comm) -> nexar::Result<()> {
     Ok(())
 }
 
+/// The blocking fast paths: `send_blocking` copies a message below the one-copy threshold
+/// straight into the ring (or a queue), `recv_blocking` takes it as it arrives without posting
+/// a receive. Every size, to every peer, the sends all issued before the receives (eager and
+/// lent sends both complete without a posted receive), and a message with a tag the receive
+/// skips first must wait its turn in the unexpected queue without being lost or reordered.
+fn blocking_fast_paths(w: &nexar::Comm) -> nexar::Result<()> {
+    let (me, n) = (w.rank(), w.size());
+    for &size in SIZES {
+        for k in 1..n {
+            let (to, from) = ((me + k) % n, (me + n - k) % n);
+            w.send_blocking(&pattern(me, to, size), to, 2000)?;
+            w.send_blocking(&pattern(to, me, size), to, 2001)?;
+            let mut got = vec![0u8; size];
+            let st = w.recv_blocking(&mut got, Source::Rank(from), TagMatch::Tag(2001))?;
+            let mut first = vec![0u8; size];
+            let st0 = w.recv_blocking(&mut first, Source::Rank(from), TagMatch::Any)?;
+            if got != pattern(me, from, size)
+                || first != pattern(from, me, size)
+                || (st.source, st.tag, st.bytes) != (from, 2001, size)
+                || (st0.source, st0.tag, st0.bytes) != (from, 2000, size)
+            {
+                eprintln!("rank {me}: blocking {size} bytes from rank {from} arrived wrong");
+                std::process::exit(1);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> nexar::Result<()> {
     let ctx = Context::init()?;
     let w = ctx.world();
@@ -79,6 +116,7 @@ fn main() -> nexar::Result<()> {
         }
     }
     lent_sends(w)?;
+    blocking_fast_paths(w)?;
     w.barrier_blocking()?;
     let stats = ctx.transport_stats();
     let shm = stats

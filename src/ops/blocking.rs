@@ -31,11 +31,26 @@ impl Comm {
     pub fn send_blocking<T: Element>(&self, data: &[T], dest: u32, tag: i32) -> Result<()> {
         self.send_bytes_blocking(super::bytes_of(data), dest, tag)
     }
+
+    /// Blocking [`Comm::recv`]: the message is taken as it arrives, without posting a receive
+    /// (see [`Comm::recv_into_blocking`]). A larger message fills `buf` and fails with
+    /// [`crate::ErrorKind::Truncated`].
+    pub fn recv_blocking<T: Element>(
+        &self,
+        buf: &mut [T],
+        source: Source,
+        tag: TagMatch,
+    ) -> Result<Status> {
+        let capacity = std::mem::size_of_val(buf);
+        let out = self.recv_into_blocking(super::bytes_of_mut(buf), source, tag)?;
+        if out.truncated {
+            return Err(super::p2p::truncation_error(&out.status, capacity));
+        }
+        Ok(out.status)
+    }
 }
 
 blocking! {
-    /// Blocking [`Comm::recv`].
-    fn recv_blocking => recv<T: Element>(buf: &mut [T], source: Source, tag: TagMatch) -> Result<Status>;
     /// Blocking [`Comm::probe`].
     fn probe_blocking => probe(source: Source, tag: TagMatch) -> Result<Status>;
     /// Blocking [`Comm::sendrecv`].

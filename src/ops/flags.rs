@@ -380,6 +380,8 @@ struct Wait<'a> {
     nap: Duration,
     next_check: Duration,
     probed: bool,
+    /// The last look at the clock found the wait still within the spin.
+    spinning: bool,
     /// Counted as a blocked caller of the transport (past the spin).
     blocked: bool,
     /// Slept on the transport's doorbell.
@@ -415,6 +417,7 @@ impl<'a> Wait<'a> {
             nap: Duration::from_micros(20),
             next_check: CHECKS_AFTER,
             probed: false,
+            spinning: true,
             blocked: false,
             slept: false,
         }
@@ -441,14 +444,13 @@ impl<'a> Wait<'a> {
     /// One pause of a waiting call; runs the checks when due (`missing`: the peers not ready).
     fn pause(&mut self, passes: u32, missing: impl Fn() -> Vec<usize>) -> Result<()> {
         // While spinning the clock is read only every 64 passes (a read costs several).
-        if !passes.is_multiple_of(64)
-            && (passes < 64 || self.start.is_some_and(|s| s.elapsed() < self.spin))
-        {
+        if !passes.is_multiple_of(64) && (passes < 64 || self.spinning) {
             std::hint::spin_loop();
             return Ok(());
         }
         let start = *self.start.get_or_insert_with(Instant::now);
         let waited = start.elapsed();
+        self.spinning = waited < self.spin;
         if waited >= self.next_check {
             self.next_check = waited + CHECK_EVERY;
             self.check(waited, &missing())?;

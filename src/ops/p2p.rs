@@ -141,12 +141,12 @@ impl Comm {
         check_tag(tag)?;
         let to = self.inner.peer_world_rank(dest)?;
         let engine = &self.inner.engine;
-        // Never to itself: its own message would wait in the matcher, holding the loan.
-        if to == engine.rank
-            || !engine.transport().lends(to, data.len())
-            || crate::device::device_of(data).is_some()
-        {
+        if crate::device::device_of(data).is_some() {
             return self.send_bytes(crate::device::to_bytes(data)?, dest, tag);
+        }
+        // Never lent to itself: its own message would wait in the matcher, holding the loan.
+        if to == engine.rank || !engine.transport().lends(to, data.len()) {
+            return engine.send_p2p_copy(to, self.inner.context, tag, data);
         }
         let (payload, returned) = super::lend::lend(data);
         let sent = engine.send_p2p(to, self.inner.context, tag, payload);
@@ -322,6 +322,23 @@ impl PendingRecv {
 }
 
 impl Comm {
+    /// Receives into `buf` from `source` with `tag`, blocking the calling thread (which drives
+    /// the transport meanwhile where it can: see [`Comm::block_on`]). What
+    /// [`Comm::start_recv`] then [`PendingRecv::finish_into_blocking`] do, faster: the message
+    /// is taken as it arrives (see the receive fast path in `take_arriving`) instead of
+    /// through a posted receive and its reply channel. Truncation is reported in the outcome.
+    pub fn recv_into_blocking(
+        &self,
+        buf: &mut [u8],
+        source: Source,
+        tag: TagMatch,
+    ) -> Result<RecvOutcome> {
+        let spec = self.recv_spec(source, tag)?;
+        let env = self.block_on(take_arriving(&self.inner.engine, &spec))?;
+        let (status, truncated) = self.deliver_into(&env, buf)?;
+        Ok(RecvOutcome { status, truncated })
+    }
+
     /// Posts a receive now (it matches before receives posted later) without a buffer yet; a
     /// building block for bindings. See [`PendingRecv::finish_into`].
     pub fn start_recv(&self, source: Source, tag: TagMatch) -> Result<PendingRecv> {
@@ -350,6 +367,25 @@ impl Comm {
     {
         crate::Request::spawn(&self.inner.engine.runtime, fut)
     }
+}
+
+/// Receives the oldest message `spec` matches without posting a receive: takes it from the
+/// unexpected queue, waiting for arrivals meanwhile (counted as a waiting receive, so
+/// back-pressure does not stall its source). A blocking receive's fast path: no reply channel,
+/// no posted entry. Order is kept: an arriving message goes to the receives posted before it
+/// arrived, and only then to the unexpected queue this takes from; and the calling thread
+/// cannot post another receive while it waits here. Fails as a posted receive does (closed,
+/// revoked, source failed).
+pub(crate) async fn take_arriving(engine: &Engine, spec: &RecvSpec) -> Result<Envelope> {
+    struct Waiting<'a>(&'a crate::transport::budget::RxBudget, Option<u32>);
+    impl Drop for Waiting<'_> {
+        fn drop(&mut self) {
+            self.0.receive_done(self.1);
+        }
+    }
+    engine.budget().receive_posted(spec.source);
+    let _waiting = Waiting(engine.budget(), spec.source);
+    wait_matching(engine, spec, |e| e.take_message(spec)).await
 }
 
 /// Posts the receive `spec` now and returns a future for its envelope (see [`PostedRecv`]).
@@ -385,12 +421,18 @@ pub(super) async fn wait_matching<T>(
     mut look: impl FnMut(&Engine) -> Option<T>,
 ) -> Result<T> {
     loop {
-        // Armed before looking, so an arrival between the look and the wait is not missed.
+        engine.check_open()?;
+        engine.check_revoked(spec.context)?;
+        // A first look unarmed: what is already there (or arrives while this thread drives
+        // the transport) costs no registration.
+        if let Some(found) = look(engine) {
+            return Ok(found);
+        }
+        // Armed before looking again, so an arrival between the look and the wait is not
+        // missed.
         let notified = engine.arrivals().notified();
         tokio::pin!(notified);
         notified.as_mut().enable();
-        engine.check_open()?;
-        engine.check_revoked(spec.context)?;
         if let Some(found) = look(engine) {
             return Ok(found);
         }

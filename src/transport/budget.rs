@@ -42,6 +42,9 @@ pub struct RxBudget {
     waiting_any: AtomicU32,
     /// Collectives open on this rank.
     colls_open: AtomicU32,
+    /// Messages in the unexpected queue, from every peer (lets a receive that finds none skip
+    /// the matcher's lock).
+    messages: AtomicU64,
     /// Woken whenever a stall may have ended (QUIC readers wait on it; shared memory polls).
     resumed: tokio::sync::Notify,
 }
@@ -63,6 +66,7 @@ impl RxBudget {
             waiting: (0..size).map(|_| AtomicU32::new(0)).collect(),
             waiting_any: AtomicU32::new(0),
             colls_open: AtomicU32::new(0),
+            messages: AtomicU64::new(0),
             resumed: tokio::sync::Notify::new(),
         }
     }
@@ -77,6 +81,11 @@ impl RxBudget {
         self.used
             .get(peer as usize)
             .map_or(0, |u| u.load(Ordering::Acquire))
+    }
+
+    /// Whether the unexpected queue holds no message at all (of any size, from anybody).
+    pub fn none_queued(&self) -> bool {
+        self.messages.load(Ordering::Acquire) == 0
     }
 
     /// Whether p2p traffic from `peer` should not be read now: its unexpected bytes reached
@@ -131,6 +140,7 @@ impl RxBudget {
     /// `bytes` from `peer` joined the unexpected queue. (This and the three below are called
     /// by the matcher; they are public so transport tests can play the matcher.)
     pub fn queued(&self, peer: u32, bytes: u64) {
+        self.messages.fetch_add(1, Ordering::AcqRel);
         if let Some(u) = self.used.get(peer as usize) {
             u.fetch_add(bytes, Ordering::AcqRel);
         }
@@ -138,6 +148,7 @@ impl RxBudget {
 
     /// `bytes` from `peer` left the unexpected queue (matched).
     pub fn taken(&self, peer: u32, bytes: u64) {
+        self.messages.fetch_sub(1, Ordering::AcqRel);
         if let Some(u) = self.used.get(peer as usize) {
             let before = u.fetch_sub(bytes, Ordering::AcqRel);
             if before >= self.limit && before - bytes < self.limit {
@@ -152,10 +163,24 @@ impl RxBudget {
             Some(s) => self.waiting.get(s as usize),
             None => Some(&self.waiting_any),
         };
+        // Only a peer at its budget can be stalled: nobody else needs waking (the common case
+        // skips the notification).
         if let Some(c) = counter
             && c.fetch_add(1, Ordering::AcqRel) == 0
+            && self.at_limit(source)
         {
             self.resume();
+        }
+    }
+
+    /// Whether `source` (any peer, for `None`) has reached the budget.
+    fn at_limit(&self, source: Option<u32>) -> bool {
+        match source {
+            Some(s) => self.used(s) >= self.limit,
+            None => self
+                .used
+                .iter()
+                .any(|u| u.load(Ordering::Acquire) >= self.limit),
         }
     }
 
@@ -175,6 +200,19 @@ impl RxBudget {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn counts_queued_messages_including_empty_ones() {
+        let b = RxBudget::new(100, 2);
+        assert!(b.none_queued());
+        b.queued(1, 0);
+        assert!(!b.none_queued(), "a zero-byte message counts");
+        b.queued(0, 10);
+        b.taken(1, 0);
+        assert!(!b.none_queued());
+        b.taken(0, 10);
+        assert!(b.none_queued());
+    }
 
     #[test]
     fn stalls_at_the_budget_and_resumes_below_it_or_for_a_waiting_receive() {

@@ -84,6 +84,17 @@ pub trait Transport: Send + Sync + 'static {
     /// [`FrameSink::on_peer_lost`].
     fn send(&self, to: u32, frame: Frame) -> Result<()>;
 
+    /// [`Transport::send`] of a frame whose payload is borrowed: it is copied where the
+    /// transport keeps it (a shared-memory ring slot, a queue), so the caller may reuse
+    /// `payload` at once. The default copies it into a frame first; shared memory writes a
+    /// small frame straight into the peer's ring (no allocation). `header.len` is set here.
+    fn send_copy(&self, to: u32, header: crate::wire::FrameHeader, payload: &[u8]) -> Result<()> {
+        self.send(
+            to,
+            Frame::new(header, bytes::Bytes::copy_from_slice(payload)),
+        )
+    }
+
     /// Flushes everything queued, says goodbye to peers and closes. Called once, at shutdown,
     /// after a final barrier.
     fn shutdown(&self) -> BoxFuture<'_, ()>;

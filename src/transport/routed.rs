@@ -36,6 +36,14 @@ impl Transport for Routed {
         }
     }
 
+    fn send_copy(&self, to: u32, header: crate::wire::FrameHeader, payload: &[u8]) -> Result<()> {
+        if self.shm.reaches(to) {
+            self.shm.send_copy(to, header, payload)
+        } else {
+            self.net.send_copy(to, header, payload)
+        }
+    }
+
     fn shutdown(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             self.shm.shutdown().await;

@@ -42,9 +42,23 @@ fn finish(p: Option<nexar::PendingRecv>, buf: Buf, status: *mut MPI_Status) -> R
         store(status, MPI_Status::proc_null());
         return Ok(());
     };
-    let mut target = buf.recv_target();
     // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
-    let out = p.finish_into_blocking(unsafe { target.slice() })?;
+    unsafe { receive_into(buf, status, |slice| p.finish_into_blocking(slice)) }
+}
+
+/// Runs `recv` on `buf`'s landing area, unpacks into `buf` and stores the status (also on
+/// truncation).
+///
+/// # Safety
+/// `buf` must be writable per the MPI contract (`Buf::new` checked it).
+unsafe fn receive_into(
+    buf: Buf,
+    status: *mut MPI_Status,
+    recv: impl FnOnce(&mut [u8]) -> nexar::Result<nexar::RecvOutcome>,
+) -> Result<()> {
+    let mut target = buf.recv_target();
+    // SAFETY: per this function's contract.
+    let out = recv(unsafe { target.slice() })?;
     // SAFETY: as above.
     unsafe { target.finish(out.status.bytes)? };
     let st = status_of(out);
@@ -86,7 +100,14 @@ fn recv_impl(
 ) -> Result<()> {
     let c = comm(comm_h)?;
     let b = Buf::new(buf, n, dt, "receive")?;
-    finish(post(&c, source, tag)?, b, status)
+    let tag = recv_tag(tag)?;
+    let Some(source) = recv_source(source, c.peer_count())? else {
+        store(status, MPI_Status::proc_null());
+        return Ok(());
+    };
+    // Nothing else to do meanwhile: the message is taken as it arrives, without posting.
+    // SAFETY: `Buf::new` checked the buffer; writable per the MPI contract.
+    unsafe { receive_into(b, status, |slice| c.recv_into_blocking(slice, source, tag)) }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -88,6 +88,8 @@ pub(crate) struct Engine {
     /// lives.
     pub(crate) rendezvous: Mutex<Option<RendezvousParts>>,
     matcher: Mutex<Matcher>,
+    /// The matcher's back-pressure budget, reachable without its lock.
+    budget: Arc<crate::transport::budget::RxBudget>,
     /// Notified whenever a p2p message arrives or a peer fails (for blocking probes).
     arrivals: Notify,
     colls: Mutex<CollRouter>,
@@ -117,10 +119,12 @@ impl Engine {
         runtime: tokio::runtime::Handle,
         features: Features,
     ) -> Arc<Self> {
+        let matcher = Matcher::new(cfg.max_unexpected, size);
         Arc::new(Self {
             rank,
             size,
-            matcher: Mutex::new(Matcher::new(cfg.max_unexpected, size)),
+            budget: matcher.budget(),
+            matcher: Mutex::new(matcher),
             cfg,
             runtime,
             transport: OnceLock::new(),
@@ -246,6 +250,37 @@ impl Engine {
             .map(|_| ())
     }
 
+    /// [`Engine::send_p2p`] of a borrowed payload, copied before this returns: into the
+    /// peer's ring slot on shared memory (no allocation for a small message), into a frame
+    /// otherwise.
+    pub fn send_p2p_copy(&self, to: u32, context: u64, tag: i32, data: &[u8]) -> Result<()> {
+        if to == self.rank {
+            return self.send_p2p(to, context, tag, Bytes::copy_from_slice(data));
+        }
+        self.check_open()?;
+        self.check_revoked(context)?;
+        if let Some(e) = self.failure_of(to) {
+            return Err(e);
+        }
+        let seq = self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed);
+        let h = self.p2p_header(context, tag, seq, false);
+        self.transport()
+            .send_copy(to, h, data)
+            .map_err(|e| self.named_failure(e))
+    }
+
+    /// The header of p2p message `seq` from this rank.
+    fn p2p_header(&self, context: u64, tag: i32, seq: u64, sync: bool) -> FrameHeader {
+        let mut h = FrameHeader::new(FrameKind::P2p, self.rank);
+        h.context = context;
+        h.tag = tag;
+        h.seq = seq;
+        if sync {
+            h.step = P2P_SYNC;
+        }
+        h
+    }
+
     /// Sends a synchronous p2p message to world rank `to` (queued at once, like
     /// [`Engine::send_p2p`]); the returned channel fires once the receiver matched it, or with
     /// the error that ended the wait (the peer failed, the engine closed).
@@ -298,13 +333,7 @@ impl Engine {
             self.arrivals.notify_waiters();
             r
         } else {
-            let mut h = FrameHeader::new(FrameKind::P2p, self.rank);
-            h.context = context;
-            h.tag = tag;
-            h.seq = seq;
-            if sync {
-                h.step = P2P_SYNC;
-            }
+            let h = self.p2p_header(context, tag, seq, sync);
             self.transport().send(to, Frame::new(h, payload))
         };
         if sent.is_err() && sync {
@@ -367,6 +396,11 @@ impl Engine {
         })
     }
 
+    /// The matcher's back-pressure budget (see [`crate::transport::budget`]), without its lock.
+    pub(crate) fn budget(&self) -> &crate::transport::budget::RxBudget {
+        &self.budget
+    }
+
     /// Gives back a message matched to a receive that was then abandoned.
     pub fn requeue(&self, env: Envelope) {
         self.with_matcher(|m| m.requeue(env));
@@ -385,11 +419,19 @@ impl Engine {
 
     /// Takes the oldest unexpected message `spec` matches (a matched probe).
     pub fn take_message(&self, spec: &RecvSpec) -> Option<Envelope> {
+        // An empty queue needs no lock (a message queued right after this look also notifies
+        // `arrivals`, which waiting callers arm before looking).
+        if self.budget.none_queued() {
+            return None;
+        }
         self.with_matcher(|m| m.take(spec))
     }
 
     /// Non-blocking probe: (src world rank, tag, bytes) of the oldest match.
     pub fn probe(&self, spec: &RecvSpec) -> Option<(u32, i32, usize)> {
+        if self.budget.none_queued() {
+            return None;
+        }
         self.matcher.lock().probe(spec)
     }
 
@@ -527,7 +569,7 @@ impl FrameSink for Engine {
     }
 
     fn rx_budget(&self) -> Option<Arc<crate::transport::budget::RxBudget>> {
-        Some(self.matcher.lock().budget())
+        Some(self.budget.clone())
     }
 
     fn known_failures(&self) -> Vec<u32> {

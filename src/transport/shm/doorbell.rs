@@ -110,8 +110,13 @@ impl Doorbell {
     /// [`Self::stop_polling`]).
     pub fn ring_traffic(&self) {
         fence(Ordering::SeqCst);
-        if self.polling().load(Ordering::Relaxed) == 0 {
-            self.ring_now();
+        // `sleeping` first: it changes only when a thread goes to sleep or wakes, so while
+        // nobody sleeps the line stays cached on both sides; `polling` changes on every
+        // blocking call of the owner and would cost a cache-line transfer per message.
+        if self.sleeping().load(Ordering::Relaxed) != 0
+            && self.polling().load(Ordering::Relaxed) == 0
+        {
+            self.wake();
         }
     }
 
@@ -123,11 +128,15 @@ impl Doorbell {
 
     fn ring_now(&self) {
         if self.sleeping().load(Ordering::Relaxed) != 0 {
-            self.seq().fetch_add(1, Ordering::SeqCst);
-            // SAFETY: FUTEX_WAKE on a valid, aligned u32 in a shared mapping.
-            unsafe {
-                libc::syscall(libc::SYS_futex, self.seq, libc::FUTEX_WAKE, i32::MAX);
-            }
+            self.wake();
+        }
+    }
+
+    fn wake(&self) {
+        self.seq().fetch_add(1, Ordering::SeqCst);
+        // SAFETY: FUTEX_WAKE on a valid, aligned u32 in a shared mapping.
+        unsafe {
+            libc::syscall(libc::SYS_futex, self.seq, libc::FUTEX_WAKE, i32::MAX);
         }
     }
 }

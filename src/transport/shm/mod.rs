@@ -203,6 +203,49 @@ impl Inner {
         }
     }
 
+    /// Local peer `to` if it is live, counting a frame of `len` payload bytes as sent; else
+    /// the reason it is not (its loss's own words where it was lost).
+    fn live_peer(&self, to: u32, len: usize) -> Result<&Arc<Peer>> {
+        let peer = self.peer(to)?;
+        if peer.state.load(Ordering::Acquire) != LIVE {
+            let why = peer
+                .lost_reason
+                .get()
+                .map_or("local peer has left or failed", |r| r);
+            return Err(Error::proc_failed(to, why));
+        }
+        self.stats.frames_sent.fetch_add(1, Ordering::Relaxed);
+        self.stats
+            .bytes_sent
+            .fetch_add(len as u64, Ordering::Relaxed);
+        Ok(peer)
+    }
+
+    /// Queues a frame that did not go inline: announced for a one-copy read when it is large
+    /// and the peer may read this process (the payload is then kept until acknowledged),
+    /// written through the ring slot by slot otherwise.
+    fn send_queued(&self, peer: &Peer, header: [u8; HEADER_LEN], payload: Bytes) {
+        let head = header.to_vec();
+        let item = if payload.len() >= CMA_THRESHOLD
+            && peer.tx.cma_ok().load(Ordering::Acquire) != 0
+            && !peer.cma_failed.load(Ordering::Relaxed)
+        {
+            let token = self.next_token.fetch_add(1, Ordering::Relaxed);
+            let mut body = head.clone();
+            body.extend_from_slice(&(payload.as_ptr() as u64).to_le_bytes());
+            body.extend_from_slice(&token.to_le_bytes());
+            peer.inflight.lock().insert(token, (head, payload));
+            self.stats.one_copy_frames.fetch_add(1, Ordering::Relaxed);
+            Item::Control {
+                kind: outbound::CMA,
+                body,
+            }
+        } else {
+            Item::frame(head, payload)
+        };
+        self.enqueue(peer, item);
+    }
+
     /// Queues `item` for `peer` and writes what fits now.
     fn enqueue(&self, peer: &Peer, item: Item) {
         let pumped = {
@@ -312,45 +355,33 @@ impl ShmTransport {
 impl Transport for ShmTransport {
     fn send(&self, to: u32, frame: Frame) -> Result<()> {
         let inner = &self.inner;
-        let peer = inner.peer(to)?;
-        if peer.state.load(Ordering::Acquire) != LIVE {
-            let why = peer
-                .lost_reason
-                .get()
-                .map_or("local peer has left or failed", |r| r);
-            return Err(Error::proc_failed(to, why));
-        }
-        let len = frame.payload.len();
-        inner.stats.frames_sent.fetch_add(1, Ordering::Relaxed);
-        inner
-            .stats
-            .bytes_sent
-            .fetch_add(len as u64, Ordering::Relaxed);
+        let peer = inner.live_peer(to, frame.payload.len())?;
         let header = encode_header(&frame.header);
-        if HEADER_LEN + len <= peer.tx.capacity()
+        if HEADER_LEN + frame.payload.len() <= peer.tx.capacity()
             && inner.send_inline(peer, &header, &frame.payload)
         {
             return Ok(());
         }
-        let head = header.to_vec();
-        let item = if len >= CMA_THRESHOLD
-            && peer.tx.cma_ok().load(Ordering::Acquire) != 0
-            && !peer.cma_failed.load(Ordering::Relaxed)
+        inner.send_queued(peer, header, frame.payload);
+        Ok(())
+    }
+
+    fn send_copy(
+        &self,
+        to: u32,
+        mut header: crate::wire::FrameHeader,
+        payload: &[u8],
+    ) -> Result<()> {
+        header.len = payload.len() as u64;
+        let inner = &self.inner;
+        let peer = inner.live_peer(to, payload.len())?;
+        let head = encode_header(&header);
+        if HEADER_LEN + payload.len() <= peer.tx.capacity()
+            && inner.send_inline(peer, &head, payload)
         {
-            let token = inner.next_token.fetch_add(1, Ordering::Relaxed);
-            let mut body = head.clone();
-            body.extend_from_slice(&(frame.payload.as_ptr() as u64).to_le_bytes());
-            body.extend_from_slice(&token.to_le_bytes());
-            peer.inflight.lock().insert(token, (head, frame.payload));
-            inner.stats.one_copy_frames.fetch_add(1, Ordering::Relaxed);
-            Item::Control {
-                kind: outbound::CMA,
-                body,
-            }
-        } else {
-            Item::frame(head, frame.payload)
-        };
-        inner.enqueue(peer, item);
+            return Ok(());
+        }
+        inner.send_queued(peer, head, Bytes::copy_from_slice(payload));
         Ok(())
     }
 

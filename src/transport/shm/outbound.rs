@@ -123,9 +123,9 @@ impl Outbound {
     pub fn pump(&mut self, ring: &Ring) -> Pumped {
         let mut out = Pumped::default();
         while let Some(front) = self.queue.front_mut() {
-            let before = ring.free_slots();
+            let before = ring.published();
             let done = front.write(ring);
-            out.wrote |= ring.free_slots() != before;
+            out.wrote |= ring.published() != before;
             if done {
                 self.queue.pop_front();
             } else if !ring.block_producer() {
