@@ -1,4 +1,5 @@
-/* mpibench: ping-pong, allreduce, barrier and bcast timings through the MPI API only, so one
+/* mpibench: ping-pong, streaming, allreduce, iallreduce, barrier and bcast timings through the
+ * MPI API only, so one
  * source builds against any MPI (nexar's shim, Open MPI, MPICH) and the numbers compare.
  *
  * Every point: a few warm-up operations, a calibration that picks the iteration count so one
@@ -12,7 +13,11 @@
  * Usage: mpibench [--bench LIST] [--max-bytes N] [--min-bytes N] [--step F] [--bcast-bytes N]
  *                 [--reps R] [--target S] [--max-iters N] [--point-budget S]
  *                 [--selftest-corrupt BENCH]
- *   LIST is a comma-separated subset of pingpong,allreduce,barrier,bcast (default all).
+ *   LIST is a comma-separated subset of pingpong,stream,allreduce,iallreduce,barrier,bcast
+ *   (default all). stream is the osu_bw pattern: rank 0 starts a window of 64 MPI_Isend of
+ *   one size to rank 1 (which has 64 MPI_Irecv posted), both MPI_Waitall, rank 1 acknowledges
+ *   with a 4-byte message; one operation is one window. iallreduce is MPI_Iallreduce of 8 bytes
+ *   then MPI_Wait at once.
  *   Sizes take K/M/G suffixes; --step is the factor between sizes (default 2); --target is the
  *   timed seconds per point over all repetitions (default 0.2); --point-budget the seconds
  *   above which a slow point gets fewer repetitions (default 5). --selftest-corrupt flips one
@@ -32,9 +37,9 @@
 
 /* Options (see the usage line above); defaults give the full run. */
 struct options {
-  int pingpong, allreduce, barrier, bcast;
+  int pingpong, allreduce, barrier, bcast, stream, iallreduce;
   size_t min_bytes;
-  size_t pingpong_max, allreduce_max, bcast_bytes;
+  size_t pingpong_max, allreduce_max, bcast_bytes, stream_max;
   size_t step;
   int reps;
   double target;       /* seconds of timed work per point, over all repetitions */
@@ -129,6 +134,44 @@ static void run_pingpong(struct ctx *c, long iters) {
   }
 }
 
+/* Messages in flight per window of the stream benchmark (osu_bw's default). */
+#define WINDOW 64
+
+/* The osu_bw pattern between ranks 0 and 1 (others idle): a window of WINDOW non-blocking
+ * sends of the same buffer, matched by WINDOW receives into one buffer, then a 4-byte
+ * acknowledgement. The first byte carries the window's stamp; rank 1 checks it. */
+static void run_stream(struct ctx *c, long iters) {
+  size_t n = c->bytes;
+  MPI_Request req[WINDOW];
+  uint8_t ack[4] = {0};
+  for (long it = 0; it < iters; it++) {
+    uint8_t s = stamp(it);
+    if (g_rank == 0) {
+      c->a[0] = s;
+      for (int j = 0; j < WINDOW; j++)
+        CHECK(MPI_Isend(c->a, (int)n, MPI_BYTE, 1, 10, MPI_COMM_WORLD, &req[j]));
+      CHECK(MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE));
+      CHECK(MPI_Recv(ack, 4, MPI_BYTE, 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    } else if (g_rank == 1) {
+      for (int j = 0; j < WINDOW; j++)
+        CHECK(MPI_Irecv(c->b, (int)n, MPI_BYTE, 0, 10, MPI_COMM_WORLD, &req[j]));
+      CHECK(MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE));
+      if (c->b[0] != s) fail(c->name, n, "window stamp", 0, c->b[0], s);
+      CHECK(MPI_Send(ack, 4, MPI_BYTE, 0, 11, MPI_COMM_WORLD));
+    }
+  }
+}
+
+/* After a repetition: rank 1's buffer holds the pattern (its first byte the last stamp). */
+static void verify_stream(struct ctx *c, long iters) {
+  size_t n = c->bytes;
+  if (g_rank != 1 || iters == 0) return;
+  uint8_t s = stamp(iters - 1);
+  if (c->b[0] != s) fail(c->name, n, "final stamp", 0, c->b[0], s);
+  c->b[0] = pattern_byte(0, c->seed);
+  check_pattern(c->name, c->b, n, c->seed);
+}
+
 /* Sets up a repetition: the pattern for this seed, receive buffers cleared. */
 static void prep_bytes(struct ctx *c) {
   if (g_rank == 0) fill_pattern(c->a, c->bytes, c->seed);
@@ -174,6 +217,21 @@ static void run_allreduce(struct ctx *c, long iters) {
     float k = (float)(it % 16);
     c->fs[0] = base + k;
     CHECK(MPI_Allreduce(c->fs, c->fr, (int)c->count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
+    float want = want0 + (float)g_size * k;
+    if (c->fr[0] != want) fail(c->name, c->bytes, "stamped element", 0, c->fr[0], want);
+  }
+  c->fs[0] = base;
+}
+
+/* run_allreduce through MPI_Iallreduce and an immediate MPI_Wait. */
+static void run_iallreduce(struct ctx *c, long iters) {
+  float base = elem(0, g_rank, c->seed), want0 = elem_sum(0, c->seed);
+  for (long it = 0; it < iters; it++) {
+    float k = (float)(it % 16);
+    c->fs[0] = base + k;
+    MPI_Request req;
+    CHECK(MPI_Iallreduce(c->fs, c->fr, (int)c->count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &req));
+    CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
     float want = want0 + (float)g_size * k;
     if (c->fr[0] != want) fail(c->name, c->bytes, "stamped element", 0, c->fr[0], want);
   }
@@ -325,7 +383,8 @@ static void print_point(const char *name, size_t bytes, const struct result *r,
 static void usage_error(const char *msg, const char *arg) {
   if (g_rank == 0)
     fprintf(stderr,
-            "mpibench: %s%s%s\nusage: mpibench [--bench pingpong,allreduce,barrier,bcast] "
+            "mpibench: %s%s%s\nusage: mpibench "
+            "[--bench pingpong,stream,allreduce,iallreduce,barrier,bcast] "
             "[--max-bytes N] [--min-bytes N] [--step F] [--bcast-bytes N] [--reps R] "
             "[--target SECONDS] [--max-iters N] [--point-budget SECONDS] "
             "[--selftest-corrupt BENCH]\n",
@@ -354,19 +413,37 @@ static double parse_pos(const char *s) {
 }
 
 static void parse_options(int argc, char **argv, struct options *o) {
-  *o = (struct options){1, 1, 1, 1, 8, 16 * MIB, 64 * MIB, MIB, 2, 5, 0.2, 1000000, 5.0, NULL};
+  *o = (struct options){.pingpong = 1,
+                        .allreduce = 1,
+                        .barrier = 1,
+                        .bcast = 1,
+                        .stream = 1,
+                        .iallreduce = 1,
+                        .min_bytes = 8,
+                        .pingpong_max = 16 * MIB,
+                        .allreduce_max = 64 * MIB,
+                        .bcast_bytes = MIB,
+                        .stream_max = 4 * MIB,
+                        .step = 2,
+                        .reps = 5,
+                        .target = 0.2,
+                        .max_iters = 1000000,
+                        .point_budget = 5.0,
+                        .corrupt = NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc) usage_error("missing value or unknown option", a);
     const char *v = argv[++i];
     if (!strcmp(a, "--bench")) {
-      o->pingpong = o->allreduce = o->barrier = o->bcast = 0;
+      o->pingpong = o->allreduce = o->barrier = o->bcast = o->stream = o->iallreduce = 0;
       char *list = strdup(v);
       for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         if (!strcmp(tok, "pingpong")) o->pingpong = 1;
         else if (!strcmp(tok, "allreduce")) o->allreduce = 1;
         else if (!strcmp(tok, "barrier")) o->barrier = 1;
         else if (!strcmp(tok, "bcast")) o->bcast = 1;
+        else if (!strcmp(tok, "stream")) o->stream = 1;
+        else if (!strcmp(tok, "iallreduce")) o->iallreduce = 1;
         else usage_error("unknown benchmark", tok);
       }
       free(list);
@@ -374,6 +451,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
       size_t m = parse_size(v);
       if (o->pingpong_max > m) o->pingpong_max = m;
       if (o->allreduce_max > m) o->allreduce_max = m;
+      if (o->stream_max > m) o->stream_max = m;
     } else if (!strcmp(a, "--min-bytes")) {
       o->min_bytes = parse_size(v);
     } else if (!strcmp(a, "--step")) {
@@ -427,6 +505,7 @@ int main(int argc, char **argv) {
   size_t maxbuf = o.bcast_bytes;
   if (o.pingpong && o.pingpong_max > maxbuf) maxbuf = o.pingpong_max;
   if (o.allreduce && o.allreduce_max > maxbuf) maxbuf = o.allreduce_max;
+  if (o.stream && o.stream_max > maxbuf) maxbuf = o.stream_max;
   struct ctx c = {0};
   c.a = alloc(maxbuf);
   c.b = alloc(maxbuf);
@@ -436,6 +515,9 @@ int main(int argc, char **argv) {
                                          verify_allreduce};
   static const struct bench barrier = {"barrier", prep_none, run_barrier, verify_none};
   static const struct bench bcast = {"bcast", prep_bytes, run_bcast, verify_bcast};
+  static const struct bench stream = {"stream", prep_bytes, run_stream, verify_stream};
+  static const struct bench iallreduce = {"iallreduce", prep_allreduce, run_iallreduce,
+                                          verify_allreduce};
 
   if (o.pingpong && g_size < 2 && g_rank == 0)
     fprintf(stderr, "mpibench: ping-pong needs 2 ranks; skipped\n");
@@ -449,6 +531,24 @@ int main(int argc, char **argv) {
       r.min_s /= 2;
       print_point("pingpong", n, &r, "bw_gbs", (double)n);
     }
+  }
+  if (o.stream && g_size >= 2) {
+    c.name = "stream";
+    for (size_t n = o.min_bytes; n <= o.stream_max; n *= o.step) {
+      c.bytes = n;
+      struct result r = measure(&stream, &c, &o);
+      print_point("stream", n, &r, "bw_gbs", (double)n * WINDOW);
+    }
+  }
+  if (o.iallreduce) {
+    c.name = "iallreduce";
+    c.fs = (float *)c.a;
+    c.fr = (float *)c.b;
+    c.bytes = 8;
+    c.count = 2;
+    struct result r = measure(&iallreduce, &c, &o);
+    print_point("iallreduce", 8, &r, "bus_bw_gbs",
+                g_size > 1 ? 2.0 * (g_size - 1) / g_size * 8.0 : 8.0);
   }
   if (o.allreduce) {
     c.name = "allreduce";

@@ -310,7 +310,14 @@ impl<T: Send + 'static> Request<T> {
     }
 
     /// Blocks the calling thread until the operation completes and returns its result.
-    pub fn wait(self) -> Result<T> {
+    pub fn wait(mut self) -> Result<T> {
+        // Complete already (an eager send, a request tested to completion): no waiting
+        // machinery at all.
+        if let State::Done(_) = self.state
+            && let State::Done(r) = std::mem::replace(&mut self.state, State::Taken)
+        {
+            return r;
+        }
         pollster::block_on(self)
     }
 

@@ -172,12 +172,13 @@ impl Comm {
         check_tag(tag)?;
         let to = self.inner.peer_world_rank(dest)?;
         let engine = &self.inner.engine;
-        // Never to itself: its own message would wait in the matcher, holding the loan.
-        if to == engine.rank
-            || !engine.transport().lends(to, data.len())
-            || crate::device::device_of(data).is_some()
-        {
+        if crate::device::device_of(data).is_some() {
             self.send_bytes(crate::device::to_bytes(data)?, dest, tag)?;
+            return Ok(crate::Request::ready(Ok(())));
+        }
+        // Never lent to itself: its own message would wait in the matcher, holding the loan.
+        if to == engine.rank || !engine.transport().lends(to, data.len()) {
+            engine.send_p2p_copy(to, self.inner.context, tag, data)?;
             return Ok(crate::Request::ready(Ok(())));
         }
         let (payload, returned) = super::lend::lend(data);

@@ -114,10 +114,16 @@ impl Entry {
         match self.done.take() {
             Some(o) => o,
             None => match self.req.take() {
-                // Blocking through the communicator lets this thread drive the transport.
-                Some(r) => match crate::state::comm(self.comm) {
-                    Ok(c) => c.block_on(r),
-                    Err(_) => r.wait(),
+                // Complete already (an eager send, a receive whose message is in): taken
+                // without the blocking machinery (a `Waitall` over many such requests).
+                Some(mut r) => if r.test() {
+                    r.wait()
+                } else {
+                    // Blocking through the communicator lets this thread drive the transport.
+                    match crate::state::comm(self.comm) {
+                        Ok(c) => c.block_on(r),
+                        Err(_) => r.wait(),
+                    }
                 }
                 .map_err(MpiError::from),
                 None if self.starter.is_some() => Ok(None),

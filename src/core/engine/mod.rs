@@ -184,6 +184,8 @@ impl Engine {
         self.closed.store(true, Ordering::SeqCst);
         let err = Error::new(ErrorKind::Finalized, "the context was finalized");
         self.matcher.lock().fail_all(&err);
+        // Blocking receives and probes that wait for arrivals look again and see the close.
+        self.arrivals.notify_waiters();
         for (_, (_, tx)) in self.ssends.lock().drain() {
             let _ = tx.send(Err(err.clone()));
         }
