@@ -43,6 +43,20 @@ int main(int argc, char **argv)
                  MPI_ERR_COUNT);
     EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD), MPI_ERR_TAG);
     EXPECT_CLASS(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    /* An empty receive from MPI_PROC_NULL needs no datatype (as in MPICH); a non-empty one
+     * still does. */
+    {
+        MPI_Status st;
+        MPI_Request q;
+        CHECK_OK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &st));
+        CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG);
+        CHECK_OK(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &q));
+        CHECK_OK(MPI_Waitall(1, &q, &st));
+        CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG);
+        EXPECT_CLASS(MPI_Recv(&x, 1, MPI_DATATYPE_NULL, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+                              MPI_STATUS_IGNORE),
+                     MPI_ERR_TYPE);
+    }
     EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
     EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, (MPI_Comm)(intptr_t)0x7fff1234), MPI_ERR_COMM);
     EXPECT_CLASS(MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT);

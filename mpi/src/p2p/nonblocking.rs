@@ -61,6 +61,12 @@ fn irecv(
 ) -> Result<()> {
     non_null(request, "request")?;
     let c = comm(comm_h)?;
+    // An empty receive from MPI_PROC_NULL needs no datatype (as in `MPI_Recv`).
+    if source == MPI_PROC_NULL && n == 0 && dt == MPI_DATATYPE_NULL {
+        recv_tag(tag)?;
+        let done = nexar::Request::ready(Ok(Some(MPI_Status::proc_null())));
+        return store_request(request, comm_h, done);
+    }
     let b = Buf::new(buf, n, dt, "receive")?;
     let started = post_recv(&c, b, source, tag)?;
     store_started(request, comm_h, started, None)

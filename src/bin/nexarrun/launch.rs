@@ -64,6 +64,9 @@ pub struct Plan {
     pub tag_output: bool,
     /// Kill the whole job after this many seconds (exit code 124).
     pub timeout: Option<f64>,
+    /// How this launcher's ranks are pinned to CPUs (`None`: `NEXAR_BIND`, else automatic;
+    /// see [`crate::binding`]).
+    pub bind: Option<crate::binding::Bind>,
 }
 
 impl Plan {

@@ -9,6 +9,7 @@
 //! arguments instead (Hydra and Open MPI spellings, MPMD `:`; see [`mpiexec_args`]); its host
 //! lists with other hosts lead a job across hosts like `-H` (see [`mpiexec_hosts`]).
 
+mod binding;
 mod hosts;
 mod join;
 mod launch;
@@ -57,6 +58,10 @@ struct Args {
     /// Kill the whole job after SECS seconds (exit code 124; on the leader).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// Pin each rank to a CPU: auto (when the ranks fit this host's CPUs; the default, or
+    /// $NEXAR_BIND), core (always), none.
+    #[arg(long = "bind-to", value_name = "auto|core|none", value_parser = binding::Bind::parse)]
+    bind_to: Option<binding::Bind>,
     /// Lead a multi-host job: accept joining nexarruns on IP:PORT (UDP); the rendezvous and
     /// this host's ranks bind IP.
     #[arg(long, value_name = "IP:PORT", conflicts_with = "join")]
@@ -161,6 +166,7 @@ impl Args {
             }],
             tag_output: self.tag_output,
             timeout: self.timeout,
+            bind: self.bind_to,
         }
     }
 }
@@ -180,7 +186,7 @@ fn invoked_as() -> String {
 fn main() {
     let name = invoked_as();
     let mpi_style = name.starts_with("mpiexec") || name.starts_with("mpirun");
-    let (me, plan, role) = if mpi_style {
+    let (me, mut plan, role) = if mpi_style {
         let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
         match mpiexec_args::parse(&argv, |k| std::env::var_os(k)) {
             Ok(mpiexec_args::Command::Run(plan)) => (name, plan, Role::Alone),
@@ -219,6 +225,15 @@ fn main() {
             }
         }
     };
+    // A bad NEXAR_BIND is a usage error before anything starts (the command line's own
+    // binding was checked when it was parsed).
+    match binding::Bind::resolve(plan.bind) {
+        Ok(b) => plan.bind = Some(b),
+        Err(e) => {
+            eprintln!("{me}: {e}");
+            std::process::exit(2);
+        }
+    }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))

@@ -8,9 +8,12 @@
 //!   `-x VAR=VAL`, `-genvlist A,B`, `-genvall`/`-envall` (the default: everything is passed),
 //!   `-gwdir DIR`, `-hostfile`/`-machinefile`/`-f` FILE, `-ppn`/`-N`/`-npernode` N,
 //!   `-l`/`-prepend-rank`/`--tag-output`, `--timeout SECS` (or `MPIEXEC_TIMEOUT`);
-//! - accepted and ignored: `--oversubscribe`, `--bind-to X`, `--map-by X`, `--rank-by X`,
+//! - `--bind-to X` / `-bind-to X` / `-binding X`: `core` (also `cpu`, `hwthread`), `none`,
+//!   `auto` (see [`crate::binding`]; other Open MPI / Hydra levels, such as `socket`, are
+//!   refused);
+//! - accepted and ignored: `--oversubscribe`, `--map-by X`, `--rank-by X`,
 //!   `--allow-run-as-root`, `--mca K V`, `--gmca K V`, `--report-bindings`, `--display-map`,
-//!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`, `-binding X`;
+//!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`;
 //! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts;
 //! - nexar's own: `--secret-file PATH` (jobs across hosts; default `NEXAR_JOB_SECRET_FILE`).
 //!
@@ -56,19 +59,15 @@ const IGNORED_FLAGS: &[&str] = &[
     "quiet",
     "q",
     "verbose",
-    "bind-to-core",
     "bind-to-socket",
-    "bind-to-none",
     "enable-recovery",
     "disable-recovery",
     "use-hwthread-cpus",
 ];
 /// Options that take one value and are accepted for compatibility, with no effect.
 const IGNORED_WITH_VALUE: &[&str] = &[
-    "bind-to",
     "map-by",
     "rank-by",
-    "binding",
     "launcher",
     "bootstrap",
     "bootstrap-exec",
@@ -98,6 +97,7 @@ struct Global {
     tag_output: bool,
     timeout: Option<f64>,
     secret_file: Option<PathBuf>,
+    bind: Option<crate::binding::Bind>,
 }
 
 /// The task count of the Slurm allocation this runs in (`SLURM_NTASKS`, as `salloc -n 4` or a
@@ -234,6 +234,14 @@ pub fn parse_with_host(
             "genvall" | "envall" => {}
             "l" | "prepend-rank" | "tag-output" => g.tag_output = true,
             "timeout" => g.timeout = Some(parse_timeout(text, &take(1)?[0])?),
+            "bind-to" | "binding" => {
+                let v = take(1)?.remove(0);
+                g.bind = Some(
+                    crate::binding::Bind::parse(&v).map_err(|e| format!("option '{text}': {e}"))?,
+                );
+            }
+            "bind-to-none" => g.bind = Some(crate::binding::Bind::None),
+            "bind-to-core" => g.bind = Some(crate::binding::Bind::Cpu),
             "V" | "version" => return Ok(Command::Version),
             "h" | "help" => return Ok(Command::Help),
             n if IGNORED_FLAGS.contains(&n) => {}
@@ -299,6 +307,7 @@ pub fn parse_with_host(
         contexts,
         tag_output: g.tag_output,
         timeout: g.timeout,
+        bind: g.bind,
     };
     Ok(match spread {
         Some(spread) if !spread.remote.is_empty() => Command::RunAcross {
@@ -354,7 +363,9 @@ pub fn usage(me: &str) -> String {
          \x20             -host|-hosts|-H LIST   -hostfile|-machinefile|-f FILE\n\
          \x20             -ppn|-N|-npernode N   -l|--tag-output   --timeout SECS\n\
          \x20             --secret-file PATH (jobs across hosts; or NEXAR_JOB_SECRET_FILE)\n\
-         Ignored:      --oversubscribe --bind-to X --map-by X --rank-by X --allow-run-as-root\n\
+         \x20             --bind-to auto|core|none (pin ranks to CPUs; default auto: when\n\
+         \x20             they fit this host's CPUs; or NEXAR_BIND)\n\
+         Ignored:      --oversubscribe --map-by X --rank-by X --allow-run-as-root\n\
          \x20             --mca K V --report-bindings --display-map -quiet -verbose\n\
          Hosts other than this one (list this one first) get their ranks through a remote\n\
          shell ($NEXAR_RSH, default ssh) running nexarrun there; see docs/MULTIHOST.md.\n",

@@ -53,13 +53,14 @@ pub struct Reach {
 }
 
 /// Starts one rank of `ctx` with the launch contract in its environment and the job secret on
-/// an inherited pipe.
+/// an inherited pipe, pinned to `cpu` when given (see [`crate::binding`]).
 fn spawn_rank(
     ctx: &AppContext,
     who: RankId,
     tag_output: bool,
     reach: Reach,
     secret: &JobSecret,
+    cpu: Option<usize>,
 ) -> std::io::Result<tokio::process::Child> {
     let rdv = reach.rendezvous;
     let (read_end, write_end) = secret_pipe()?;
@@ -113,12 +114,16 @@ fn spawn_rank(
     } else {
         cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());
     }
-    // SAFETY: the closure runs in the forked child before exec and only calls fcntl, which is
-    // async-signal-safe. It makes this rank's secret pipe (and only it) survive exec.
+    // SAFETY: the closure runs in the forked child before exec and only calls fcntl and
+    // sched_setaffinity, which are async-signal-safe. It makes this rank's secret pipe (and
+    // only it) survive exec, and pins the rank (every thread it starts inherits the CPU).
     unsafe {
         cmd.pre_exec(move || {
             if libc::fcntl(fd, libc::F_SETFD, 0) == -1 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if let Some(cpu) = cpu {
+                crate::binding::pin_to(cpu)?;
             }
             Ok(())
         });
@@ -138,6 +143,8 @@ pub struct Starter<'a> {
     reach: Reach,
     secret: &'a JobSecret,
     done: &'a UnboundedSender<Event>,
+    /// The CPUs handed out to the ranks in turn (`None`: no pinning).
+    cpus: Option<Vec<usize>>,
     /// The output forwarding tasks of the ranks started so far (with `-l`).
     pub forwarders: Vec<JoinHandle<()>>,
 }
@@ -152,9 +159,16 @@ impl<'a> Starter<'a> {
         secret: &'a JobSecret,
         done: &'a UnboundedSender<Event>,
     ) -> Self {
+        let rank_ctx = plan.rank_contexts();
+        // `main` resolved the binding (from the command line or NEXAR_BIND) into the plan.
+        let cpus = plan
+            .bind
+            .unwrap_or(crate::binding::Bind::Auto)
+            .cpus(rank_ctx.len() as u32, crate::binding::allowed_cpus());
         Self {
             plan,
-            rank_ctx: plan.rank_contexts(),
+            cpus,
+            rank_ctx,
             size,
             base,
             reach,
@@ -186,7 +200,8 @@ impl<'a> Starter<'a> {
             appnum,
         };
         let tag = self.plan.tag_output;
-        let mut child = spawn_rank(ctx, who, tag, self.reach, self.secret)?;
+        let cpu = self.cpus.as_ref().map(|c| c[i as usize % c.len()]);
+        let mut child = spawn_rank(ctx, who, tag, self.reach, self.secret, cpu)?;
         let pid = child.id().map_or(-1, |p| p as i32);
         if tag {
             self.forwarders

@@ -182,6 +182,28 @@ fn ignored_options_are_accepted() {
 }
 
 #[test]
+fn binding_options_choose_the_pinning_and_the_last_one_wins() {
+    use crate::binding::Bind;
+    assert_eq!(
+        plan(&["-n", "2", "prog"]).bind,
+        None,
+        "left to NEXAR_BIND / auto"
+    );
+    assert_eq!(plan(&["--bind-to", "core", "prog"]).bind, Some(Bind::Cpu));
+    assert_eq!(
+        plan(&["-bind-to", "hwthread", "prog"]).bind,
+        Some(Bind::Cpu)
+    );
+    assert_eq!(plan(&["-binding", "none", "prog"]).bind, Some(Bind::None));
+    assert_eq!(
+        plan(&["--bind-to", "core", "--bind-to=none", "prog"]).bind,
+        Some(Bind::None)
+    );
+    assert_eq!(plan(&["--bind-to-none", "prog"]).bind, Some(Bind::None));
+    assert!(err(&["--bind-to", "socket", "prog"]).contains("socket"));
+}
+
+#[test]
 fn inside_a_one_node_slurm_allocation_the_default_is_its_task_count() {
     let alloc = |nodes: Option<&'static str>| {
         move |k: &str| match k {
