@@ -100,11 +100,21 @@ impl Side {
     }
 }
 
-/// Where an alltoallw's result lands: the packed result in `temp`, then block `i` (at
-/// `offs[i]`) is unpacked into `targets[i]`.
-struct BlockTargets {
+/// Where an alltoallw's (or a neighbourhood collective's) result lands: the packed result in
+/// `temp`, then each block (at its offset) is unpacked into its target.
+pub(crate) struct BlockTargets {
     temp: Vec<u8>,
     targets: Vec<(RecvTarget, usize)>,
+}
+
+impl BlockTargets {
+    /// `total` packed bytes, landing in `targets` (each with its packed offset).
+    pub(crate) fn new(total: usize, targets: Vec<(RecvTarget, usize)>) -> Self {
+        Self {
+            temp: vec![0; total],
+            targets,
+        }
+    }
 }
 
 impl nexar::Target for BlockTargets {
@@ -166,10 +176,7 @@ fn alltoallw<C: ArrayInt, D: ArrayInt>(
         .zip(&rd)
         .map(|(b, &off)| (b.recv_target(), off))
         .collect();
-    Ok(p.to(Dest::Target(Box::new(BlockTargets {
-        temp: vec![0; rtotal],
-        targets,
-    }))))
+    Ok(p.to(Dest::Target(Box::new(BlockTargets::new(rtotal, targets)))))
 }
 
 mpi_fn! {

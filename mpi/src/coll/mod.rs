@@ -17,6 +17,8 @@
 pub mod alltoallw;
 pub mod blocking;
 pub mod inter;
+pub mod neighbor;
+pub mod neighbor_persistent;
 pub mod nonblocking;
 pub mod op;
 pub mod persistent;

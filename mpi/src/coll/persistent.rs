@@ -49,7 +49,7 @@ impl<S> Kept<S> {
 }
 
 /// Checks what every `*_init` takes: the request pointer, the info and the communicator.
-fn init(comm_h: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> Result<Comm> {
+pub(crate) fn init(comm_h: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> Result<Comm> {
     non_null(request, "request")?;
     crate::comm::info::pairs_or_empty(info)?;
     comm(comm_h)
@@ -57,7 +57,7 @@ fn init(comm_h: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> Result<C
 
 /// Stores the persistent request: each start runs `issue(kept, comm, &mut handle)`, a
 /// non-blocking collective, and adopts the request it creates.
-fn persist<S: 'static>(
+pub(crate) fn persist<S: 'static>(
     comm_h: MPI_Comm,
     request: *mut MPI_Request,
     kept: S,
@@ -83,12 +83,12 @@ fn persist<S: 'static>(
 }
 
 /// Checks a buffer's count and datatype (and pointer), as the operation will.
-fn buf(p: *const c_void, n: MPI_Count, dt: MPI_Datatype, what: &str) -> Result<()> {
+pub(crate) fn buf(p: *const c_void, n: MPI_Count, dt: MPI_Datatype, what: &str) -> Result<()> {
     Buf::new(p, n, dt, what).map(drop)
 }
 
 /// Checks a datatype alone (for the vector forms, whose counts are arrays).
-fn dtype(dt: MPI_Datatype, what: &str) -> Result<()> {
+pub(crate) fn dtype(dt: MPI_Datatype, what: &str) -> Result<()> {
     Buf::new(std::ptr::null(), 0, dt, what).map(drop)
 }
 
@@ -99,7 +99,12 @@ fn op(o: MPI_Op) -> Result<()> {
 
 /// Copies the caller's `n`-entry array `what` when it is significant (`needed`): counts must
 /// be non-negative (`MPI_ERR_COUNT`), displacements too (`MPI_ERR_ARG`, as the operation).
-fn arr<T: ArrayInt>(p: *const T, n: usize, what: &str, needed: bool) -> Result<Option<Vec<T>>> {
+pub(crate) fn arr<T: ArrayInt>(
+    p: *const T,
+    n: usize,
+    what: &str,
+    needed: bool,
+) -> Result<Option<Vec<T>>> {
     if !needed {
         return Ok(None);
     }
@@ -121,7 +126,12 @@ fn arr<T: ArrayInt>(p: *const T, n: usize, what: &str, needed: bool) -> Result<O
 }
 
 /// Copies an array of datatypes (each checked) when significant.
-fn types(p: *const MPI_Datatype, n: usize, what: &str, needed: bool) -> Result<Option<Vec<usize>>> {
+pub(crate) fn types(
+    p: *const MPI_Datatype,
+    n: usize,
+    what: &str,
+    needed: bool,
+) -> Result<Option<Vec<usize>>> {
     if !needed {
         return Ok(None);
     }
@@ -135,7 +145,7 @@ fn types(p: *const MPI_Datatype, n: usize, what: &str, needed: bool) -> Result<O
 }
 
 /// The kept copy of an array as the pointer the non-blocking form reads (NULL if not kept).
-fn ptr<T>(v: &Option<Vec<T>>) -> *const T {
+pub(crate) fn ptr<T>(v: &Option<Vec<T>>) -> *const T {
     v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr())
 }
 

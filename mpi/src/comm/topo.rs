@@ -104,6 +104,66 @@ pub fn drop_topology(c: MPI_Comm) {
 }
 
 /// The Cartesian topology of a valid communicator, or `MPI_ERR_TOPOLOGY`.
+/// A process's neighbours for the neighbourhood collectives.
+pub struct Neighbours {
+    /// In-neighbours (communicator ranks, or `MPI_PROC_NULL`), in receive-block order.
+    pub sources: Vec<c_int>,
+    /// Out-neighbours, in send-block order.
+    pub destinations: Vec<c_int>,
+    /// Whether the topology is Cartesian: there the block sent one step up arrives as the
+    /// receiver's block from one step down (and the other way round), which matters when
+    /// both are the same process (a periodic dimension of size 1 or 2); elsewhere blocks
+    /// between two processes pair up in list order.
+    pub cartesian: bool,
+}
+
+/// This process's neighbours, in the order the neighbourhood collectives use them: on a
+/// Cartesian grid, for each dimension the neighbour one step down then the one a step up
+/// (`MPI_PROC_NULL` off the edge of a non-periodic dimension), the same list both ways; on a
+/// graph, the node's neighbours both ways; on a distributed graph, its sources and
+/// destinations. `MPI_ERR_TOPOLOGY` without a topology.
+pub fn neighbour_lists(h: MPI_Comm) -> Result<Neighbours> {
+    let me = comm(h)?.rank() as c_int;
+    match topology_of(h)? {
+        Some(Topology::Cart(cart)) => {
+            let here = cart.coords(me as usize);
+            let mut list = Vec::with_capacity(2 * cart.dims.len());
+            for d in 0..cart.dims.len() {
+                for step in [-1, 1] {
+                    let mut c = here.clone();
+                    c[d] += step;
+                    list.push(cart.rank(&c).map_or(MPI_PROC_NULL, |r| r as c_int));
+                }
+            }
+            Ok(Neighbours {
+                sources: list.clone(),
+                destinations: list,
+                cartesian: true,
+            })
+        }
+        Some(Topology::Graph { index, edges }) => {
+            let n = crate::comm::topo_graph::graph_neighbours(&index, &edges, me)?;
+            Ok(Neighbours {
+                sources: n.clone(),
+                destinations: n,
+                cartesian: false,
+            })
+        }
+        Some(Topology::Dist(d)) => {
+            let (sources, destinations) = d.lists();
+            Ok(Neighbours {
+                sources,
+                destinations,
+                cartesian: false,
+            })
+        }
+        None => Err(MpiError::new(
+            MPI_ERR_TOPOLOGY,
+            format!("communicator {h:#x} has no topology (neighbourhood collectives need one)"),
+        )),
+    }
+}
+
 fn cart_of(h: MPI_Comm) -> Result<Cart> {
     match topology_of(h)? {
         Some(Topology::Cart(c)) => Ok(c),

@@ -114,6 +114,22 @@ fn neighbours(index: &[c_int], edges: &[c_int], rank: c_int) -> Result<Vec<c_int
     Ok(edges[lo..index[r] as usize].to_vec())
 }
 
+/// Node `rank`'s neighbours in the graph `index` / `edges` (for neighbourhood collectives).
+pub(crate) fn graph_neighbours(
+    index: &[c_int],
+    edges: &[c_int],
+    rank: c_int,
+) -> Result<Vec<c_int>> {
+    neighbours(index, edges, rank)
+}
+
+impl DistGraph {
+    /// This process's (sources, destinations), in the order they were given.
+    pub(crate) fn lists(&self) -> (Vec<c_int>, Vec<c_int>) {
+        (self.sources.clone(), self.destinations.clone())
+    }
+}
+
 /// Weights of `n` edges: `None` when `MPI_UNWEIGHTED`, zeros for `MPI_WEIGHTS_EMPTY` or none.
 fn weights(p: *const c_int, n: usize, name: &str) -> Result<Option<Vec<c_int>>> {
     match p as usize {

@@ -16,8 +16,11 @@
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_File_create_errhandler`: parameter `MPI_File_errhandler_function *file_errhandler_fn` has no mechanical mapping
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
+//! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
 //! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
+//! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`
+//! * `MPI_Neighbor_alltoallw_init`: no count for array `sendtypes`
 //! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
@@ -3201,6 +3204,78 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Ineighbor_allgather(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ineighbor_allgather(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ineighbor_allgather`.
+    mpi_ineighbor_allgather_ / pmpi_ineighbor_allgather_ => MPI_Ineighbor_allgather / PMPI_Ineighbor_allgather,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ineighbor_allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ineighbor_allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ineighbor_allgatherv`.
+    mpi_ineighbor_allgatherv_ / pmpi_ineighbor_allgatherv_ => MPI_Ineighbor_allgatherv / PMPI_Ineighbor_allgatherv,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ineighbor_alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ineighbor_alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ineighbor_alltoall`.
+    mpi_ineighbor_alltoall_ / pmpi_ineighbor_alltoall_ => MPI_Ineighbor_alltoall / PMPI_Ineighbor_alltoall,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Ineighbor_alltoallv(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+    fn PMPI_Ineighbor_alltoallv(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Ineighbor_alltoallv`.
+    mpi_ineighbor_alltoallv_ / pmpi_ineighbor_alltoallv_ => MPI_Ineighbor_alltoallv / PMPI_Ineighbor_alltoallv,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: *const c_int, comm: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, rdispls, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Info_create(info: *mut usize) -> c_int;
     fn PMPI_Info_create(info: *mut usize) -> c_int;
 }
@@ -3788,6 +3863,142 @@ fortran_fn! {
             let mut h_message = PMPI_Message_fromint(fs::get(message));
             let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), &mut h_message, fs::status(status));
             fs::set(message, PMPI_Message_toint(h_message));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_allgather(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
+    fn PMPI_Neighbor_allgather(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_allgather`.
+    mpi_neighbor_allgather_ / pmpi_neighbor_allgather_ => MPI_Neighbor_allgather / PMPI_Neighbor_allgather,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_allgather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Neighbor_allgather_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_allgather_init`.
+    mpi_neighbor_allgather_init_ / pmpi_neighbor_allgather_init_ => MPI_Neighbor_allgather_init / PMPI_Neighbor_allgather_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize) -> c_int;
+    fn PMPI_Neighbor_allgatherv(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_allgatherv`.
+    mpi_neighbor_allgatherv_ / pmpi_neighbor_allgatherv_ => MPI_Neighbor_allgatherv / PMPI_Neighbor_allgatherv,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_allgatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Neighbor_allgatherv_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_allgatherv_init`.
+    mpi_neighbor_allgatherv_init_ / pmpi_neighbor_allgatherv_init_ => MPI_Neighbor_allgatherv_init / PMPI_Neighbor_allgatherv_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, displs: *mut c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, displs, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
+    fn PMPI_Neighbor_alltoall(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoall`.
+    mpi_neighbor_alltoall_ / pmpi_neighbor_alltoall_ => MPI_Neighbor_alltoall / PMPI_Neighbor_alltoall,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_alltoall_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Neighbor_alltoall_init(sendbuf: *mut c_void, sendcount: c_int, sendtype: usize, recvbuf: *mut c_void, recvcount: c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoall_init`.
+    mpi_neighbor_alltoall_init_ / pmpi_neighbor_alltoall_init_ => MPI_Neighbor_alltoall_init / PMPI_Neighbor_alltoall_init,
+    |c| (sendbuf: *const c_void, sendcount: *const c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcount: *const c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), fs::get(sendcount), PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), fs::get(recvcount), PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_alltoallv(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize) -> c_int;
+    fn PMPI_Neighbor_alltoallv(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoallv`.
+    mpi_neighbor_alltoallv_ / pmpi_neighbor_alltoallv_ => MPI_Neighbor_alltoallv / PMPI_Neighbor_alltoallv,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: *const c_int, comm: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, rdispls, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_alltoallv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Neighbor_alltoallv_init(sendbuf: *mut c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: usize, recvbuf: *mut c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: usize, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoallv_init`.
+    mpi_neighbor_alltoallv_init_ / pmpi_neighbor_alltoallv_init_ => MPI_Neighbor_alltoallv_init / PMPI_Neighbor_alltoallv_init,
+    |c| (sendbuf: *const c_void, sendcounts: *mut c_int, sdispls: *mut c_int, sendtype: *const c_int, recvbuf: *const c_void, recvcounts: *mut c_int, rdispls: *mut c_int, recvtype: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, PMPI_Type_fromint(fs::get(sendtype)), fs::buffer(recvbuf), recvcounts, rdispls, PMPI_Type_fromint(fs::get(recvtype)), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }
