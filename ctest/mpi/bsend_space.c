@@ -1,6 +1,8 @@
 /*
  * bsend_space.c: buffered sends use up the attached buffer (MPI 4.1 §3.6): each message takes
- * its packed size plus MPI_BSEND_OVERHEAD until it has left the buffer (been received), and a
+ * its packed size plus at most MPI_BSEND_OVERHEAD until it has left the buffer (been received;
+ * the messages here are large enough that the buffers sized below hold exactly as many
+ * whatever the real bookkeeping per message, from 0 to MPI_BSEND_OVERHEAD bytes), and a
  * Bsend / Ibsend that does not fit in what is left fails with MPI_ERR_BUFFER. Receiving the
  * messages frees the space again, also for the next Bsend right after the receive. Detach and
  * flush wait for no receiver (nexar transmits a message when it is sent): ranks that Bsend to
@@ -8,7 +10,7 @@
  */
 #include "mpi_check.h"
 
-#define N 64
+#define N 4096
 
 int main(int argc, char **argv)
 {
@@ -22,7 +24,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Pack_size(N, MPI_INT, w, &one_msg));
     one_msg += MPI_BSEND_OVERHEAD;
 
-    int a[N], b[N], c[N], in[N];
+    static int a[N], b[N], c[N], in[N];
     for (int i = 0; i < N; i++)
         a[i] = i, b[i] = 1000 + i, c[i] = 2000 + i;
 
