@@ -10,9 +10,15 @@ import math
 
 MIB = 1 << 20
 
-# The goals of issue 5: (name, mode, ranks, benchmark, bytes, metric, comparison, goal).
+# The goals of issues 5 and 17: (name, mode, ranks, benchmark, bytes, metric, comparison, goal).
 # metric "time" compares median_us, "bw" the bandwidth field; "le" passes when ratio <= goal.
 GOALS = [
+    ("2 ranks, barrier", "local", 2, "barrier", 0, "time", "le", 1.0),
+    ("2 ranks, 1 MiB bcast", "local", 2, "bcast", MIB, "time", "le", 1.0),
+    ("2 ranks, 16 MiB ping-pong bandwidth", "local", 2, "pingpong", 16 * MIB, "bw", "ge", 1.0),
+    ("2 ranks, 8 B streaming (64 in flight)", "local", 2, "stream", 8, "bw", "ge", 1.0),
+    ("2 ranks, 4 MiB streaming (64 in flight)", "local", 2, "stream", 4 * MIB, "bw", "ge", 1.0),
+    ("2 ranks, 8 B iallreduce + wait", "local", 2, "iallreduce", 8, "time", "le", 1.5),
     ("2 ranks, 8 B allreduce", "local", 2, "allreduce", 8, "time", "le", 1.0),
     ("2 ranks, 8 B ping-pong", "local", 2, "pingpong", 8, "time", "le", 1.0),
     ("2 ranks, 16 MiB allreduce bus bandwidth", "local", 2, "allreduce", 16 * MIB, "bw", "ge", 1.5),
@@ -32,6 +38,38 @@ def human_bytes(n):
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n} B"
+
+
+def merge_rounds(runs):
+    """One run per (mode, impl, ranks) from runs repeated in rounds: each point's median_us
+    and bandwidth are the medians over the rounds (`rounds_us` keeps every round's median)."""
+    groups = {}
+    for run in runs:
+        groups.setdefault((run["mode"], run["impl"], run["ranks"]), []).append(run)
+    merged = []
+    for (mode, impl, ranks), group in groups.items():
+        by_key = {}
+        for run in group:
+            for p in run["points"]:
+                by_key.setdefault((p["benchmark"], p["bytes"]), []).append(p)
+        points = []
+        for pts in by_key.values():
+            p = dict(pts[0])
+            p["rounds_us"] = [q["median_us"] for q in pts]
+            p["median_us"] = _median(p["rounds_us"])
+            p["min_us"] = min(q["min_us"] for q in pts)
+            for key in ("bw_gbs", "bus_bw_gbs"):
+                if key in p:
+                    p[key] = _median([q[key] for q in pts])
+            points.append(p)
+        merged.append({**group[0], "rounds": len(group), "points": points})
+    return merged
+
+
+def _median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
 def _index(runs):
@@ -75,7 +113,7 @@ def ratios(runs):
 
 
 def _bench_order(name):
-    order = ["pingpong", "allreduce", "barrier", "bcast"]
+    order = ["pingpong", "stream", "allreduce", "iallreduce", "barrier", "bcast"]
     return order.index(name) if name in order else len(order)
 
 

@@ -295,6 +295,10 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=float, default=1200,
                     help="seconds one run may take before it is killed (default 1200)")
     ap.add_argument("--extra", default="", help="more mpibench options, space-separated")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="repeat every (mode, ranks, MPI) run this many times, interleaved "
+                         "(round 1 of each, then round 2, ...); ratios use each point's median "
+                         "over the rounds (default 1)")
     args = ap.parse_args(argv)
     parse_ranks(ap, args)
     return args
@@ -349,16 +353,18 @@ def main(argv=None):
             if ompi:
                 impls["openmpi"] = ompi
         mpi_args = bench_args(args)
-        plan = [(m, r, i) for m in modes for r in args.ranks for i in impls]
+        plan = [(k, m, r, i) for k in range(1, max(1, args.rounds) + 1) for m in modes
+                for r in args.ranks for i in impls]
         progress = Progress(len(plan))
         runs = []
-        for mode, ranks, impl in plan:
+        for rnd, mode, ranks, impl in plan:
             binary, launcher = impls[impl]
             cmd, env = command_for(impl, launcher, binary, ranks, mode, mpi_args)
             progress.start(f"{impl} {ranks} ranks {mode}")
             library, points, elapsed = run_one(cmd, env, args.timeout, progress)
             progress.finish(len(points))
-            runs.append({"mode": mode, "impl": impl, "ranks": ranks, "library": library,
+            runs.append({"round": rnd, "mode": mode, "impl": impl, "ranks": ranks,
+                         "library": library,
                          "command": cmd, "transport_env": env.get("NEXAR_TRANSPORT")
                          if impl == "nexar" else None,
                          "elapsed_s": round(elapsed, 2), "points": points})
@@ -366,30 +372,34 @@ def main(argv=None):
         log(f"FAILED: {e}")
         return 1
 
-    rows = report.ratios(runs)
+    merged = report.merge_rounds(runs)
+    rows = report.ratios(merged)
     goal_rows = report.goals(rows)
     print()
     for impl in impls:
         lib = next((r["library"] for r in runs if r["impl"] == impl), None)
         print(f"{impl}: {lib}")
-    print(f"host: {os.cpu_count()} CPUs, load average at start {load_at_start[0]:.2f}; "
-          f"mpibench {' '.join(mpi_args) or '(defaults)'}")
+    load_at_end = list(os.getloadavg())
+    print(f"host: {os.cpu_count()} CPUs, load average at start {load_at_start[0]:.2f}, at end "
+          f"{load_at_end[0]:.2f}; mpibench {' '.join(mpi_args) or '(defaults)'}; "
+          f"{max(1, args.rounds)} round(s), medians over rounds")
     print()
     if rows:
         print(report.ratio_table(rows))
         print()
-        print("== goals of issue 5 (ratios nexar / Open MPI from this run)")
+        print("== goals of issues 5 and 17 (ratios nexar / Open MPI from this run)")
         print(report.goal_table(goal_rows))
     else:
-        print(report.single_table(runs))
+        print(report.single_table(merged))
         print("\n(no Open MPI numbers: ratios and goals not computed)")
 
     result = {
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host": {"node": platform.node(), "machine": platform.machine(),
-                 "cpus": os.cpu_count(), "loadavg_at_start": load_at_start},
+                 "cpus": os.cpu_count(), "loadavg_at_start": load_at_start,
+                 "loadavg_at_end": load_at_end},
         "options": {"modes": modes, "ranks": args.ranks, "quick": args.quick,
-                    "mpibench_args": mpi_args},
+                    "rounds": max(1, args.rounds), "mpibench_args": mpi_args},
         "duration_s": round(time.time() - started, 1),
         "ratio_definition": "nexar / Open MPI: time ratio < 1 and bandwidth ratio > 1 mean "
                             "nexar is faster",
@@ -403,7 +413,7 @@ def main(argv=None):
     if args.plot:
         try:
             ensure_matplotlib()
-            report.plot(runs, args.plot)
+            report.plot(merged, args.plot)
             log(f"wrote {args.plot}")
         except (HarnessError, ImportError) as e:
             log(f"FAILED: plot: {e}")

@@ -309,6 +309,28 @@ impl<T: Send + 'static> Request<T> {
         }
     }
 
+    /// True once the operation has completed, looking as cheaply as possible: an inline
+    /// request's future is polled once on this thread (it only observes completion), a
+    /// spawned one is only looked at. Unlike [`Request::test`], a spawned operation's wake-ups
+    /// stay where they are (no runtime task is started for it), so a thread that is about to
+    /// wait on the request anyway (`MPI_Wait` of a request that may be complete) can ask first.
+    pub fn done_now(&mut self) -> bool {
+        match &mut self.state {
+            State::Inline(f) => {
+                let mut cx = TaskContext::from_waker(Waker::noop());
+                match f.as_mut().poll(&mut cx) {
+                    Poll::Ready(r) => {
+                        self.state = State::Done(r);
+                        true
+                    }
+                    Poll::Pending => false,
+                }
+            }
+            State::Shared(s) => s.is_done(),
+            State::Done(_) | State::Taken => true,
+        }
+    }
+
     /// Blocks the calling thread until the operation completes and returns its result.
     pub fn wait(mut self) -> Result<T> {
         // Complete already (an eager send, a request tested to completion): no waiting

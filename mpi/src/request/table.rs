@@ -116,7 +116,7 @@ impl Entry {
             None => match self.req.take() {
                 // Complete already (an eager send, a receive whose message is in): taken
                 // without the blocking machinery (a `Waitall` over many such requests).
-                Some(mut r) => if r.test() {
+                Some(mut r) => if r.done_now() {
                     r.wait()
                 } else {
                     // Blocking through the communicator lets this thread drive the transport.
