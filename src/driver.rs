@@ -108,6 +108,9 @@ pub(crate) struct CollectiveRun {
     out: Outbox,
     /// A peer failure met while starting, reported by [`CollectiveRun::finish`].
     failed: Option<Error>,
+    /// Large payloads the transport holds until the receiver has copied them (see
+    /// [`CollectiveRun::flush`]); the call completes once they are released.
+    held: Vec<crate::ops::lend::Released>,
 }
 
 impl CollectiveRun {
@@ -126,6 +129,7 @@ impl CollectiveRun {
             rx,
             out: Outbox::new(),
             failed: None,
+            held: Vec::new(),
         };
         machine.start(&mut run.out)?;
         run.machine = Some(machine);
@@ -147,12 +151,23 @@ impl CollectiveRun {
         let members = self.comm.members.world();
         for m in self.out.drain() {
             let to = members[m.to as usize];
+            // A payload the transport keeps until the receiver copied it (a one-copy read on
+            // shared memory, the TLS bulk lane) is tracked, and the call waits for it: without
+            // that a root of large broadcasts ran ahead of its receivers, holding a buffer
+            // per call (a 2-rank 1 MiB bcast loop grew the root to 1 GB).
+            let payload = if self.comm.engine.transport().lends(to, m.payload.len()) {
+                let (payload, released) = crate::ops::lend::track(m.payload);
+                self.held.push(released);
+                payload
+            } else {
+                m.payload
+            };
             self.comm.engine.send_coll(
                 to,
                 self.comm.context,
                 self.seq,
                 m.step,
-                m.payload,
+                payload,
                 &self.fp,
                 members,
             )?;
@@ -168,6 +183,11 @@ impl CollectiveRun {
         };
         if let Err(e) = ended {
             return Err(prefer_mismatch(&self.comm, self.seq, &self.fp, &mut self.rx, e).await);
+        }
+        // The large payloads sent are released once their receivers copied them (or were
+        // lost, which drops them too).
+        for released in std::mem::take(&mut self.held) {
+            released.await;
         }
         let machine = self.machine.take().expect("machine present until finish");
         Ok(machine.finish()?)

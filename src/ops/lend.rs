@@ -100,6 +100,61 @@ pub(crate) fn lend(data: &[u8]) -> (Bytes, Returned) {
     (Bytes::from_owner(owner), Returned { signal })
 }
 
+/// The owner of tracked bytes: the original bytes, and the signal their release raises.
+struct Tracked {
+    data: Bytes,
+    signal: Arc<Signal>,
+}
+
+impl AsRef<[u8]> for Tracked {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        self.signal.done.store(true, Ordering::Release);
+        if let Some(w) = self.signal.waker.lock().take() {
+            w.wake();
+        }
+    }
+}
+
+/// Completes when the transport has let go of tracked bytes (see [`track`]). Unlike
+/// [`Returned`] it may be dropped at any time: the bytes are owned, nothing is borrowed.
+pub(crate) struct Released {
+    signal: Arc<Signal>,
+}
+
+impl Future for Released {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.signal.done.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        *self.signal.waker.lock() = Some(cx.waker().clone());
+        if self.signal.done.load(Ordering::Acquire) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
+/// Wraps owned `data` (no copy) so that [`Released`] completes once every clone of the
+/// returned [`Bytes`] is dropped: a sender can wait until the transport has let go of a large
+/// payload (the receiver copied it), which bounds how far it runs ahead of the receiver.
+pub(crate) fn track(data: Bytes) -> (Bytes, Released) {
+    let signal = Arc::new(Signal::default());
+    let owner = Tracked {
+        data,
+        signal: signal.clone(),
+    };
+    (Bytes::from_owner(owner), Released { signal })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +173,21 @@ mod tests {
         });
         pollster::block_on(returned);
         t.join().unwrap();
+    }
+
+    #[test]
+    fn released_completes_when_the_tracked_bytes_are_dropped_and_may_be_abandoned() {
+        let (bytes, released) = track(Bytes::from(vec![3u8; 100]));
+        let part = bytes.slice(1..3);
+        drop(bytes);
+        assert!(!released.signal.done.load(Ordering::Acquire));
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            assert_eq!(&part[..], &[3, 3]);
+        });
+        pollster::block_on(released);
+        t.join().unwrap();
+        let (_kept, abandoned) = track(Bytes::from_static(b"x"));
+        drop(abandoned); // returns at once although the bytes are still held
     }
 }

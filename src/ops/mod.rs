@@ -10,7 +10,7 @@ pub mod flags;
 mod hugepages;
 pub mod inter;
 mod layout;
-mod lend;
+pub(crate) mod lend;
 pub mod local;
 pub mod nonblocking;
 pub mod p2p;
