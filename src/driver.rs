@@ -184,13 +184,48 @@ impl CollectiveRun {
         if let Err(e) = ended {
             return Err(prefer_mismatch(&self.comm, self.seq, &self.fp, &mut self.rx, e).await);
         }
-        // The large payloads sent are released once their receivers copied them (or were
-        // lost, which drops them too).
-        for released in std::mem::take(&mut self.held) {
-            released.await;
+        if let Err(e) = self.await_released().await {
+            return Err(prefer_mismatch(&self.comm, self.seq, &self.fp, &mut self.rx, e).await);
         }
         let machine = self.machine.take().expect("machine present until finish");
         Ok(machine.finish()?)
+    }
+
+    /// Waits until the large payloads this call sent are released: their receivers copied
+    /// them (or were lost, which drops them too). The call is still open meanwhile: a
+    /// mismatch notice (a receiver that found the call mismatched, typically on reading this
+    /// very payload) or the loss of a member ends it as it would have during the run, and
+    /// probes are passed on.
+    async fn await_released(&mut self) -> Result<()> {
+        for released in std::mem::take(&mut self.held) {
+            tokio::pin!(released);
+            loop {
+                let event = tokio::select! {
+                    _ = &mut released => break,
+                    ev = self.rx.recv() => ev,
+                };
+                match event {
+                    CollEvent::Frame(f) => {
+                        check_frame(&self.comm, self.seq, &self.fp, &f)?;
+                        if f.header.step == COLL_PROBE_STEP
+                            && let Some(origin) = probe_origin(&f)
+                        {
+                            self.pass_probe(origin);
+                        }
+                    }
+                    CollEvent::PeerLost(e) => {
+                        let relevant = match e.failed_rank() {
+                            Some(r) => self.comm.members.comm_rank_of(r).is_some(),
+                            None => true,
+                        };
+                        if relevant {
+                            return Err(e);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Passes a probe started by `origin` on around the ring (see [`COLL_PROBE_STEP`]).
