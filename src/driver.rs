@@ -214,11 +214,7 @@ impl CollectiveRun {
                         }
                     }
                     CollEvent::PeerLost(e) => {
-                        let relevant = match e.failed_rank() {
-                            Some(r) => self.comm.members.comm_rank_of(r).is_some(),
-                            None => true,
-                        };
-                        if relevant {
+                        if self.ends_the_call(&e) {
                             return Err(e);
                         }
                     }
@@ -293,17 +289,21 @@ impl CollectiveRun {
                     self.flush()?;
                 }
                 CollEvent::PeerLost(e) => {
-                    let relevant = match e.failed_rank() {
-                        Some(r) => self.comm.members.comm_rank_of(r).is_some(),
-                        None => true,
-                    };
-                    if relevant {
+                    if self.ends_the_call(&e) {
                         return Err(e);
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether a peer loss ends this call: a member of the communicator (or an unnamed rank).
+    fn ends_the_call(&self, e: &Error) -> bool {
+        match e.failed_rank() {
+            Some(r) => self.comm.members.comm_rank_of(r).is_some(),
+            None => true,
+        }
     }
 }
 

@@ -22,6 +22,34 @@ struct Signal {
     waker: Mutex<Option<Waker>>,
 }
 
+impl Signal {
+    /// The bytes were let go of: completes the waiting future.
+    fn raise(&self) {
+        self.done.store(true, Ordering::Release);
+        if let Some(w) = self.waker.lock().take() {
+            w.wake();
+        }
+    }
+
+    fn is_raised(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    /// Ready once raised; otherwise registers `cx`'s waker (looking again after, so a raise
+    /// in between is not missed).
+    fn poll_raised(&self, cx: &mut Context<'_>) -> Poll<()> {
+        if self.is_raised() {
+            return Poll::Ready(());
+        }
+        *self.waker.lock() = Some(cx.waker().clone());
+        if self.is_raised() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
 /// The owner of lent bytes inside a [`Bytes`]: a pointer into the caller's buffer.
 struct Lent {
     ptr: *const u8,
@@ -44,10 +72,7 @@ impl AsRef<[u8]> for Lent {
 
 impl Drop for Lent {
     fn drop(&mut self) {
-        self.signal.done.store(true, Ordering::Release);
-        if let Some(w) = self.signal.waker.lock().take() {
-            w.wake();
-        }
+        self.signal.raise();
     }
 }
 
@@ -58,7 +83,7 @@ pub(crate) struct Returned {
 
 impl Returned {
     fn done(&self) -> bool {
-        self.signal.done.load(Ordering::Acquire)
+        self.signal.is_raised()
     }
 }
 
@@ -66,15 +91,7 @@ impl Future for Returned {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.done() {
-            return Poll::Ready(());
-        }
-        *self.signal.waker.lock() = Some(cx.waker().clone());
-        if self.done() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        self.signal.poll_raised(cx)
     }
 }
 
@@ -114,10 +131,7 @@ impl AsRef<[u8]> for Tracked {
 
 impl Drop for Tracked {
     fn drop(&mut self) {
-        self.signal.done.store(true, Ordering::Release);
-        if let Some(w) = self.signal.waker.lock().take() {
-            w.wake();
-        }
+        self.signal.raise();
     }
 }
 
@@ -131,15 +145,7 @@ impl Future for Released {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.signal.done.load(Ordering::Acquire) {
-            return Poll::Ready(());
-        }
-        *self.signal.waker.lock() = Some(cx.waker().clone());
-        if self.signal.done.load(Ordering::Acquire) {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        self.signal.poll_raised(cx)
     }
 }
 
@@ -180,7 +186,7 @@ mod tests {
         let (bytes, released) = track(Bytes::from(vec![3u8; 100]));
         let part = bytes.slice(1..3);
         drop(bytes);
-        assert!(!released.signal.done.load(Ordering::Acquire));
+        assert!(!released.signal.is_raised());
         let t = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(20));
             assert_eq!(&part[..], &[3, 3]);
