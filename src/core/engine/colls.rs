@@ -62,7 +62,7 @@ impl Engine {
             }
         }
         r.open.insert((context, seq), tx);
-        self.matcher.lock().budget().collective_opened(); // frames may sit behind stalled p2p
+        self.budget.collective_opened(); // frames may sit behind stalled p2p
         Ok(rx)
     }
 
@@ -130,7 +130,7 @@ impl Engine {
         let mut r = self.colls.lock();
         // Removed first, under the lock deliveries take: nothing arrives in `rx` afterwards.
         r.open.remove(&(context, seq));
-        self.matcher.lock().budget().collective_closed();
+        self.budget.collective_closed();
         r.closed.insert((context, seq), (*fp, members.clone()));
         r.closed_order.push_back((context, seq));
         if r.closed_order.len() > CLOSED_KEPT

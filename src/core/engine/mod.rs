@@ -259,16 +259,23 @@ impl Engine {
         if to == self.rank {
             return self.send_p2p(to, context, tag, Bytes::copy_from_slice(data));
         }
+        let seq = self.next_p2p_seq(to, context)?;
+        let h = self.p2p_header(context, tag, seq, false);
+        self.transport()
+            .send_copy(to, h, data)
+            .map_err(|e| self.named_failure(e))
+    }
+
+    /// The sequence number of the next p2p message to world rank `to` on `context`, after the
+    /// checks every send makes: the engine is open, the communicator not revoked, `to` not
+    /// known to have failed.
+    fn next_p2p_seq(&self, to: u32, context: u64) -> Result<u64> {
         self.check_open()?;
         self.check_revoked(context)?;
         if let Some(e) = self.failure_of(to) {
             return Err(e);
         }
-        let seq = self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed);
-        let h = self.p2p_header(context, tag, seq, false);
-        self.transport()
-            .send_copy(to, h, data)
-            .map_err(|e| self.named_failure(e))
+        Ok(self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed))
     }
 
     /// The header of p2p message `seq` from this rank.
@@ -306,12 +313,7 @@ impl Engine {
         payload: Bytes,
         sync: bool,
     ) -> Result<Option<SyncWait>> {
-        self.check_open()?;
-        self.check_revoked(context)?;
-        if let Some(e) = self.failure_of(to) {
-            return Err(e);
-        }
-        let seq = self.send_seq[to as usize].fetch_add(1, Ordering::Relaxed);
+        let seq = self.next_p2p_seq(to, context)?;
         // Registered before the failure re-check and the send, so neither a fast
         // acknowledgement nor a concurrent failure of `to` can be missed.
         let wait = sync.then(|| {
