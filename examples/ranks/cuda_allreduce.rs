@@ -4,8 +4,9 @@
 //! to several staging chunks with a partial last chunk. Every result is copied back with a
 //! plain driver copy and compared with the same operation on host buffers (the host path) and
 //! with a value computed locally. Prints `rank r/n: cuda ok checks=K device=D`. With the
-//! argument `time`, rank 0 then prints the median time of a 64 MiB f32 allreduce on device and
-//! on host buffers (run a release build for meaningful figures).
+//! argument `time`, rank 0 then prints the median time of an 8 B, a 1 MiB and a 64 MiB f32
+//! allreduce on device and on host buffers, with the communicator's NCCL route (run a release
+//! build for meaningful figures; `NEXAR_NCCL=off` keeps the staged path).
 //!
 //! Without the `cuda` feature or without a GPU it prints `SKIPPED: ...` and exits 0.
 
@@ -93,9 +94,9 @@ mod gpu {
         w.allreduce_blocking(unsafe { dev.as_slice_mut::<f32>() }, ReduceOp::Sum)?;
         let mut host = mine.clone();
         w.allreduce_blocking(&mut host, ReduceOp::Sum)?;
-        let local: Vec<f32> = (0..n)
-            .map(|i| (0..size).map(|q| f32_input(q, n)[i]).sum())
-            .collect();
+        // Every rank's input built once (building it per element made the check O(n^2)).
+        let inputs: Vec<Vec<f32>> = (0..size).map(|q| f32_input(q, n)).collect();
+        let local: Vec<f32> = (0..n).map(|i| inputs.iter().map(|v| v[i]).sum()).collect();
         let got: Vec<f32> = from_device(&dev)?;
         same("allreduce f32 sum (device vs host path)", &got, &host)?;
         same("allreduce f32 sum (device vs local)", &got, &local)?;
@@ -113,8 +114,9 @@ mod gpu {
             w.allreduce_blocking(&mut h, ReduceOp::Max)?;
             h
         };
+        let inputs: Vec<Vec<i64>> = (0..size).map(|q| i64_input(q, n)).collect();
         let local: Vec<i64> = (0..n)
-            .map(|i| (0..size).map(|q| i64_input(q, n)[i]).max().unwrap())
+            .map(|i| inputs.iter().map(|v| v[i]).max().unwrap())
             .collect();
         same("allreduce i64 max (mixed device/host ranks)", &got, &local)?;
         k += 1;
@@ -169,30 +171,38 @@ mod gpu {
         // SAFETY: as above; two distinct allocations.
         let (s, rv) = unsafe { (send.as_slice_mut::<f32>(), recv.as_slice_mut::<f32>()) };
         w.reduce_scatter_blocking(s, rv, &counts, ReduceOp::Sum)?;
-        let want: Vec<f32> = (0..n)
-            .map(|i| (0..size).map(|q| f32_input(q + r, n)[i]).sum())
-            .collect();
+        let inputs: Vec<Vec<f32>> = (0..size).map(|q| f32_input(q + r, n)).collect();
+        let want: Vec<f32> = (0..n).map(|i| inputs.iter().map(|v| v[i]).sum()).collect();
         same("reduce_scatter", &from_device::<f32>(&recv)?, &want)?;
         k += 1;
         Ok(k)
     }
 
-    /// Median time of `reps` 64 MiB f32 sum allreduces on device and on host buffers.
-    fn timing(w: &Comm, ord: i32) -> nexar::Result<(f64, f64)> {
-        let n = (64 << 20) / 4;
+    /// Median time (seconds per call) of f32 sum allreduces of `bytes` on device and on host
+    /// buffers: `reps` calls per sample, five samples.
+    fn timing(w: &Comm, ord: i32, bytes: usize, reps: usize) -> nexar::Result<(f64, f64)> {
+        let n = bytes / 4;
         let mut dev = to_device(ord, &vec![1f32; n])?;
         let mut host = vec![1f32; n];
         let (mut td, mut th) = (Vec::new(), Vec::new());
+        // One untimed call of each first: connections, staging buffers, NCCL set-up.
+        // SAFETY: `dev` is a live device allocation of `n` f32 that only nexar touches.
+        w.allreduce_blocking(unsafe { dev.as_slice_mut::<f32>() }, ReduceOp::Sum)?;
+        w.allreduce_blocking(&mut host, ReduceOp::Sum)?;
         for _ in 0..5 {
             w.barrier_blocking()?;
             let t = Instant::now();
-            // SAFETY: as above.
-            w.allreduce_blocking(unsafe { dev.as_slice_mut::<f32>() }, ReduceOp::Sum)?;
-            td.push(t.elapsed().as_secs_f64());
+            for _ in 0..reps {
+                // SAFETY: as above.
+                w.allreduce_blocking(unsafe { dev.as_slice_mut::<f32>() }, ReduceOp::Sum)?;
+            }
+            td.push(t.elapsed().as_secs_f64() / reps as f64);
             w.barrier_blocking()?;
             let t = Instant::now();
-            w.allreduce_blocking(&mut host, ReduceOp::Sum)?;
-            th.push(t.elapsed().as_secs_f64());
+            for _ in 0..reps {
+                w.allreduce_blocking(&mut host, ReduceOp::Sum)?;
+            }
+            th.push(t.elapsed().as_secs_f64() / reps as f64);
         }
         td.sort_by(f64::total_cmp);
         th.sort_by(f64::total_cmp);
@@ -217,13 +227,22 @@ mod gpu {
         if std::env::args().nth(1).as_deref() != Some("time") {
             return Ok(());
         }
-        let (td, th) = timing(w, ord)?;
-        if r == 0 {
-            println!(
-                "rank 0/{size}: allreduce 64 MiB f32: device {:.1} ms, host {:.1} ms",
-                td * 1e3,
-                th * 1e3
-            );
+        // 8 B, 1 MiB and 64 MiB: the latency, middle and bandwidth ends of the staged path
+        // (and of the NCCL route where the communicator took it: see `route=`).
+        for (bytes, reps) in [(8, 2000), (1 << 20, 50), (64 << 20, 3)] {
+            let (td, th) = timing(w, ord, bytes, reps)?;
+            if r == 0 {
+                let st = w.nccl_status();
+                println!(
+                    "rank 0/{size}: allreduce {bytes} B f32: device {:.1} us, host {:.1} us, \
+                     route={:?} nccl_calls={} staged_calls={}",
+                    td * 1e6,
+                    th * 1e6,
+                    st.state,
+                    st.nccl_calls,
+                    st.staged_calls
+                );
+            }
         }
         Ok(())
     }

@@ -44,6 +44,10 @@ pub(super) enum Work {
     Direct(Box<DirectAllreduce>),
     /// Already complete when its start returned (a blocking call NCCL or the flag area ran).
     Done,
+    /// An allreduce on a communicator of one rank ([`Plan::Alone`]): the result is the
+    /// caller's input, still at this address (borrowed until the finish), copied into the
+    /// receive buffer unless it is that buffer.
+    Alone { addr: usize, len: usize },
     /// Complete when its start returned, with this result still to be written into the
     /// receive buffer (a reduce's root on the flag area: its input may be that buffer).
     Ready(Vec<u8>),
@@ -73,6 +77,11 @@ impl PendingCollective {
         if let Some(want) = self.recv_len {
             expect_len("receive buffer", recv.len(), want)?;
         }
+        if let Work::Alone { addr, .. } = self.work
+            && recv.as_ptr() as usize == addr
+        {
+            return Ok(()); // in place: the input is the result
+        }
         // A device receive buffer is written through a host stand-in (crate::device); one
         // this rank does not write (Unpack::Nothing) is left alone.
         let (recv, writes_all): (&mut [u8], bool) = match &self.work {
@@ -92,6 +101,12 @@ impl PendingCollective {
             }
             Work::Direct(d) => d.finish_into(recv).await?,
             Work::Ready(result) => recv.copy_from_slice(&result),
+            Work::Alone { len: 0, .. } => {}
+            Work::Alone { addr, len } => {
+                // SAFETY: the borrowed start's contract keeps the input readable and unchanged
+                // until the collective finishes; it is host memory (device inputs are staged).
+                recv.copy_from_slice(unsafe { std::slice::from_raw_parts(addr as *const u8, len) })
+            }
             Work::Inter(run, unpack) => {
                 let out = run.await?;
                 unpack.apply(&out, recv)?;
@@ -274,6 +289,7 @@ impl Comm {
                 let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
                 Ok(self.pending(Work::Direct(Box::new(d)), Some(len)))
             }
+            Plan::Alone => Ok(self.pending(Work::Ready(send), Some(len))),
             Plan::Machine(Algo::Allreduce(a)) => {
                 let m = algo::allreduce::reducer_machine_with(self.inner.group(), reducer, send, a);
                 self.launch(fp, m, whole(len))
@@ -306,11 +322,19 @@ impl Comm {
             let dev = unsafe { std::slice::from_raw_parts(send, len) };
             return self.start_allreduce_owned(crate::device::to_host_vec(dev)?, reducer);
         }
-        if self.inner.plan(&self.allreduce_facts(&reducer, len)) == Plan::Direct {
-            // SAFETY: forwarded from this function's contract.
-            let d =
-                unsafe { DirectAllreduce::start_borrowed(&self.inner, reducer, send, len, fp) }?;
-            return Ok(self.pending(Work::Direct(Box::new(d)), Some(len)));
+        match self.inner.plan(&self.allreduce_facts(&reducer, len)) {
+            Plan::Direct => {
+                // SAFETY: forwarded from this function's contract.
+                let d = unsafe {
+                    DirectAllreduce::start_borrowed(&self.inner, reducer, send, len, fp)
+                }?;
+                return Ok(self.pending(Work::Direct(Box::new(d)), Some(len)));
+            }
+            Plan::Alone => {
+                let addr = send as usize;
+                return Ok(self.pending(Work::Alone { addr, len }, Some(len)));
+            }
+            _ => {}
         }
         let data = if len == 0 {
             Vec::new()

@@ -141,7 +141,7 @@ impl PendingCollective {
     /// [`PendingCollective::finish`] on the calling thread, driving the transport here while
     /// it waits where the transport allows (see [`Comm::block_on`]).
     pub fn wait(self) -> Result<()> {
-        if matches!(self.work, Work::Done | Work::Ready(_)) {
+        if matches!(self.work, Work::Done | Work::Ready(_) | Work::Alone { .. }) {
             // Nothing to wait for: finish without a trip through the blocking machinery.
             return pollster::block_on(self.finish());
         }
@@ -180,5 +180,78 @@ mod tests {
             .to(unsafe { Dest::caller(out.as_mut_ptr(), out.len()) });
         p.wait().unwrap();
         assert_eq!(i32::from_ne_bytes(out), 7);
+    }
+
+    #[test]
+    fn a_one_rank_allreduce_gives_its_input_in_place_out_of_place_and_empty() {
+        let ctx = crate::Context::in_process(1).unwrap().remove(0);
+        let w = ctx.world();
+        let red =
+            || crate::Reducer::builtin(nexar_proto::ReduceOp::Sum, nexar_proto::Datatype::I32);
+        let input: Vec<u8> = (1..=4i32).flat_map(i32::to_ne_bytes).collect();
+        for mode in [Mode::Blocking, Mode::Request] {
+            // Out of place, borrowed and copied inputs: the input lands in the destination.
+            for borrowed in [true, false] {
+                let mut out = vec![0u8; input.len()];
+                let send = if borrowed {
+                    Input::Borrowed(input.as_ptr())
+                } else {
+                    Input::Copied(input.as_ptr())
+                };
+                // SAFETY: `input` and `out` outlive the wait and are distinct.
+                let p = unsafe {
+                    w.start_allreduce_to(
+                        send,
+                        Dest::caller(out.as_mut_ptr(), out.len()),
+                        input.len(),
+                        red(),
+                        mode,
+                    )
+                };
+                p.unwrap().wait().unwrap();
+                assert_eq!(out, input, "{mode:?} borrowed={borrowed}");
+            }
+            // In place: the buffer keeps its contents.
+            let mut buf = input.clone();
+            // SAFETY: `buf` outlives the wait.
+            let p = unsafe {
+                w.start_allreduce_to(
+                    Input::InPlace,
+                    Dest::caller(buf.as_mut_ptr(), buf.len()),
+                    buf.len(),
+                    red(),
+                    mode,
+                )
+            };
+            p.unwrap().wait().unwrap();
+            assert_eq!(buf, input);
+            // Empty, with no buffer at all.
+            // SAFETY: nothing is read or written for zero bytes.
+            let p = unsafe {
+                w.start_allreduce_to(
+                    Input::Borrowed(std::ptr::null()),
+                    Dest::caller(std::ptr::null_mut(), 0),
+                    0,
+                    red(),
+                    mode,
+                )
+            };
+            p.unwrap().wait().unwrap();
+        }
+        // The typed call, and a bad length still refused.
+        let mut v = [3i32, 4];
+        pollster::block_on(w.allreduce(&mut v, nexar_proto::ReduceOp::Max)).unwrap();
+        assert_eq!(v, [3, 4]);
+        // SAFETY: 3 bytes of `input` are readable; the length is refused before any access.
+        let bad = unsafe {
+            w.start_allreduce_to(
+                Input::Borrowed(input.as_ptr()),
+                Dest::Scratch(3),
+                3,
+                red(),
+                Mode::Blocking,
+            )
+        };
+        assert!(bad.is_err());
     }
 }

@@ -1,5 +1,5 @@
 //! The one plan per collective call: NCCL, the shared flag area, the direct shared-memory
-//! allreduce, or which proto algorithm.
+//! allreduce, nothing at all (one rank), or which proto algorithm.
 //!
 //! The engine asks [`plan`] once for every collective it starts, with [`Facts`] that are the
 //! same on every rank of the communicator (its size, the vector's length, whether every member
@@ -134,6 +134,9 @@ pub enum Plan {
     Flags,
     /// The direct shared-memory allreduce: every rank reads its peers' buffers in place.
     Direct,
+    /// A communicator of one rank reducing to everyone (allreduce): the result is the input,
+    /// so nothing runs and at most one copy is made (none in place).
+    Alone,
     /// A proto machine running this algorithm.
     Machine(Algo),
 }
@@ -143,6 +146,9 @@ pub enum Plan {
 pub fn plan(f: &Facts) -> Plan {
     if f.nccl && f.coll.nccl_routable() {
         return Plan::Nccl;
+    }
+    if f.coll == Coll::Allreduce && f.size == 1 {
+        return Plan::Alone;
     }
     if matches!(
         f.coll,
@@ -198,10 +204,9 @@ mod tests {
     #[test]
     fn a_large_allreduce_on_one_host_goes_direct_and_nothing_else_does() {
         assert_eq!(plan(&facts(Coll::Allreduce, 4, 1 << 20)), Plan::Direct);
-        // Below the threshold, on one rank, empty, across hosts, or another collective: a machine.
+        // Below the threshold, empty, across hosts, or another collective: a machine.
         for f in [
             facts(Coll::Allreduce, 4, (1 << 20) - 1),
-            facts(Coll::Allreduce, 1, 1 << 20),
             facts(Coll::Allreduce, 4, 0),
             Facts {
                 one_host: false,
@@ -217,6 +222,21 @@ mod tests {
             ..facts(Coll::Allreduce, 2, 8)
         };
         assert_eq!(plan(&zero_min), Plan::Direct);
+    }
+
+    #[test]
+    fn an_allreduce_on_one_rank_runs_nothing_unless_nccl_takes_it() {
+        for bytes in [0, 8, 1 << 20] {
+            assert_eq!(plan(&facts(Coll::Allreduce, 1, bytes)), Plan::Alone);
+        }
+        let nccl = Facts {
+            nccl: true,
+            ..facts(Coll::Allreduce, 1, 8)
+        };
+        assert_eq!(plan(&nccl), Plan::Nccl);
+        for coll in [Coll::Bcast, Coll::Reduce, Coll::Barrier] {
+            assert!(matches!(plan(&facts(coll, 1, 8)), Plan::Machine(_)));
+        }
     }
 
     #[test]
