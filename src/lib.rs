@@ -32,6 +32,7 @@ mod core;
 pub mod transport;
 // Features: communicators, operations, collectives' driver, failures, devices, RPC.
 mod comm;
+mod comm_companion;
 mod comm_inter;
 mod comm_inter_sub;
 mod comm_subset;

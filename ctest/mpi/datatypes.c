@@ -492,6 +492,9 @@ static void errors(void)
     EXPECT_CLASS(MPI_Type_size(f, &sz), MPI_ERR_TYPE);
     EXPECT_CLASS(MPI_Send(x, -1, MPI_INT, rank, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
     EXPECT_CLASS(MPI_Send(x, 1, MPI_DATATYPE_NULL, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    /* Zero elements of MPI_DATATYPE_NULL: an empty message (as MPICH accepts). */
+    CHECK_OK(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, rank, 7, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, rank, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     EXPECT_CLASS(MPI_Type_contiguous(-1, MPI_INT, &t), MPI_ERR_COUNT);
     MPI_Datatype pre = MPI_INT;
     EXPECT_CLASS(MPI_Type_free(&pre), MPI_ERR_TYPE);

@@ -42,7 +42,8 @@ unsafe impl Send for Buf {}
 impl Buf {
     /// Checks `count` (`MPI_ERR_COUNT`), the datatype (`MPI_ERR_TYPE`: NULL, freed or not
     /// committed) and the pointer (`MPI_ERR_BUFFER` if NULL with a positive count and a
-    /// predefined type).
+    /// predefined type). A count of zero with `MPI_DATATYPE_NULL` is an empty buffer, as in
+    /// MPICH (MPICH's own tests send such zero-byte messages to synchronize).
     pub fn new(ptr: *const c_void, count: MPI_Count, dt: MPI_Datatype, what: &str) -> Result<Self> {
         if count < 0 {
             return Err(MpiError::new(
@@ -50,6 +51,11 @@ impl Buf {
                 format!("{what} count {count} is negative"),
             ));
         }
+        let dt = if count == 0 && dt == MPI_DATATYPE_NULL {
+            crate::datatype::predefined::MPI_BYTE
+        } else {
+            dt
+        };
         let ty = registry::committed(dt)?;
         let len = packed_len(count, &ty, what)?;
         // A derived type may address absolute locations from MPI_BOTTOM (NULL).

@@ -27,6 +27,7 @@ const FLOORS: [(&str, &[&str]); 4] = [
         "features",
         &[
             "comm",
+            "comm_companion",
             "comm_inter",
             "comm_inter_sub",
             "comm_subset",

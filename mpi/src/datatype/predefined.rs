@@ -33,6 +33,10 @@ const fn uint_of(n: usize) -> D {
     }
 }
 
+/// `MPI_BYTE` of the standard ABI (uninterpreted bytes; the shim's stand-in type for empty
+/// and raw-byte buffers).
+pub const MPI_BYTE: MPI_Datatype = 0x247;
+
 const SHORT: usize = size_of::<c_short>();
 const INT: usize = size_of::<c_int>();
 const LONG: usize = size_of::<c_long>();

@@ -4105,6 +4105,90 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Parrived(request: usize, partition: c_int, flag: *mut c_int) -> c_int;
+    fn PMPI_Parrived(request: usize, partition: c_int, flag: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Parrived`.
+    mpi_parrived_ / pmpi_parrived_ => MPI_Parrived / PMPI_Parrived,
+    |c| (request: *const c_int, partition: *const c_int, flag: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut l_flag: c_int = 0;
+            let rc = c(PMPI_Request_fromint(fs::get(request)), fs::get(partition), &mut l_flag);
+            if rc == 0 { fs::set(flag, fs::logical_from_c(l_flag)); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pready(partition: c_int, request: usize) -> c_int;
+    fn PMPI_Pready(partition: c_int, request: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pready`.
+    mpi_pready_ / pmpi_pready_ => MPI_Pready / PMPI_Pready,
+    |c| (partition: *const c_int, request: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(partition), PMPI_Request_fromint(fs::get(request)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pready_list(length: c_int, array_of_partitions: *mut c_int, request: usize) -> c_int;
+    fn PMPI_Pready_list(length: c_int, array_of_partitions: *mut c_int, request: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pready_list`.
+    mpi_pready_list_ / pmpi_pready_list_ => MPI_Pready_list / PMPI_Pready_list,
+    |c| (length: *const c_int, array_of_partitions: *mut c_int, request: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(length), array_of_partitions, PMPI_Request_fromint(fs::get(request)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Pready_range(partition_low: c_int, partition_high: c_int, request: usize) -> c_int;
+    fn PMPI_Pready_range(partition_low: c_int, partition_high: c_int, request: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Pready_range`.
+    mpi_pready_range_ / pmpi_pready_range_ => MPI_Pready_range / PMPI_Pready_range,
+    |c| (partition_low: *const c_int, partition_high: *const c_int, request: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(fs::get(partition_low), fs::get(partition_high), PMPI_Request_fromint(fs::get(request)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Precv_init(buf: *mut c_void, partitions: c_int, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Precv_init(buf: *mut c_void, partitions: c_int, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Precv_init`.
+    mpi_precv_init_ / pmpi_precv_init_ => MPI_Precv_init / PMPI_Precv_init,
+    |c| (buf: *const c_void, partitions: *const c_int, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(partitions), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
     fn PMPI_Probe(source: c_int, tag: c_int, comm: usize, status: *mut c_void) -> c_int;
 }
@@ -4115,6 +4199,24 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::get(source), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Psend_init(buf: *mut c_void, partitions: c_int, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+    fn PMPI_Psend_init(buf: *mut c_void, partitions: c_int, count: c_int, datatype: usize, dest: c_int, tag: c_int, comm: usize, info: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Psend_init`.
+    mpi_psend_init_ / pmpi_psend_init_ => MPI_Psend_init / PMPI_Psend_init,
+    |c| (buf: *const c_void, partitions: *const c_int, count: *const c_int, datatype: *const c_int, dest: *const c_int, tag: *const c_int, comm: *const c_int, info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(fs::buffer(buf), fs::get(partitions), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
             fs::set(ierror, rc);
         }
     }

@@ -11,13 +11,11 @@ use crate::comm::info;
 use crate::consts::*;
 use crate::datatype::ext32::ext_size;
 use crate::datatype::layout::Type;
+use crate::datatype::predefined::MPI_BYTE;
 use crate::datatype::{predefined, registry};
 use crate::errors::report::{MpiError, Result, non_null};
 use std::ffi::{CStr, c_char};
 use std::sync::Arc;
-
-/// `MPI_BYTE`, the etype and filetype of the default view.
-const MPI_BYTE: MPI_Datatype = 0x247;
 
 /// A data representation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

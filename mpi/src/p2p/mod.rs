@@ -16,5 +16,6 @@ pub mod buffered;
 pub mod cancel;
 pub mod matched_probe;
 pub mod nonblocking;
+pub mod partitioned;
 pub mod persistent;
 pub mod send_modes;
