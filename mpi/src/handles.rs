@@ -106,9 +106,9 @@ int_pair! {
     /// Handle / Fortran integer conversion of `MPI_File` (open files and the NULL one).
     File: MPI_File_toint / PMPI_File_toint, MPI_File_fromint / PMPI_File_fromint,
         |h| h == MPI_FILE_NULL || crate::io::file::is_live(h), MPI_FILE_NULL;
-    /// Handle / Fortran integer conversion of `MPI_Session` (none exist yet but the NULL one).
+    /// Handle / Fortran integer conversion of `MPI_Session` (live sessions and the NULL one).
     Session: MPI_Session_toint / PMPI_Session_toint, MPI_Session_fromint / PMPI_Session_fromint,
-        predefined_in(0x120, 0x121), MPI_SESSION_NULL;
+        crate::session::session_valid, MPI_SESSION_NULL;
     /// Handle / Fortran integer conversion of `MPI_Message` (predefined and matched messages).
     Message: MPI_Message_toint / PMPI_Message_toint, MPI_Message_fromint / PMPI_Message_fromint,
         |h| predefined_in(0x128, 0x12a)(h) || crate::p2p::matched_probe::is_live(h), MPI_MESSAGE_NULL;

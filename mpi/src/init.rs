@@ -3,12 +3,13 @@
 
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null, write_string};
-use crate::state::{Phase, Running, STATE, with_running};
+use crate::state::{Phase, Running, STATE, WORLD_ACTIVE, WORLD_DONE, WORLD_NEVER, with_running};
 use crate::table::{Table, USER_HANDLES};
 use nexar::Context;
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
 static CLOCK: OnceLock<Instant> = OnceLock::new();
@@ -18,15 +19,23 @@ fn clock() -> Instant {
 }
 
 fn init(func: &str, required: c_int) -> Result<c_int> {
+    let level = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
     let mut state = STATE.write();
     match &*state {
-        Phase::Running(_) => {
+        // The engine already runs for sessions: the world model starts on it.
+        Phase::Running(r) if r.world() == WORLD_NEVER => {
+            r.world.store(WORLD_ACTIVE, Ordering::Release);
+            r.thread_level.store(level, Ordering::Relaxed);
+            *r.main_thread.lock() = std::thread::current().id();
+            return Ok(level);
+        }
+        Phase::Running(r) if r.world() == WORLD_ACTIVE => {
             return Err(MpiError::new(
                 MPI_ERR_OTHER,
                 format!("{func}: MPI is already initialized"),
             ));
         }
-        Phase::Finalized => {
+        Phase::Running(_) | Phase::Finalized => {
             return Err(MpiError::new(
                 MPI_ERR_OTHER,
                 format!("{func}: MPI cannot be initialized again after MPI_Finalize"),
@@ -34,8 +43,13 @@ fn init(func: &str, required: c_int) -> Result<c_int> {
         }
         Phase::Uninit => {}
     }
+    *state = Phase::Running(start_engine(level, WORLD_ACTIVE, 0)?);
+    Ok(level)
+}
+
+/// Joins the job: the engine, for the world model (`world`) and `sessions` sessions.
+fn start_engine(level: c_int, world: u8, sessions: usize) -> Result<Box<Running>> {
     clock();
-    let level = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
     // MPI's default handler is MPI_ERRORS_ARE_FATAL: until the program sets a non-fatal one
     // (state::set_errhandler), a launcher ends this rank with the job when a peer dies.
     let cfg = nexar::Config {
@@ -43,21 +57,104 @@ fn init(func: &str, required: c_int) -> Result<c_int> {
         ..nexar::Config::from_env()?
     };
     let ctx = Context::init_with(cfg)?;
-    *state = Phase::Running(Box::new(Running {
+    Ok(Box::new(Running {
         ctx,
         comms: Mutex::new(Table::new(USER_HANDLES)),
-        main_thread: std::thread::current().id(),
-        thread_level: level,
-    }));
-    Ok(level)
+        main_thread: Mutex::new(std::thread::current().id()),
+        thread_level: AtomicI32::new(level),
+        world: AtomicU8::new(world),
+        sessions: AtomicUsize::new(sessions),
+    }))
 }
 
+/// A session starts (`MPI_Session_init`): the engine is started if nothing runs yet. A process
+/// that only ever uses sessions leaves the job at exit, as `MPI_Finalize` would
+/// ([`leave_at_exit`]), so a later session can still start on the same engine until then.
+pub(crate) fn session_started(level: c_int) -> Result<()> {
+    let mut state = STATE.write();
+    match &*state {
+        Phase::Running(r) => {
+            r.sessions.fetch_add(1, Ordering::AcqRel);
+            Ok(())
+        }
+        Phase::Finalized => Err(MpiError::new(
+            MPI_ERR_OTHER,
+            "MPI was finalized in this process: no session can start any more",
+        )),
+        Phase::Uninit => {
+            *state = Phase::Running(start_engine(level, WORLD_NEVER, 1)?);
+            // SAFETY: registers a plain `extern "C" fn()`; atexit has no other requirement.
+            if unsafe { libc::atexit(leave_at_exit) } != 0 {
+                // Without the hook the process leaves without a goodbye: its peers may then
+                // report it as failed when it exits.
+                eprintln!("nexar MPI: atexit refused the sessions' exit hook");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A session ends (`MPI_Session_finalize`): the last one after `MPI_Finalize` ends the engine.
+pub(crate) fn session_ended() -> Result<()> {
+    let running = {
+        let mut state = STATE.write();
+        let Phase::Running(r) = &*state else {
+            return Ok(());
+        };
+        let left = r.sessions.fetch_sub(1, Ordering::AcqRel) - 1;
+        if left > 0 || r.world() != WORLD_DONE {
+            return Ok(());
+        }
+        match std::mem::replace(&mut *state, Phase::Finalized) {
+            Phase::Running(r) => r,
+            _ => unreachable!("matched Running above"),
+        }
+    };
+    running.ctx.finalize()?;
+    Ok(())
+}
+
+/// At process exit, a process whose engine ran for sessions only (or whose sessions outlived
+/// `MPI_Finalize`) leaves the job the way `MPI_Finalize` does, so its peers see a goodbye,
+/// not a failure. A program inside the world model that never called `MPI_Finalize` is left
+/// as it is.
+extern "C" fn leave_at_exit() {
+    let running = {
+        let mut state = STATE.write();
+        match &*state {
+            Phase::Running(r) if r.world() != WORLD_ACTIVE => {
+                match std::mem::replace(&mut *state, Phase::Finalized) {
+                    Phase::Running(r) => r,
+                    _ => unreachable!("matched Running above"),
+                }
+            }
+            _ => return,
+        }
+    };
+    // On a thread of its own: the exiting thread's thread-locals are already destroyed.
+    let left = std::thread::Builder::new()
+        .name("nexar-exit".into())
+        .spawn(move || running.ctx.finalize());
+    match left.map(|t| t.join()) {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => eprintln!("nexar MPI: leaving the job at exit: {e}"),
+        Ok(Err(_)) => eprintln!("nexar MPI: leaving the job at exit panicked"),
+        Err(e) => eprintln!("nexar MPI: leaving the job at exit: no thread: {e}"),
+    }
+}
+
+/// Whether `MPI_Init` has been called (the world model started).
 fn is_running() -> bool {
-    matches!(&*STATE.read(), Phase::Running(_))
+    matches!(&*STATE.read(), Phase::Running(r) if r.world() != WORLD_NEVER)
 }
 
+/// Whether `MPI_Finalize` has been called.
 fn is_finalized() -> bool {
-    matches!(&*STATE.read(), Phase::Finalized)
+    match &*STATE.read() {
+        Phase::Running(r) => r.world() == WORLD_DONE,
+        Phase::Finalized => true,
+        Phase::Uninit => false,
+    }
 }
 
 fn write_flag(flag: *mut c_int, v: bool) -> Result<()> {
@@ -128,16 +225,25 @@ mpi_fn! {
             }
             let running = {
                 let mut state = STATE.write();
+                let why = match &*state {
+                    Phase::Running(r) if r.world() == WORLD_ACTIVE => {
+                        r.world.store(WORLD_DONE, Ordering::Release);
+                        if r.sessions.load(Ordering::Acquire) > 0 {
+                            // Open sessions keep the engine; the last one ends it.
+                            return Ok(());
+                        }
+                        None
+                    }
+                    Phase::Running(r) if r.world() == WORLD_NEVER => Some("MPI_Init was not called"),
+                    Phase::Uninit => Some("MPI_Init was not called"),
+                    _ => Some("MPI_Finalize was already called"),
+                };
+                if let Some(why) = why {
+                    return Err(MpiError::new(MPI_ERR_OTHER, why));
+                }
                 match std::mem::replace(&mut *state, Phase::Finalized) {
                     Phase::Running(r) => r,
-                    other => {
-                        let why = match other {
-                            Phase::Uninit => "MPI_Init was not called",
-                            _ => "MPI_Finalize was already called",
-                        };
-                        *state = other;
-                        return Err(MpiError::new(MPI_ERR_OTHER, why));
-                    }
+                    _ => unreachable!("matched Running above"),
                 }
             };
             running.ctx.finalize()?;
@@ -149,7 +255,7 @@ mpi_fn! {
     fn MPI_Query_thread(provided: *mut c_int) -> c_int => PMPI_Query_thread {
         call("MPI_Query_thread", MPI_COMM_WORLD, || {
             non_null(provided, "provided")?;
-            let level = with_running(|r| Ok(r.thread_level))?;
+            let level = with_running(|r| Ok(r.thread_level.load(Ordering::Relaxed)))?;
             // SAFETY: checked for NULL.
             unsafe { provided.write(level) };
             Ok(())
@@ -159,7 +265,8 @@ mpi_fn! {
     /// Whether the calling thread is the one that called `MPI_Init(_thread)`.
     fn MPI_Is_thread_main(flag: *mut c_int) -> c_int => PMPI_Is_thread_main {
         call("MPI_Is_thread_main", MPI_COMM_WORLD, || {
-            let main = with_running(|r| Ok(r.main_thread == std::thread::current().id()))?;
+            let main =
+                with_running(|r| Ok(*r.main_thread.lock() == std::thread::current().id()))?;
             write_flag(flag, main)
         })
     }

@@ -90,6 +90,7 @@ pub mod io;
 pub mod mem;
 pub mod p2p;
 pub mod request;
+pub mod session;
 pub mod state;
 pub mod table;
 pub mod win;

@@ -6,8 +6,7 @@ use crate::errors::report::{MpiError, Result};
 use crate::table::Table;
 use nexar::{Comm, Context};
 use parking_lot::{Mutex, RwLock};
-use std::ffi::c_int;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::thread::ThreadId;
 
 /// A user communicator and its error handler.
@@ -24,19 +23,39 @@ pub struct Running {
     pub ctx: Context,
     /// User communicators.
     pub comms: Mutex<Table<CommEntry>>,
-    /// Thread that called `MPI_Init(_thread)`.
-    pub main_thread: ThreadId,
+    /// Thread that called `MPI_Init(_thread)` (or started the first session).
+    pub main_thread: Mutex<ThreadId>,
     /// The thread level granted.
-    pub thread_level: c_int,
+    pub thread_level: AtomicI32,
+    /// Where the world model is: [`WORLD_NEVER`], [`WORLD_ACTIVE`] or [`WORLD_DONE`].
+    pub world: AtomicU8,
+    /// Sessions initialized and not yet finalized (`crate::session`).
+    pub sessions: AtomicUsize,
+}
+
+/// The world model (`MPI_Init` .. `MPI_Finalize`) has not started: the engine runs for
+/// sessions only.
+pub const WORLD_NEVER: u8 = 0;
+/// Between `MPI_Init` and `MPI_Finalize`.
+pub const WORLD_ACTIVE: u8 = 1;
+/// After `MPI_Finalize`, with sessions still open (the engine stays until they end).
+pub const WORLD_DONE: u8 = 2;
+
+impl Running {
+    /// The world model's state.
+    pub fn world(&self) -> u8 {
+        self.world.load(Ordering::Acquire)
+    }
 }
 
 /// Where the library is in its life.
 pub enum Phase {
-    /// Before `MPI_Init`.
+    /// Before `MPI_Init` or the first `MPI_Session_init`.
     Uninit,
-    /// Between `MPI_Init` and `MPI_Finalize`.
+    /// The engine runs: for the world model, for sessions, or both (see [`Running::world`]).
     Running(Box<Running>),
-    /// After `MPI_Finalize`.
+    /// After the engine was finalized (`MPI_Finalize` with no session open, the last session
+    /// after `MPI_Finalize`, or the process's exit after sessions only).
     Finalized,
 }
 

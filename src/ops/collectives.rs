@@ -170,6 +170,14 @@ impl Comm {
         }
     }
 
+    /// What a collective that runs nothing ([`Plan::Alone`]) still checks: the engine is open
+    /// and this communicator not revoked (as a started machine's would).
+    fn check_alone(&self) -> Result<()> {
+        let engine = &self.inner.engine;
+        engine.check_open()?;
+        engine.check_revoked(self.inner.context)
+    }
+
     /// A started collective of `work`, whose destination the caller gives later.
     pub(super) fn pending(&self, work: Work, recv_len: Option<usize>) -> PendingCollective {
         PendingCollective {
@@ -289,7 +297,10 @@ impl Comm {
                 let d = DirectAllreduce::start(&self.inner, reducer, send, fp)?;
                 Ok(self.pending(Work::Direct(Box::new(d)), Some(len)))
             }
-            Plan::Alone => Ok(self.pending(Work::Ready(send), Some(len))),
+            Plan::Alone => {
+                self.check_alone()?;
+                Ok(self.pending(Work::Ready(send), Some(len)))
+            }
             Plan::Machine(Algo::Allreduce(a)) => {
                 let m = algo::allreduce::reducer_machine_with(self.inner.group(), reducer, send, a);
                 self.launch(fp, m, whole(len))
@@ -331,6 +342,7 @@ impl Comm {
                 return Ok(self.pending(Work::Direct(Box::new(d)), Some(len)));
             }
             Plan::Alone => {
+                self.check_alone()?;
                 let addr = send as usize;
                 return Ok(self.pending(Work::Alone { addr, len }, Some(len)));
             }

@@ -253,5 +253,24 @@ mod tests {
             )
         };
         assert!(bad.is_err());
+        // Nothing runs, but a revoked communicator still refuses, in place or not.
+        let d = pollster::block_on(w.dup()).unwrap();
+        d.revoke().unwrap();
+        let mut v = [1i32];
+        let e = pollster::block_on(d.allreduce(&mut v, nexar_proto::ReduceOp::Sum)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Revoked);
+        let mut out = [0u8; 4];
+        // SAFETY: `input` and `out` outlive the call, which fails before touching them.
+        let e = unsafe {
+            d.start_allreduce_to(
+                Input::Copied(input.as_ptr()),
+                Dest::caller(out.as_mut_ptr(), 4),
+                4,
+                red(),
+                Mode::Blocking,
+            )
+        }
+        .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Revoked);
     }
 }

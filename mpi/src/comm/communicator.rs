@@ -391,6 +391,7 @@ fn free_comm(h: MPI_Comm, comm_p: *mut MPI_Comm) -> Result<()> {
     remove_comm(h)?;
     NAMES.lock().remove(&h);
     crate::comm::info::drop_comm_hints(h);
+    crate::session::forget_comm(h);
     crate::comm::topo::drop_topology(h);
     // SAFETY: checked for NULL.
     unsafe { comm_p.write(MPI_COMM_NULL) };

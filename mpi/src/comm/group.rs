@@ -361,6 +361,7 @@ mpi_fn! {
             members(h)?;
             if h != MPI_GROUP_EMPTY {
                 GROUPS.lock().remove(h);
+                crate::session::forget_group(h);
             }
             write(group, "group", MPI_GROUP_NULL)
         })

@@ -61,8 +61,14 @@ fn leader_args(peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int) -> Result<
 /// every `int` tag of `MPI_Comm_create_group` and `MPI_Comm_create`'s (1 << 32); the local
 /// group's and the leaders' apart.
 fn string_tags(tag: &[u8]) -> (u64, u64) {
-    let d = fnv1a(tag);
-    ((2 << 32) | (d & 0xffff_ffff), (3 << 32) | (d & 0xffff_ffff))
+    (string_tag(2, tag), string_tag(3, tag))
+}
+
+/// The engine tag of a communicator made on `MPI_COMM_WORLD` from string tag `tag` by the
+/// function family `kind` (2 and 3: `MPI_Intercomm_create_from_groups`' local group and
+/// leaders; 4: `MPI_Comm_create_from_group`): above every `int` tag (1 << 32), families apart.
+pub(crate) fn string_tag(kind: u64, tag: &[u8]) -> u64 {
+    (kind << 32) | (fnv1a(tag) & 0xffff_ffff)
 }
 
 /// FNV-1a of `b`: the same on every rank, which is all a tag needs.

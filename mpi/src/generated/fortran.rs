@@ -24,6 +24,8 @@
 //! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
 //! * `MPI_Pcontrol`: variadic
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
+//! * `MPI_Session_create_errhandler`: parameter `MPI_Session_errhandler_function *session_errhandler_fn` has no mechanical mapping
+//! * `MPI_Session_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Type_get_attr`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Type_set_attr`: parameter `void *attribute_val` has no mechanical mapping
@@ -742,6 +744,25 @@ fortran_fn! {
         unsafe {
             let mut h_newcomm = PMPI_Comm_fromint(fs::get(newcomm));
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), PMPI_Group_fromint(fs::get(group)), &mut h_newcomm);
+            fs::set(newcomm, PMPI_Comm_toint(h_newcomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_create_from_group(group: usize, stringtag: *const c_char, info: usize, errhandler: usize, newcomm: *mut usize) -> c_int;
+    fn PMPI_Comm_create_from_group(group: usize, stringtag: *const c_char, info: usize, errhandler: usize, newcomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_create_from_group`.
+    mpi_comm_create_from_group_ / pmpi_comm_create_from_group_ => MPI_Comm_create_from_group / PMPI_Comm_create_from_group,
+    |c| (group: *const c_int, stringtag: *const u8, info: *const c_int, errhandler: *const c_int, newcomm: *mut c_int, ierror: *mut c_int, stringtag_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_stringtag = fs::string_in(stringtag, stringtag_len);
+            let mut h_newcomm = PMPI_Comm_fromint(fs::get(newcomm));
+            let rc = c(PMPI_Group_fromint(fs::get(group)), s_stringtag.as_ptr(), PMPI_Info_fromint(fs::get(info)), PMPI_Errhandler_fromint(fs::get(errhandler)), &mut h_newcomm);
             fs::set(newcomm, PMPI_Comm_toint(h_newcomm));
             fs::set(ierror, rc);
         }
@@ -2808,6 +2829,25 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Group_from_session_pset(session: usize, pset_name: *const c_char, newgroup: *mut usize) -> c_int;
+    fn PMPI_Group_from_session_pset(session: usize, pset_name: *const c_char, newgroup: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Group_from_session_pset`.
+    mpi_group_from_session_pset_ / pmpi_group_from_session_pset_ => MPI_Group_from_session_pset / PMPI_Group_from_session_pset,
+    |c| (session: *const c_int, pset_name: *const u8, newgroup: *mut c_int, ierror: *mut c_int, pset_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_pset_name = fs::string_in(pset_name, pset_name_len);
+            let mut h_newgroup = PMPI_Group_fromint(fs::get(newgroup));
+            let rc = c(PMPI_Session_fromint(fs::get(session)), s_pset_name.as_ptr(), &mut h_newgroup);
+            fs::set(newgroup, PMPI_Group_toint(h_newgroup));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Group_incl(group: usize, n: c_int, ranks: *mut c_int, newgroup: *mut usize) -> c_int;
     fn PMPI_Group_incl(group: usize, n: c_int, ranks: *mut c_int, newgroup: *mut usize) -> c_int;
 }
@@ -4816,6 +4856,213 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(fs::buffer(buf), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(sendtag), fs::get(source), fs::get(recvtag), PMPI_Comm_fromint(fs::get(comm)), fs::status(status));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_attach_buffer(session: usize, buffer: *mut c_void, size: c_int) -> c_int;
+    fn PMPI_Session_attach_buffer(session: usize, buffer: *mut c_void, size: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_attach_buffer`.
+    mpi_session_attach_buffer_ / pmpi_session_attach_buffer_ => MPI_Session_attach_buffer / PMPI_Session_attach_buffer,
+    |c| (session: *const c_int, buffer: *const c_void, size: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Session_fromint(fs::get(session)), fs::buffer(buffer), fs::get(size));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_call_errhandler(session: usize, errorcode: c_int) -> c_int;
+    fn PMPI_Session_call_errhandler(session: usize, errorcode: c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_call_errhandler`.
+    mpi_session_call_errhandler_ / pmpi_session_call_errhandler_ => MPI_Session_call_errhandler / PMPI_Session_call_errhandler,
+    |c| (session: *const c_int, errorcode: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Session_fromint(fs::get(session)), fs::get(errorcode));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_finalize(session: *mut usize) -> c_int;
+    fn PMPI_Session_finalize(session: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_finalize`.
+    mpi_session_finalize_ / pmpi_session_finalize_ => MPI_Session_finalize / PMPI_Session_finalize,
+    |c| (session: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_session = PMPI_Session_fromint(fs::get(session));
+            let rc = c(&mut h_session);
+            fs::set(session, PMPI_Session_toint(h_session));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_flush_buffer(session: usize) -> c_int;
+    fn PMPI_Session_flush_buffer(session: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_flush_buffer`.
+    mpi_session_flush_buffer_ / pmpi_session_flush_buffer_ => MPI_Session_flush_buffer / PMPI_Session_flush_buffer,
+    |c| (session: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Session_fromint(fs::get(session)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_get_errhandler(session: usize, errhandler: *mut usize) -> c_int;
+    fn PMPI_Session_get_errhandler(session: usize, errhandler: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_get_errhandler`.
+    mpi_session_get_errhandler_ / pmpi_session_get_errhandler_ => MPI_Session_get_errhandler / PMPI_Session_get_errhandler,
+    |c| (session: *const c_int, errhandler: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_errhandler = PMPI_Errhandler_fromint(fs::get(errhandler));
+            let rc = c(PMPI_Session_fromint(fs::get(session)), &mut h_errhandler);
+            fs::set(errhandler, PMPI_Errhandler_toint(h_errhandler));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_get_info(session: usize, info_used: *mut usize) -> c_int;
+    fn PMPI_Session_get_info(session: usize, info_used: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_get_info`.
+    mpi_session_get_info_ / pmpi_session_get_info_ => MPI_Session_get_info / PMPI_Session_get_info,
+    |c| (session: *const c_int, info_used: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info_used = PMPI_Info_fromint(fs::get(info_used));
+            let rc = c(PMPI_Session_fromint(fs::get(session)), &mut h_info_used);
+            fs::set(info_used, PMPI_Info_toint(h_info_used));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_get_nth_pset(session: usize, info: usize, n: c_int, pset_len: *mut c_int, pset_name: *mut c_char) -> c_int;
+    fn PMPI_Session_get_nth_pset(session: usize, info: usize, n: c_int, pset_len: *mut c_int, pset_name: *mut c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_get_nth_pset`.
+    mpi_session_get_nth_pset_ / pmpi_session_get_nth_pset_ => MPI_Session_get_nth_pset / PMPI_Session_get_nth_pset,
+    |c| (session: *const c_int, info: *const c_int, n: *const c_int, pset_len: *mut c_int, pset_name: *mut u8, ierror: *mut c_int, pset_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_pset_name = fs::string_buffer(pset_name_len);
+            let rc = c(PMPI_Session_fromint(fs::get(session)), PMPI_Info_fromint(fs::get(info)), fs::get(n), pset_len, s_pset_name.as_mut_ptr().cast());
+            if rc == 0 { fs::string_out(pset_name, pset_name_len, &s_pset_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_get_num_psets(session: usize, info: usize, npset_names: *mut c_int) -> c_int;
+    fn PMPI_Session_get_num_psets(session: usize, info: usize, npset_names: *mut c_int) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_get_num_psets`.
+    mpi_session_get_num_psets_ / pmpi_session_get_num_psets_ => MPI_Session_get_num_psets / PMPI_Session_get_num_psets,
+    |c| (session: *const c_int, info: *const c_int, npset_names: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Session_fromint(fs::get(session)), PMPI_Info_fromint(fs::get(info)), npset_names);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_get_pset_info(session: usize, pset_name: *const c_char, info: *mut usize) -> c_int;
+    fn PMPI_Session_get_pset_info(session: usize, pset_name: *const c_char, info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_get_pset_info`.
+    mpi_session_get_pset_info_ / pmpi_session_get_pset_info_ => MPI_Session_get_pset_info / PMPI_Session_get_pset_info,
+    |c| (session: *const c_int, pset_name: *const u8, info: *mut c_int, ierror: *mut c_int, pset_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_pset_name = fs::string_in(pset_name, pset_name_len);
+            let mut h_info = PMPI_Info_fromint(fs::get(info));
+            let rc = c(PMPI_Session_fromint(fs::get(session)), s_pset_name.as_ptr(), &mut h_info);
+            fs::set(info, PMPI_Info_toint(h_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_iflush_buffer(session: usize, request: *mut usize) -> c_int;
+    fn PMPI_Session_iflush_buffer(session: usize, request: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_iflush_buffer`.
+    mpi_session_iflush_buffer_ / pmpi_session_iflush_buffer_ => MPI_Session_iflush_buffer / PMPI_Session_iflush_buffer,
+    |c| (session: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_request = PMPI_Request_fromint(fs::get(request));
+            let rc = c(PMPI_Session_fromint(fs::get(session)), &mut h_request);
+            fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_init(info: usize, errhandler: usize, session: *mut usize) -> c_int;
+    fn PMPI_Session_init(info: usize, errhandler: usize, session: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_init`.
+    mpi_session_init_ / pmpi_session_init_ => MPI_Session_init / PMPI_Session_init,
+    |c| (info: *const c_int, errhandler: *const c_int, session: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_session = PMPI_Session_fromint(fs::get(session));
+            let rc = c(PMPI_Info_fromint(fs::get(info)), PMPI_Errhandler_fromint(fs::get(errhandler)), &mut h_session);
+            fs::set(session, PMPI_Session_toint(h_session));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Session_set_errhandler(session: usize, errhandler: usize) -> c_int;
+    fn PMPI_Session_set_errhandler(session: usize, errhandler: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Session_set_errhandler`.
+    mpi_session_set_errhandler_ / pmpi_session_set_errhandler_ => MPI_Session_set_errhandler / PMPI_Session_set_errhandler,
+    |c| (session: *const c_int, errhandler: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Session_fromint(fs::get(session)), PMPI_Errhandler_fromint(fs::get(errhandler)));
             fs::set(ierror, rc);
         }
     }

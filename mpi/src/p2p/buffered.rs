@@ -69,6 +69,8 @@ fn next_generation() -> u64 {
 enum Owner {
     Process,
     Comm(MPI_Comm),
+    /// A session's buffer: serves the communicators made from its process sets' groups.
+    Session(usize),
 }
 
 static BUFFERS: Mutex<BTreeMap<Owner, Attached>> = Mutex::new(BTreeMap::new());
@@ -155,8 +157,11 @@ fn reserve(comm_h: MPI_Comm, len: usize, progress: impl Fn()) -> Result<Reserved
     let deadline = Instant::now() + GRACE;
     let mut b = BUFFERS.lock();
     loop {
-        let owner = [Owner::Comm(comm_h), Owner::Process]
+        // The communicator's own buffer, then its session's, then the process's (MPI 4.1).
+        let session = crate::session::session_of_comm(comm_h).map(Owner::Session);
+        let owner = [Some(Owner::Comm(comm_h)), session, Some(Owner::Process)]
             .into_iter()
+            .flatten()
             .find(|o| b.contains_key(o))
             .ok_or_else(|| {
                 MpiError::new(
@@ -363,6 +368,38 @@ mpi_fn! {
             isend_impl(buf, n, dt, dest, tag, comm_h, request, Mode::Buffered)
         })
     }
+}
+
+/// `MPI_Session_attach_buffer` (the session checked by the caller).
+pub(crate) fn attach_for_session(
+    session: usize,
+    buffer: *mut c_void,
+    size: MPI_Count,
+) -> Result<()> {
+    attach(Owner::Session(session), buffer, size)
+}
+
+/// `MPI_Session_detach_buffer` (the session checked by the caller).
+pub(crate) fn detach_for_session(
+    session: usize,
+    buffer_addr: *mut c_void,
+    size: *mut MPI_Count,
+) -> Result<()> {
+    detach(Owner::Session(session), buffer_addr, size)
+}
+
+/// `MPI_Session_detach_buffer` with an `int` size.
+pub(crate) fn detach_int_for_session(
+    session: usize,
+    buffer_addr: *mut c_void,
+    size: *mut c_int,
+) -> Result<()> {
+    detach_int(Owner::Session(session), buffer_addr, size)
+}
+
+/// `MPI_Session_flush_buffer` (the session checked by the caller).
+pub(crate) fn flush_for_session(session: usize) {
+    drain(Owner::Session(session), false);
 }
 
 #[cfg(test)]
