@@ -34,7 +34,7 @@ version=4.1.2
 required=(test_environ test_comm test_p2p_buf test_p2p_obj test_cco_buf test_cco_obj test_status
   test_win test_rma test_rma_nb
   test_msgzero test_errorcode test_io test_cco_ngh_buf test_cco_ngh_obj test_cco_pr_ngh_buf
-  test_p2p_buf_part)
+  test_p2p_buf_part test_session)
 next=(test_request test_cco_vec test_cco_nb_buf test_cco_nb_vec test_group test_op test_datatype
   test_pack test_p2p_buf_matched test_p2p_obj_matched test_util_pkl5 test_util_dtlib
   test_exceptions)
