@@ -1,6 +1,7 @@
 ! mpi.f90: the `use mpi` module of nexar's MPI library (libmpi_abi).
-! Constants and special addresses as in mpif.h; the routines have implicit
-! interfaces (choice buffers of any type).
+! Constants and special addresses as in mpif.h. Routines with a choice buffer have
+! explicit interfaces whose buffer takes any type, kind and rank (gfortran's
+! NO_ARG_CHECK); the others have implicit interfaces.
 ! Generated from mpi/spec by `cargo xtask gen`; do not edit.
 module mpi
       implicit none
@@ -632,4 +633,2282 @@ module mpi
       EXTERNAL MPI_WTICK
       DOUBLE PRECISION MPI_WTIME
       EXTERNAL MPI_WTIME
+! Explicit interfaces of the routines with a choice buffer
+      interface
+        subroutine MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, op, win, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: op
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_ACCUMULATE
+      end interface
+      interface
+        subroutine MPI_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLGATHER
+      end interface
+      interface
+        subroutine MPI_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLGATHER_INIT
+      end interface
+      interface
+        subroutine MPI_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLGATHERV
+      end interface
+      interface
+        subroutine MPI_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLGATHERV_INIT
+      end interface
+      interface
+        subroutine MPI_ALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLREDUCE
+      end interface
+      interface
+        subroutine MPI_ALLREDUCE_INIT(sendbuf, recvbuf, count, datatype, op, comm, &
+            info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLREDUCE_INIT
+      end interface
+      interface
+        subroutine MPI_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLTOALL
+      end interface
+      interface
+        subroutine MPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLTOALL_INIT
+      end interface
+      interface
+        subroutine MPI_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLTOALLV
+      end interface
+      interface
+        subroutine MPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLTOALLV_INIT
+      end interface
+      interface
+        subroutine MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+            rdispls, recvtypes, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtypes(*)
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtypes(*)
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_ALLTOALLW
+      end interface
+      interface
+        subroutine MPI_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+            rdispls, recvtypes, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtypes(*)
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtypes(*)
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ALLTOALLW_INIT
+      end interface
+      interface
+        subroutine MPI_BCAST(buffer, count, datatype, root, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: count
+          integer :: datatype
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_BCAST
+      end interface
+      interface
+        subroutine MPI_BCAST_INIT(buffer, count, datatype, root, comm, info, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: count
+          integer :: datatype
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_BCAST_INIT
+      end interface
+      interface
+        subroutine MPI_BSEND(buf, count, datatype, dest, tag, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_BSEND
+      end interface
+      interface
+        subroutine MPI_BSEND_INIT(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_BSEND_INIT
+      end interface
+      interface
+        subroutine MPI_BUFFER_ATTACH(buffer, size, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: size
+          integer :: ierror
+        end subroutine MPI_BUFFER_ATTACH
+      end interface
+      interface
+        subroutine MPI_COMM_ATTACH_BUFFER(comm, buffer, size, ierror)
+          import
+          implicit none
+          integer :: comm
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: size
+          integer :: ierror
+        end subroutine MPI_COMM_ATTACH_BUFFER
+      end interface
+      interface
+        subroutine MPI_COMPARE_AND_SWAP(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, &
+            win, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
+          type(*), dimension(*) :: compare_addr
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+          type(*), dimension(*) :: result_addr
+          integer :: datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_COMPARE_AND_SWAP
+      end interface
+      interface
+        subroutine MPI_EXSCAN(sendbuf, recvbuf, count, datatype, op, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_EXSCAN
+      end interface
+      interface
+        subroutine MPI_EXSCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, &
+            info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_EXSCAN_INIT
+      end interface
+      interface
+        subroutine MPI_FETCH_AND_OP(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
+            win, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+          type(*), dimension(*) :: result_addr
+          integer :: datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: op
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_FETCH_AND_OP
+      end interface
+      interface
+        subroutine MPI_FILE_IREAD(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IREAD
+      end interface
+      interface
+        subroutine MPI_FILE_IREAD_ALL(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IREAD_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_IREAD_AT(fh, offset, buf, count, datatype, request, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IREAD_AT
+      end interface
+      interface
+        subroutine MPI_FILE_IREAD_AT_ALL(fh, offset, buf, count, datatype, request, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IREAD_AT_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_IREAD_SHARED(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IREAD_SHARED
+      end interface
+      interface
+        subroutine MPI_FILE_IWRITE(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IWRITE
+      end interface
+      interface
+        subroutine MPI_FILE_IWRITE_ALL(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IWRITE_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_IWRITE_AT(fh, offset, buf, count, datatype, request, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IWRITE_AT
+      end interface
+      interface
+        subroutine MPI_FILE_IWRITE_AT_ALL(fh, offset, buf, count, datatype, request, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IWRITE_AT_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_IWRITE_SHARED(fh, buf, count, datatype, request, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_FILE_IWRITE_SHARED
+      end interface
+      interface
+        subroutine MPI_FILE_READ(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ALL(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ALL_BEGIN(fh, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ALL_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ALL_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ALL_END
+      end interface
+      interface
+        subroutine MPI_FILE_READ_AT(fh, offset, buf, count, datatype, status, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_AT
+      end interface
+      interface
+        subroutine MPI_FILE_READ_AT_ALL(fh, offset, buf, count, datatype, status, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_AT_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_READ_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_READ_AT_ALL_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_READ_AT_ALL_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_AT_ALL_END
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ORDERED(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ORDERED
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ORDERED_BEGIN(fh, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ORDERED_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_READ_ORDERED_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_ORDERED_END
+      end interface
+      interface
+        subroutine MPI_FILE_READ_SHARED(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_READ_SHARED
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ALL(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ALL_BEGIN(fh, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ALL_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ALL_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ALL_END
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_AT(fh, offset, buf, count, datatype, status, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_AT
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_AT_ALL(fh, offset, buf, count, datatype, status, &
+            ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_AT_ALL
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_AT_ALL_BEGIN(fh, offset, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          integer(kind=MPI_OFFSET_KIND) :: offset
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_AT_ALL_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_AT_ALL_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_AT_ALL_END
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ORDERED(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ORDERED
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ORDERED_BEGIN(fh, buf, count, datatype, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ORDERED_BEGIN
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_ORDERED_END(fh, buf, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_ORDERED_END
+      end interface
+      interface
+        subroutine MPI_FILE_WRITE_SHARED(fh, buf, count, datatype, status, ierror)
+          import
+          implicit none
+          integer :: fh
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_FILE_WRITE_SHARED
+      end interface
+      interface
+        subroutine MPI_FREE_MEM(base, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+          type(*), dimension(*) :: base
+          integer :: ierror
+        end subroutine MPI_FREE_MEM
+      end interface
+      interface
+        subroutine MPI_GATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_GATHER
+      end interface
+      interface
+        subroutine MPI_GATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_GATHER_INIT
+      end interface
+      interface
+        subroutine MPI_GATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, root, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_GATHERV
+      end interface
+      interface
+        subroutine MPI_GATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, root, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_GATHERV_INIT
+      end interface
+      interface
+        subroutine MPI_GET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, win, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_GET
+      end interface
+      interface
+        subroutine MPI_GET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
+            target_rank, target_disp, target_count, target_datatype, op, win, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+          type(*), dimension(*) :: result_addr
+          integer :: result_count
+          integer :: result_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: op
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_GET_ACCUMULATE
+      end interface
+      interface
+        subroutine MPI_GET_ADDRESS(location, address, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
+          type(*), dimension(*) :: location
+          integer(kind=MPI_ADDRESS_KIND) :: address
+          integer :: ierror
+        end subroutine MPI_GET_ADDRESS
+      end interface
+      interface
+        subroutine MPI_IALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLGATHER
+      end interface
+      interface
+        subroutine MPI_IALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLGATHERV
+      end interface
+      interface
+        subroutine MPI_IALLREDUCE(sendbuf, recvbuf, count, datatype, op, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLREDUCE
+      end interface
+      interface
+        subroutine MPI_IALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLTOALL
+      end interface
+      interface
+        subroutine MPI_IALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLTOALLV
+      end interface
+      interface
+        subroutine MPI_IALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+            rdispls, recvtypes, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtypes(*)
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtypes(*)
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IALLTOALLW
+      end interface
+      interface
+        subroutine MPI_IBCAST(buffer, count, datatype, root, comm, request, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: count
+          integer :: datatype
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IBCAST
+      end interface
+      interface
+        subroutine MPI_IBSEND(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IBSEND
+      end interface
+      interface
+        subroutine MPI_IEXSCAN(sendbuf, recvbuf, count, datatype, op, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IEXSCAN
+      end interface
+      interface
+        subroutine MPI_IGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IGATHER
+      end interface
+      interface
+        subroutine MPI_IGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, root, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IGATHERV
+      end interface
+      interface
+        subroutine MPI_IMRECV(buf, count, datatype, message, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: message
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IMRECV
+      end interface
+      interface
+        subroutine MPI_INEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_INEIGHBOR_ALLGATHER
+      end interface
+      interface
+        subroutine MPI_INEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_INEIGHBOR_ALLGATHERV
+      end interface
+      interface
+        subroutine MPI_INEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_INEIGHBOR_ALLTOALL
+      end interface
+      interface
+        subroutine MPI_INEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_INEIGHBOR_ALLTOALLV
+      end interface
+      interface
+        subroutine MPI_IRECV(buf, count, datatype, source, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: source
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IRECV
+      end interface
+      interface
+        subroutine MPI_IREDUCE(sendbuf, recvbuf, count, datatype, op, root, &
+            comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IREDUCE
+      end interface
+      interface
+        subroutine MPI_IREDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IREDUCE_SCATTER
+      end interface
+      interface
+        subroutine MPI_IREDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IREDUCE_SCATTER_BLOCK
+      end interface
+      interface
+        subroutine MPI_IRSEND(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_IRSEND
+      end interface
+      interface
+        subroutine MPI_ISCAN(sendbuf, recvbuf, count, datatype, op, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISCAN
+      end interface
+      interface
+        subroutine MPI_ISCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISCATTER
+      end interface
+      interface
+        subroutine MPI_ISCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+            recvtype, root, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: displs(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISCATTERV
+      end interface
+      interface
+        subroutine MPI_ISEND(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISEND
+      end interface
+      interface
+        subroutine MPI_ISENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+            recvcount, recvtype, source, recvtag, comm, request, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          integer :: dest
+          integer :: sendtag
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: source
+          integer :: recvtag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISENDRECV
+      end interface
+      interface
+        subroutine MPI_ISENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, &
+            recvtag, comm, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: sendtag
+          integer :: source
+          integer :: recvtag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISENDRECV_REPLACE
+      end interface
+      interface
+        subroutine MPI_ISSEND(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_ISSEND
+      end interface
+      interface
+        subroutine MPI_MRECV(buf, count, datatype, message, status, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: message
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_MRECV
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLGATHER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLGATHER
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLGATHER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLGATHER_INIT
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLGATHERV(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLGATHERV
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLGATHERV_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+            recvtype, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: displs(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLGATHERV_INIT
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLTOALL
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLTOALL_INIT
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLTOALLV(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLTOALLV
+      end interface
+      interface
+        subroutine MPI_NEIGHBOR_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+            rdispls, recvtype, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: sdispls(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: rdispls(*)
+          integer :: recvtype
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_NEIGHBOR_ALLTOALLV_INIT
+      end interface
+      interface
+        subroutine MPI_PACK(inbuf, incount, datatype, outbuf, outsize, position, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+          type(*), dimension(*) :: inbuf
+          integer :: incount
+          integer :: datatype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+          type(*), dimension(*) :: outbuf
+          integer :: outsize
+          integer :: position
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_PACK
+      end interface
+      interface
+        subroutine MPI_PACK_EXTERNAL(datarep, inbuf, incount, datatype, outbuf, outsize, &
+            position, ierror)
+          import
+          implicit none
+          character(len=*) :: datarep
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+          type(*), dimension(*) :: inbuf
+          integer :: incount
+          integer :: datatype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+          type(*), dimension(*) :: outbuf
+          integer(kind=MPI_ADDRESS_KIND) :: outsize
+          integer(kind=MPI_ADDRESS_KIND) :: position
+          integer :: ierror
+        end subroutine MPI_PACK_EXTERNAL
+      end interface
+      interface
+        subroutine MPI_PRECV_INIT(buf, partitions, count, datatype, dest, tag, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: partitions
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_PRECV_INIT
+      end interface
+      interface
+        subroutine MPI_PSEND_INIT(buf, partitions, count, datatype, dest, tag, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: partitions
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_PSEND_INIT
+      end interface
+      interface
+        subroutine MPI_PUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, win, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_PUT
+      end interface
+      interface
+        subroutine MPI_RACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, op, win, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: op
+          integer :: win
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RACCUMULATE
+      end interface
+      interface
+        subroutine MPI_RECV(buf, count, datatype, source, tag, comm, &
+            status, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: source
+          integer :: tag
+          integer :: comm
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_RECV
+      end interface
+      interface
+        subroutine MPI_RECV_INIT(buf, count, datatype, source, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: source
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RECV_INIT
+      end interface
+      interface
+        subroutine MPI_REDUCE(sendbuf, recvbuf, count, datatype, op, root, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_REDUCE
+      end interface
+      interface
+        subroutine MPI_REDUCE_INIT(sendbuf, recvbuf, count, datatype, op, root, &
+            comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_REDUCE_INIT
+      end interface
+      interface
+        subroutine MPI_REDUCE_LOCAL(inbuf, inoutbuf, count, datatype, op, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+          type(*), dimension(*) :: inbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
+          type(*), dimension(*) :: inoutbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: ierror
+        end subroutine MPI_REDUCE_LOCAL
+      end interface
+      interface
+        subroutine MPI_REDUCE_SCATTER(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_REDUCE_SCATTER
+      end interface
+      interface
+        subroutine MPI_REDUCE_SCATTER_BLOCK(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_REDUCE_SCATTER_BLOCK
+      end interface
+      interface
+        subroutine MPI_REDUCE_SCATTER_BLOCK_INIT(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+            info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_REDUCE_SCATTER_BLOCK_INIT
+      end interface
+      interface
+        subroutine MPI_REDUCE_SCATTER_INIT(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+            info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcounts(*)
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_REDUCE_SCATTER_INIT
+      end interface
+      interface
+        subroutine MPI_RGET(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, win, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: win
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RGET
+      end interface
+      interface
+        subroutine MPI_RGET_ACCUMULATE(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
+            target_rank, target_disp, target_count, target_datatype, op, win, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+          type(*), dimension(*) :: result_addr
+          integer :: result_count
+          integer :: result_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: op
+          integer :: win
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RGET_ACCUMULATE
+      end interface
+      interface
+        subroutine MPI_RPUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+            target_datatype, win, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+          type(*), dimension(*) :: origin_addr
+          integer :: origin_count
+          integer :: origin_datatype
+          integer :: target_rank
+          integer(kind=MPI_ADDRESS_KIND) :: target_disp
+          integer :: target_count
+          integer :: target_datatype
+          integer :: win
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RPUT
+      end interface
+      interface
+        subroutine MPI_RSEND(buf, count, datatype, dest, tag, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_RSEND
+      end interface
+      interface
+        subroutine MPI_RSEND_INIT(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_RSEND_INIT
+      end interface
+      interface
+        subroutine MPI_SCAN(sendbuf, recvbuf, count, datatype, op, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_SCAN
+      end interface
+      interface
+        subroutine MPI_SCAN_INIT(sendbuf, recvbuf, count, datatype, op, comm, &
+            info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: count
+          integer :: datatype
+          integer :: op
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_SCAN_INIT
+      end interface
+      interface
+        subroutine MPI_SCATTER(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_SCATTER
+      end interface
+      interface
+        subroutine MPI_SCATTER_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+            root, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_SCATTER_INIT
+      end interface
+      interface
+        subroutine MPI_SCATTERV(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+            recvtype, root, comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: displs(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_SCATTERV
+      end interface
+      interface
+        subroutine MPI_SCATTERV_INIT(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+            recvtype, root, comm, info, request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcounts(*)
+          integer :: displs(*)
+          integer :: sendtype
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: root
+          integer :: comm
+          integer :: info
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_SCATTERV_INIT
+      end interface
+      interface
+        subroutine MPI_SEND(buf, count, datatype, dest, tag, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_SEND
+      end interface
+      interface
+        subroutine MPI_SEND_INIT(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_SEND_INIT
+      end interface
+      interface
+        subroutine MPI_SENDRECV(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+            recvcount, recvtype, source, recvtag, comm, status, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+          type(*), dimension(*) :: sendbuf
+          integer :: sendcount
+          integer :: sendtype
+          integer :: dest
+          integer :: sendtag
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+          type(*), dimension(*) :: recvbuf
+          integer :: recvcount
+          integer :: recvtype
+          integer :: source
+          integer :: recvtag
+          integer :: comm
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_SENDRECV
+      end interface
+      interface
+        subroutine MPI_SENDRECV_REPLACE(buf, count, datatype, dest, sendtag, source, &
+            recvtag, comm, status, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: sendtag
+          integer :: source
+          integer :: recvtag
+          integer :: comm
+          integer :: status(MPI_STATUS_SIZE)
+          integer :: ierror
+        end subroutine MPI_SENDRECV_REPLACE
+      end interface
+      interface
+        subroutine MPI_SESSION_ATTACH_BUFFER(session, buffer, size, ierror)
+          import
+          implicit none
+          integer :: session
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+          type(*), dimension(*) :: buffer
+          integer :: size
+          integer :: ierror
+        end subroutine MPI_SESSION_ATTACH_BUFFER
+      end interface
+      interface
+        subroutine MPI_SSEND(buf, count, datatype, dest, tag, comm, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_SSEND
+      end interface
+      interface
+        subroutine MPI_SSEND_INIT(buf, count, datatype, dest, tag, comm, &
+            request, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+          type(*), dimension(*) :: buf
+          integer :: count
+          integer :: datatype
+          integer :: dest
+          integer :: tag
+          integer :: comm
+          integer :: request
+          integer :: ierror
+        end subroutine MPI_SSEND_INIT
+      end interface
+      interface
+        subroutine MPI_UNPACK(inbuf, insize, position, outbuf, outcount, datatype, &
+            comm, ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+          type(*), dimension(*) :: inbuf
+          integer :: insize
+          integer :: position
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+          type(*), dimension(*) :: outbuf
+          integer :: outcount
+          integer :: datatype
+          integer :: comm
+          integer :: ierror
+        end subroutine MPI_UNPACK
+      end interface
+      interface
+        subroutine MPI_UNPACK_EXTERNAL(datarep, inbuf, insize, position, outbuf, outcount, &
+            datatype, ierror)
+          import
+          implicit none
+          character(len=*) :: datarep
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+          type(*), dimension(*) :: inbuf
+          integer(kind=MPI_ADDRESS_KIND) :: insize
+          integer(kind=MPI_ADDRESS_KIND) :: position
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+          type(*), dimension(*) :: outbuf
+          integer :: outcount
+          integer :: datatype
+          integer :: ierror
+        end subroutine MPI_UNPACK_EXTERNAL
+      end interface
+      interface
+        subroutine MPI_WIN_ATTACH(win, base, size, ierror)
+          import
+          implicit none
+          integer :: win
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+          type(*), dimension(*) :: base
+          integer(kind=MPI_ADDRESS_KIND) :: size
+          integer :: ierror
+        end subroutine MPI_WIN_ATTACH
+      end interface
+      interface
+        subroutine MPI_WIN_CREATE(base, size, disp_unit, info, comm, win, &
+            ierror)
+          import
+          implicit none
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+          type(*), dimension(*) :: base
+          integer(kind=MPI_ADDRESS_KIND) :: size
+          integer :: disp_unit
+          integer :: info
+          integer :: comm
+          integer :: win
+          integer :: ierror
+        end subroutine MPI_WIN_CREATE
+      end interface
+      interface
+        subroutine MPI_WIN_DETACH(win, base, ierror)
+          import
+          implicit none
+          integer :: win
+          !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+          type(*), dimension(*) :: base
+          integer :: ierror
+        end subroutine MPI_WIN_DETACH
+      end interface
 end module mpi

@@ -182,12 +182,15 @@ pub fn mpif_h(spec: &Spec) -> Result<String, String> {
 pub fn mpi_module(spec: &Spec) -> Result<String, String> {
     let mut out = format!(
         "! mpi.f90: the `use mpi` module of nexar's MPI library (libmpi_abi).\n\
-         ! Constants and special addresses as in mpif.h; the routines have implicit\n\
-         ! interfaces (choice buffers of any type).\n\
+         ! Constants and special addresses as in mpif.h. Routines with a choice buffer have\n\
+         ! explicit interfaces whose buffer takes any type, kind and rank (gfortran's\n\
+         ! NO_ARG_CHECK); the others have implicit interfaces.\n\
          {NOTE}\
          module mpi\n      implicit none\n      public\n"
     );
     out.push_str(&body(spec)?);
+    out.push_str("! Explicit interfaces of the routines with a choice buffer\n");
+    out.push_str(&crate::fortran_wrappers::interfaces(spec));
     out.push_str("end module mpi\n");
     Ok(out)
 }

@@ -51,6 +51,8 @@ enum Kind {
 struct Param {
     name: String,
     kind: Kind,
+    /// Declared as a C array (`x[]`): an array in Fortran too.
+    array: bool,
 }
 
 /// Handle types and their `MPI_<X>_fromint` / `toint` prefix.
@@ -159,6 +161,7 @@ fn classify(f: &Function, p: &str) -> Result<Param, String> {
     Ok(Param {
         name: name.to_string(),
         kind,
+        array,
     })
 }
 
@@ -493,6 +496,86 @@ pub fn render(spec: &Spec) -> (String, Vec<String>) {
     );
     out.push_str(&body);
     (out, symbols)
+}
+
+/// The Fortran declaration of parameter `p` in an explicit interface (`use mpi`).
+fn fortran_decl(p: &Param) -> String {
+    let n = &p.name;
+    let int = |array: bool| {
+        if array {
+            format!("integer :: {n}(*)")
+        } else {
+            format!("integer :: {n}")
+        }
+    };
+    match &p.kind {
+        Kind::Int | Kind::Index => int(false),
+        Kind::IntPtr | Kind::HandlePtr(_) => int(p.array),
+        Kind::Handle(_) => int(false),
+        Kind::Indices | Kind::SpecialIntArray | Kind::HandleArray(..) => int(true),
+        Kind::LogicalIn | Kind::LogicalOut => format!("logical :: {n}"),
+        Kind::Wide(t) | Kind::WidePtr(t) => {
+            let kind = if *t == "isize" {
+                "MPI_ADDRESS_KIND"
+            } else {
+                "MPI_OFFSET_KIND"
+            };
+            let dims = if p.array { "(*)" } else { "" };
+            format!("integer(kind={kind}) :: {n}{dims}")
+        }
+        Kind::Status if n.contains("statuses") => {
+            format!("integer :: {n}(MPI_STATUS_SIZE, *)")
+        }
+        Kind::Status => format!("integer :: {n}(MPI_STATUS_SIZE)"),
+        // gfortran's spelling of "any type, kind and rank" (what Open MPI's `use mpi` does).
+        Kind::Buffer => {
+            format!("!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}\n          type(*), dimension(*) :: {n}")
+        }
+        Kind::StrIn | Kind::StrOut => format!("character(len=*) :: {n}"),
+        Kind::Absent => String::new(),
+    }
+}
+
+/// Explicit interfaces, for the `use mpi` module, of every wrapped subroutine with a choice
+/// buffer: the buffer accepts any type, kind and rank (so one file may pass `REAL(8)` here and
+/// `INTEGER` there, which gfortran rejects between two calls of an implicit interface), and
+/// every other argument is checked. Routines without a buffer keep implicit interfaces.
+pub fn interfaces(spec: &Spec) -> String {
+    let mut out = String::new();
+    for f in spec.functions.iter().filter(|f| wrapped(f)) {
+        let Ok(ps) = params(f) else { continue };
+        let mut probe = String::new();
+        if render_fn(f, &ps, &mut probe).is_err()
+            || function_result(f).is_some()
+            || !ps.iter().any(|p| p.kind == Kind::Buffer)
+        {
+            continue;
+        }
+        let name = f.name.to_ascii_uppercase();
+        let args: Vec<&str> = ps
+            .iter()
+            .filter(|p| p.kind != Kind::Absent)
+            .map(|p| p.name.as_str())
+            .chain(["ierror"])
+            .collect();
+        let _ = writeln!(out, "      interface");
+        // Free form allows 132 columns: continue long argument lists on further lines.
+        let lines: Vec<String> = args.chunks(6).map(|c| c.join(", ")).collect();
+        let _ = writeln!(
+            out,
+            "        subroutine {name}({})",
+            lines.join(", &\n            ")
+        );
+        let _ = writeln!(out, "          import");
+        let _ = writeln!(out, "          implicit none");
+        for p in ps.iter().filter(|p| p.kind != Kind::Absent) {
+            let _ = writeln!(out, "          {}", fortran_decl(p));
+        }
+        let _ = writeln!(out, "          integer :: ierror");
+        let _ = writeln!(out, "        end subroutine {name}");
+        let _ = writeln!(out, "      end interface");
+    }
+    out
 }
 
 #[cfg(test)]
