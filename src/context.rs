@@ -235,8 +235,9 @@ impl Context {
         self.launch.as_ref()
     }
 
-    /// The engine's configuration.
-    pub(crate) fn config(&self) -> &Config {
+    /// The configuration this context runs with (defaults and `NEXAR_*` variables, as read
+    /// at its start).
+    pub fn config(&self) -> &Config {
         &self.engine.cfg
     }
 
@@ -284,6 +285,13 @@ impl Context {
     /// Name of the transport to other ranks (`"quic"`, `"shm"`, `"shm+quic"`, `"mem"`, `"self"`).
     pub fn transport_name(&self) -> &'static str {
         self.engine.transport().name()
+    }
+
+    /// The unexpected queue now: point-to-point messages that arrived before a receive
+    /// matched them, and their payload bytes (what the MPI tools interface reports).
+    pub fn unexpected_queue(&self) -> (u64, u64) {
+        let b = self.engine.budget();
+        (b.queued_messages(), b.queued_bytes())
     }
 
     /// Traffic counters of the transports in use (shared memory: frames and bytes each way,

@@ -169,6 +169,21 @@ impl<T, H: Handle> Table<T, H> {
         self.slots[i].value.take()
     }
 
+    /// Every live object, mutably, in slot order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.slots.iter_mut().filter_map(|s| s.value.as_mut())
+    }
+
+    /// Removes every object `keep` refuses; their handles become invalid.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        for (i, s) in self.slots.iter_mut().enumerate() {
+            if s.value.as_ref().is_some_and(|v| !keep(v)) {
+                s.value = None;
+                self.free.push(i);
+            }
+        }
+    }
+
     /// Removes every object; every handle becomes invalid.
     pub fn clear(&mut self) {
         for (i, s) in self.slots.iter_mut().enumerate() {
@@ -215,6 +230,26 @@ mod tests {
             t.get(b),
             Some(&"b"),
             "removing the stale handle left the new one"
+        );
+    }
+
+    #[test]
+    fn retain_frees_the_refused_and_values_mut_sees_the_live() {
+        let mut t: Table<i32, usize> = Table::new(USER);
+        let hs: Vec<usize> = (0..5).map(|v| t.insert(v).unwrap()).collect();
+        t.retain(|v| v % 2 == 0);
+        assert!(t.get(hs[1]).is_none() && t.get(hs[3]).is_none());
+        for v in t.values_mut() {
+            *v += 10;
+        }
+        assert_eq!(
+            [t.get(hs[0]), t.get(hs[2]), t.get(hs[4])],
+            [Some(&10), Some(&12), Some(&14)]
+        );
+        let again = t.insert(7).unwrap();
+        assert_ne!(
+            again, hs[1],
+            "a freed slot comes back with a new generation"
         );
     }
 

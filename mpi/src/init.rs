@@ -18,6 +18,11 @@ fn clock() -> Instant {
     *CLOCK.get_or_init(Instant::now)
 }
 
+/// `MPI_Wtime`'s clock in nanoseconds (the tools interface's event source).
+pub(crate) fn wtime_nanos() -> MPI_Count {
+    clock().elapsed().as_nanos() as MPI_Count
+}
+
 fn init(func: &str, required: c_int) -> Result<c_int> {
     let level = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
     let mut state = STATE.write();

@@ -93,4 +93,5 @@ pub mod request;
 pub mod session;
 pub mod state;
 pub mod table;
+pub mod tools;
 pub mod win;

@@ -83,6 +83,16 @@ impl RxBudget {
             .map_or(0, |u| u.load(Ordering::Acquire))
     }
 
+    /// Messages in the unexpected queue now, from every peer.
+    pub fn queued_messages(&self) -> u64 {
+        self.messages.load(Ordering::Acquire)
+    }
+
+    /// Payload bytes in the unexpected queue now, from every peer.
+    pub fn queued_bytes(&self) -> u64 {
+        self.used.iter().map(|u| u.load(Ordering::Acquire)).sum()
+    }
+
     /// Whether the unexpected queue holds no message at all (of any size, from anybody).
     pub fn none_queued(&self) -> bool {
         self.messages.load(Ordering::Acquire) == 0
