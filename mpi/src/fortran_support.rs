@@ -254,6 +254,47 @@ macro_rules! fortran_fn {
 }
 pub(crate) use fortran_fn;
 
+/// `use mpi_f08`'s `==` and `/=` on each handle type: the module declares them as external
+/// LOGICAL functions of two handles (each a derived type holding one INTEGER, passed by
+/// reference), so the module itself has no code.
+macro_rules! f08_comparisons {
+    ($($eq:ident / $ne:ident: $ty:literal;)*) => {$(
+        #[doc = concat!("`mpi_f08`'s `==` on two `", $ty, "` handles.")]
+        ///
+        /// # Safety
+        /// Both pointers are the Fortran caller's (valid INTEGERs).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $eq(a: *const c_int, b: *const c_int) -> c_int {
+            // SAFETY: the caller's contract.
+            c_int::from(unsafe { get(a) == get(b) })
+        }
+
+        #[doc = concat!("`mpi_f08`'s `/=` on two `", $ty, "` handles.")]
+        ///
+        /// # Safety
+        /// As the `==` twin.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $ne(a: *const c_int, b: *const c_int) -> c_int {
+            // SAFETY: the caller's contract.
+            c_int::from(unsafe { get(a) != get(b) })
+        }
+    )*};
+}
+
+f08_comparisons! {
+    nexar_f08_eq_comm_ / nexar_f08_ne_comm_: "MPI_Comm";
+    nexar_f08_eq_datatype_ / nexar_f08_ne_datatype_: "MPI_Datatype";
+    nexar_f08_eq_group_ / nexar_f08_ne_group_: "MPI_Group";
+    nexar_f08_eq_request_ / nexar_f08_ne_request_: "MPI_Request";
+    nexar_f08_eq_op_ / nexar_f08_ne_op_: "MPI_Op";
+    nexar_f08_eq_info_ / nexar_f08_ne_info_: "MPI_Info";
+    nexar_f08_eq_errhandler_ / nexar_f08_ne_errhandler_: "MPI_Errhandler";
+    nexar_f08_eq_win_ / nexar_f08_ne_win_: "MPI_Win";
+    nexar_f08_eq_file_ / nexar_f08_ne_file_: "MPI_File";
+    nexar_f08_eq_session_ / nexar_f08_ne_session_: "MPI_Session";
+    nexar_f08_eq_message_ / nexar_f08_ne_message_: "MPI_Message";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -194,3 +194,155 @@ pub fn mpi_module(spec: &Spec) -> Result<String, String> {
     out.push_str("end module mpi\n");
     Ok(out)
 }
+
+/// The handle types of `use mpi_f08` (derived types holding the `use mpi` INTEGER handle).
+pub const F08_TYPES: &[&str] = &[
+    "MPI_Comm",
+    "MPI_Datatype",
+    "MPI_Group",
+    "MPI_Request",
+    "MPI_Op",
+    "MPI_Info",
+    "MPI_Errhandler",
+    "MPI_Win",
+    "MPI_File",
+    "MPI_Session",
+    "MPI_Message",
+];
+
+/// The library symbols behind `mpi_f08`'s `==` and `/=` on each handle type (gfortran names).
+pub fn f08_operator_symbols() -> Vec<String> {
+    F08_TYPES
+        .iter()
+        .flat_map(|t| {
+            let t = t.trim_start_matches("MPI_").to_ascii_lowercase();
+            [format!("nexar_f08_eq_{t}_"), format!("nexar_f08_ne_{t}_")]
+        })
+        .collect()
+}
+
+/// The constants of `mpi_f08`: INTEGER ones as in `use mpi` (but the status indices, which
+/// are components there), handles as PARAMETERs of their derived types.
+fn f08_constants(spec: &Spec, out: &mut String) {
+    let mut done: HashSet<String> = HashSet::new();
+    let mut values: HashMap<&str, i64> = HashMap::new();
+    for g in &spec.groups {
+        let skip_group = g.title.starts_with("MPI_T")
+            || g.title.starts_with("Fortran 1977")
+            || g.title.starts_with("ROMIO")
+            || matches!(&g.kind, GroupKind::Enum(Some(tag)) if tag.starts_with("MPI_T"));
+        if skip_group {
+            continue;
+        }
+        let typed = match &g.kind {
+            GroupKind::Handle(t) if F08_TYPES.contains(&t.as_str()) => Some(t.as_str()),
+            _ => None,
+        };
+        let mut body = String::new();
+        for c in &g.items {
+            if c.cast.is_some() || c.name.starts_with("MPI_T_") {
+                continue;
+            }
+            let value = match parse_int(&c.value) {
+                Some(v) => v,
+                None => match values.get(c.value.as_str()) {
+                    Some(&v) => v,
+                    None => continue,
+                },
+            };
+            if i32::try_from(value).is_err() || !done.insert(c.name.to_ascii_uppercase()) {
+                continue;
+            }
+            values.insert(&c.name, value);
+            match typed {
+                Some(t) => {
+                    let _ = writeln!(body, "  type({t}), parameter :: {} = {t}({value})", c.name);
+                }
+                None => {
+                    let _ = writeln!(body, "  integer, parameter :: {} = {value}", c.name);
+                }
+            }
+        }
+        if !body.is_empty() {
+            let _ = writeln!(out, "  ! {}", g.title.trim_end());
+            out.push_str(&body);
+        }
+    }
+}
+
+/// The text of `fortran/mpi_f08.f90`, the `use mpi_f08` module: derived handle types and
+/// `MPI_Status`, the constants, the special addresses in the same COMMON blocks as `use mpi`,
+/// `==` / `/=` on handles, and interfaces of every routine with a Fortran entry point (no code
+/// of its own: the routines are libmpi_abi's `mpi_x_`, as for `use mpi`).
+pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
+    let value = |name: &str| {
+        spec.constants()
+            .find(|c| c.name == name)
+            .and_then(|c| parse_int(&c.value))
+            .ok_or_else(|| format!("mpi/spec lacks {name}"))
+    };
+    let size = value("MPI_F_STATUS_SIZE")?;
+    let fields = [
+        value("MPI_F_SOURCE")?,
+        value("MPI_F_TAG")?,
+        value("MPI_F_ERROR")?,
+    ];
+    if fields != [0, 1, 2] || size < 3 {
+        return Err("mpi_f08's MPI_Status assumes SOURCE, TAG, ERROR first".into());
+    }
+    let mut out = format!(
+        "! mpi_f08.f90: the `use mpi_f08` module of nexar's MPI library (libmpi_abi).\n\
+         ! Handles are derived types holding the `use mpi` INTEGER (MPI_VAL); MPI_Status has\n\
+         ! MPI_SOURCE, MPI_TAG and MPI_ERROR; `ierror` is optional. The routines are the same\n\
+         ! gfortran entry points as `use mpi` (mpi_send_), declared with these types: the\n\
+         ! module has no code. Choice buffers take any type, kind and rank (NO_ARG_CHECK).\n\
+         {NOTE}\
+         module mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_int\n  implicit none\n  \
+         private :: c_int\n  public\n"
+    );
+    for t in F08_TYPES {
+        let _ = writeln!(
+            out,
+            "  type, bind(C) :: {t}\n    integer(c_int) :: MPI_VAL\n  end type {t}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  type, bind(C) :: MPI_Status\n    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR\n    \
+         integer(c_int) :: nexar_internal({})\n  end type MPI_Status",
+        size - 3
+    );
+    let _ = writeln!(out, "  integer, parameter :: MPI_STATUS_SIZE = {size}");
+    for (name, v) in FORTRAN_ONLY {
+        let _ = writeln!(out, "  integer, parameter :: {name} = {v}");
+    }
+    f08_constants(spec, &mut out);
+    let _ = writeln!(
+        out,
+        "  ! Special addresses (the COMMON blocks of use mpi and mpif.h)"
+    );
+    for (name, _, block) in SPECIAL {
+        let decl = match *name {
+            "MPI_STATUS_IGNORE" => "type(MPI_Status) :: MPI_STATUS_IGNORE".to_string(),
+            "MPI_STATUSES_IGNORE" => "type(MPI_Status) :: MPI_STATUSES_IGNORE(1)".to_string(),
+            "MPI_BOTTOM" | "MPI_IN_PLACE" => format!("integer :: {name}"),
+            _ => format!("integer :: {name}(1)"),
+        };
+        let _ = writeln!(out, "  {decl}\n  common /{block}/ {name}");
+    }
+    for (op, word) in [("==", "eq"), ("/=", "ne")] {
+        let _ = writeln!(out, "  interface operator({op})");
+        for t in F08_TYPES {
+            let short = t.trim_start_matches("MPI_").to_ascii_lowercase();
+            let _ = writeln!(
+                out,
+                "    logical function nexar_f08_{word}_{short}(a, b)\n      import\n      \
+                 type({t}), intent(in) :: a, b\n    end function nexar_f08_{word}_{short}"
+            );
+        }
+        let _ = writeln!(out, "  end interface");
+    }
+    out.push_str(&crate::fortran_wrappers::f08_interfaces(spec));
+    out.push_str("end module mpi_f08\n");
+    Ok(out)
+}

@@ -498,9 +498,31 @@ pub fn render(spec: &Spec) -> (String, Vec<String>) {
     (out, symbols)
 }
 
-/// The Fortran declaration of parameter `p` in an explicit interface (`use mpi`).
-fn fortran_decl(p: &Param) -> String {
+/// The `mpi_f08` derived type of a handle kind's conversion prefix (`Type` is `MPI_Datatype`).
+fn f08_type(prefix: &str) -> String {
+    match prefix {
+        "Type" => "MPI_Datatype".to_string(),
+        p => format!("MPI_{p}"),
+    }
+}
+
+/// The Fortran declaration of parameter `p` in an explicit interface: `use mpi`'s (handles are
+/// INTEGERs, a status an INTEGER array) or, with `f08`, `use mpi_f08`'s (handles and statuses
+/// are the module's derived types, laid out as those INTEGERs: the same entry points serve).
+fn fortran_decl(p: &Param, f08: bool) -> String {
     let n = &p.name;
+    if f08 {
+        match &p.kind {
+            Kind::Handle(h) => return format!("type({}) :: {n}", f08_type(h)),
+            Kind::HandlePtr(h) if !p.array => return format!("type({}) :: {n}", f08_type(h)),
+            Kind::HandlePtr(h) | Kind::HandleArray(h, _) => {
+                return format!("type({}) :: {n}(*)", f08_type(h));
+            }
+            Kind::Status if n.contains("statuses") => return format!("type(MPI_Status) :: {n}(*)"),
+            Kind::Status => return format!("type(MPI_Status) :: {n}"),
+            _ => {}
+        }
+    }
     let int = |array: bool| {
         if array {
             format!("integer :: {n}(*)")
@@ -569,11 +591,66 @@ pub fn interfaces(spec: &Spec) -> String {
         let _ = writeln!(out, "          import");
         let _ = writeln!(out, "          implicit none");
         for p in ps.iter().filter(|p| p.kind != Kind::Absent) {
-            let _ = writeln!(out, "          {}", fortran_decl(p));
+            let _ = writeln!(out, "          {}", fortran_decl(p, false));
         }
         let _ = writeln!(out, "          integer :: ierror");
         let _ = writeln!(out, "        end subroutine {name}");
         let _ = writeln!(out, "      end interface");
+    }
+    out
+}
+
+/// The `use mpi_f08` interfaces: every wrapped routine, bound to the same gfortran entry
+/// point as `use mpi` (`mpi_send_`), with handles and statuses as the module's derived types
+/// and `ierror` optional (an absent optional argument is a NULL pointer, which the entry points
+/// skip). Buffers take any type, kind and rank (`NO_ARG_CHECK`).
+pub fn f08_interfaces(spec: &Spec) -> String {
+    let mut out = String::new();
+    for f in spec.functions.iter().filter(|f| wrapped(f)) {
+        let Ok(ps) = params(f) else { continue };
+        let mut probe = String::new();
+        if render_fn(f, &ps, &mut probe).is_err() {
+            continue;
+        }
+        let name = f.name.to_ascii_uppercase();
+        let result = function_result(f);
+        let mut args: Vec<&str> = ps
+            .iter()
+            .filter(|p| p.kind != Kind::Absent)
+            .map(|p| p.name.as_str())
+            .collect();
+        if result.is_none() {
+            args.push("ierror");
+        }
+        let lines: Vec<String> = args.chunks(6).map(|c| c.join(", ")).collect();
+        let list = lines.join(", &\n            ");
+        let _ = writeln!(out, "  interface");
+        match result {
+            Some(ty) => {
+                let ty = ty.to_ascii_lowercase();
+                let _ = writeln!(out, "    {ty} function {name}({list})");
+            }
+            None => {
+                let _ = writeln!(out, "    subroutine {name}({list})");
+            }
+        }
+        let _ = writeln!(out, "      import");
+        let _ = writeln!(out, "      implicit none");
+        for p in ps.iter().filter(|p| p.kind != Kind::Absent) {
+            for line in fortran_decl(p, true).split('\n') {
+                let _ = writeln!(out, "      {}", line.trim_start());
+            }
+        }
+        match result {
+            Some(_) => {
+                let _ = writeln!(out, "    end function {name}");
+            }
+            None => {
+                let _ = writeln!(out, "      integer, optional :: ierror");
+                let _ = writeln!(out, "    end subroutine {name}");
+            }
+        }
+        let _ = writeln!(out, "  end interface");
     }
     out
 }

@@ -55,6 +55,10 @@ fn generated() -> Result<Vec<(PathBuf, String)>, String> {
             fortran_consts::mpi_module(&mpi)?,
         ),
         (
+            PathBuf::from("fortran/mpi_f08.f90"),
+            fortran_consts::mpi_f08_module(&mpi)?,
+        ),
+        (
             PathBuf::from("mpi/src/generated/fortran.rs"),
             fortran_wrappers::render(&mpi).0,
         ),
@@ -221,6 +225,7 @@ fn check_mpi_symbols(lib: &str) -> Result<(), String> {
         .flat_map(|f| [f.name.clone(), format!("P{}", f.name)])
         .chain(fortran_wrappers::render(&mpi).1)
         .chain(fortran_consts::common_symbols())
+        .chain(fortran_consts::f08_operator_symbols())
         .collect();
     let have: std::collections::BTreeSet<String> = exported_symbols(lib)?.into_iter().collect();
     let missing: Vec<&String> = want.difference(&have).collect();
