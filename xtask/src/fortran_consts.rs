@@ -53,8 +53,15 @@ fn parameter(out: &mut String, name: &str, value: &str) {
 }
 
 /// The integer constants of the spec a Fortran program uses, with their values (decimal or an
-/// earlier name), grouped under their titles.
-fn constants(spec: &Spec, out: &mut String) {
+/// earlier name), grouped under their titles: `emit(out, name, value, handle type)` writes one
+/// (the handle type is the C type of a predefined-handle group), `title(out, title)` heads a
+/// group that has some.
+fn each_constant(
+    spec: &Spec,
+    out: &mut String,
+    emit: impl Fn(&mut String, &str, i64, Option<&str>),
+    title: impl Fn(&mut String, &str),
+) {
     let mut done: HashSet<String> = HashSet::new();
     let mut values: HashMap<&str, i64> = HashMap::new();
     for g in &spec.groups {
@@ -65,6 +72,10 @@ fn constants(spec: &Spec, out: &mut String) {
         if skip_group {
             continue;
         }
+        let handle = match &g.kind {
+            GroupKind::Handle(t) => Some(t.as_str()),
+            _ => None,
+        };
         let mut body = String::new();
         for c in &g.items {
             if c.cast.is_some() || c.name.starts_with("MPI_T_") {
@@ -81,15 +92,27 @@ fn constants(spec: &Spec, out: &mut String) {
                 continue;
             }
             values.insert(&c.name, value);
-            parameter(&mut body, &c.name, &value.to_string());
+            emit(&mut body, &c.name, value, handle);
         }
         if !body.is_empty() {
-            // Titles are comments: cut to the fixed-form line length.
-            let title: String = g.title.chars().take(70).collect();
-            let _ = writeln!(out, "! {}", title.trim_end());
+            title(out, &g.title);
             out.push_str(&body);
         }
     }
+}
+
+/// `use mpi` / `mpif.h`: every constant an INTEGER PARAMETER, titles cut to fixed form.
+fn constants(spec: &Spec, out: &mut String) {
+    each_constant(
+        spec,
+        out,
+        |body, name, value, _| parameter(body, name, &value.to_string()),
+        |out, title| {
+            // Titles are comments: cut to the fixed-form line length.
+            let title: String = title.chars().take(70).collect();
+            let _ = writeln!(out, "! {}", title.trim_end());
+        },
+    );
 }
 
 /// The Fortran status size and indices (1-based) from the C spec's `MPI_F_*` values.
@@ -224,50 +247,21 @@ pub fn f08_operator_symbols() -> Vec<String> {
 /// The constants of `mpi_f08`: INTEGER ones as in `use mpi` (but the status indices, which
 /// are components there), handles as PARAMETERs of their derived types.
 fn f08_constants(spec: &Spec, out: &mut String) {
-    let mut done: HashSet<String> = HashSet::new();
-    let mut values: HashMap<&str, i64> = HashMap::new();
-    for g in &spec.groups {
-        let skip_group = g.title.starts_with("MPI_T")
-            || g.title.starts_with("Fortran 1977")
-            || g.title.starts_with("ROMIO")
-            || matches!(&g.kind, GroupKind::Enum(Some(tag)) if tag.starts_with("MPI_T"));
-        if skip_group {
-            continue;
-        }
-        let typed = match &g.kind {
-            GroupKind::Handle(t) if F08_TYPES.contains(&t.as_str()) => Some(t.as_str()),
-            _ => None,
-        };
-        let mut body = String::new();
-        for c in &g.items {
-            if c.cast.is_some() || c.name.starts_with("MPI_T_") {
-                continue;
+    each_constant(
+        spec,
+        out,
+        |body, name, value, handle| match handle.filter(|t| F08_TYPES.contains(t)) {
+            Some(t) => {
+                let _ = writeln!(body, "  type({t}), parameter :: {name} = {t}({value})");
             }
-            let value = match parse_int(&c.value) {
-                Some(v) => v,
-                None => match values.get(c.value.as_str()) {
-                    Some(&v) => v,
-                    None => continue,
-                },
-            };
-            if i32::try_from(value).is_err() || !done.insert(c.name.to_ascii_uppercase()) {
-                continue;
+            None => {
+                let _ = writeln!(body, "  integer, parameter :: {name} = {value}");
             }
-            values.insert(&c.name, value);
-            match typed {
-                Some(t) => {
-                    let _ = writeln!(body, "  type({t}), parameter :: {} = {t}({value})", c.name);
-                }
-                None => {
-                    let _ = writeln!(body, "  integer, parameter :: {} = {value}", c.name);
-                }
-            }
-        }
-        if !body.is_empty() {
-            let _ = writeln!(out, "  ! {}", g.title.trim_end());
-            out.push_str(&body);
-        }
-    }
+        },
+        |out, title| {
+            let _ = writeln!(out, "  ! {}", title.trim_end());
+        },
+    );
 }
 
 /// The text of `fortran/mpi_f08.f90`, the `use mpi_f08` module: derived handle types and
