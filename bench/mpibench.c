@@ -10,6 +10,7 @@
  * prints what was wrong and ends the job with MPI_Abort (exit code 3).
  *
  * Output: one JSON object a line on rank 0's stdout (the first line names the library).
+ * Built with -DNEXAR_CAPI against libnexar instead of an MPI, it measures nexar's C API.
  * Usage: mpibench [--bench LIST] [--max-bytes N] [--min-bytes N] [--step F] [--bcast-bytes N]
  *                 [--reps R] [--target S] [--max-iters N] [--point-budget S]
  *                 [--selftest-corrupt BENCH]
@@ -23,7 +24,12 @@
  *   above which a slow point gets fewer repetitions (default 5). --selftest-corrupt flips one
  *   byte of a pingpong/allreduce/bcast result on rank 1, to show that verification fails.
  */
+#ifdef NEXAR_CAPI
+/* The same benchmarks on nexar's own C API (bench/capi_as_mpi.h maps the MPI calls used). */
+#include "capi_as_mpi.h"
+#else
 #include <mpi.h>
+#endif
 
 #include <math.h>
 #include <stdint.h>

@@ -24,7 +24,15 @@ GOALS = [
     ("2 ranks, 16 MiB allreduce bus bandwidth", "local", 2, "allreduce", 16 * MIB, "bw", "ge", 1.5),
     ("4 ranks on this host, 8 B allreduce", "local", 4, "allreduce", 8, "time", "le", 1.0),
     ("network path, 16 MiB allreduce (2 ranks)", "network", 2, "allreduce", 16 * MIB, "bw", "ge", 1.0),
+    # The C API (nexar_send / nexar_recv, nexar_allreduce) against the same Open MPI figures.
+    ("2 ranks, 8 B ping-pong, C API", "local", 2, "capi pingpong", 8, "time", "le", 1.0),
+    ("2 ranks, 8 B allreduce, C API", "local", 2, "capi allreduce", 8, "time", "le", 1.0),
 ]
+
+#: The implementations measured against Open MPI, and the prefix their benchmark names get in
+#: the ratio rows: the shim ("nexar", mpibench built with nexar's mpicc) and nexar's own C API
+#: ("nexar-capi", the same mpibench source built with -DNEXAR_CAPI against libnexar).
+NEXAR_IMPLS = {"nexar": "", "nexar-capi": "capi "}
 
 
 def bandwidth(point):
@@ -83,11 +91,13 @@ def _index(runs):
 
 
 def ratios(runs):
-    """One row per (mode, ranks, benchmark, bytes) measured by both nexar and Open MPI."""
+    """One row per (mode, ranks, benchmark, bytes) measured by both nexar (the shim, or the C
+    API with "capi " before the benchmark's name) and Open MPI."""
     idx = _index(runs)
     rows = []
-    for (mode, impl, ranks), nexar in sorted(idx.items()):
-        if impl != "nexar":
+    for (mode, impl, ranks), nexar in sorted(idx.items(), key=lambda kv: (kv[0][0], kv[0][2],
+                                                                          kv[0][1])):
+        if impl not in NEXAR_IMPLS:
             continue
         ompi = idx.get((mode, "openmpi", ranks))
         if not ompi:
@@ -100,7 +110,7 @@ def ratios(runs):
             rows.append({
                 "mode": mode,
                 "ranks": ranks,
-                "benchmark": key[0],
+                "benchmark": NEXAR_IMPLS[impl] + key[0],
                 "bytes": key[1],
                 "nexar_median_us": n["median_us"],
                 "openmpi_median_us": o["median_us"],
@@ -117,6 +127,14 @@ def _bench_order(name):
     return order.index(name) if name in order else len(order)
 
 
+def _row_order(row):
+    """Rows of one (mode, ranks) block: the shim's benchmarks, then the C API's."""
+    name = row["benchmark"]
+    capi = name.startswith("capi ")
+    return (row["mode"], row["ranks"], capi, _bench_order(name.removeprefix("capi ")),
+            row["bytes"])
+
+
 def _fmt(x, digits=2):
     if x is None:
         return "-"
@@ -130,7 +148,8 @@ def _fmt(x, digits=2):
 def ratio_table(rows):
     """The nexar / Open MPI table as text, one block per (mode, ranks)."""
     lines = []
-    header = (f"{'benchmark':<10} {'bytes':>8} {'nexar us':>10} {'ompi us':>10} {'time x':>8}"
+    rows = sorted(rows, key=_row_order)
+    header = (f"{'benchmark':<15} {'bytes':>8} {'nexar us':>10} {'ompi us':>10} {'time x':>8}"
               f" {'nexar GB/s':>10} {'ompi GB/s':>10} {'bw x':>7}")
     current = None
     for r in rows:
@@ -141,7 +160,7 @@ def ratio_table(rows):
             lines.append(f"== {r['mode']} transport, {r['ranks']} ranks: nexar / Open MPI "
                          "(time x < 1: nexar faster; bw x > 1: nexar faster)")
             lines.append(header)
-        lines.append(f"{r['benchmark']:<10} {human_bytes(r['bytes']):>8}"
+        lines.append(f"{r['benchmark']:<15} {human_bytes(r['bytes']):>8}"
                      f" {_fmt(r['nexar_median_us']):>10} {_fmt(r['openmpi_median_us']):>10}"
                      f" {_fmt(r['time_ratio'], 3):>8} {_fmt(r['nexar_bw_gbs'], 3):>10}"
                      f" {_fmt(r['openmpi_bw_gbs'], 3):>10} {_fmt(r['bw_ratio'], 3):>7}")
@@ -212,7 +231,7 @@ def plot(runs, path):
 
     benches = ["pingpong", "allreduce"]
     fig, axes = plt.subplots(2, 2, figsize=(13, 9))
-    styles = {"nexar": "-", "openmpi": "--"}
+    styles = {"nexar": "-", "openmpi": "--", "nexar-capi": ":"}
     # One colour per (ranks, mode), so nexar (solid) and Open MPI (dashed) of a setup pair up.
     setups = sorted({(r["ranks"], r["mode"]) for r in runs})
     colours = {s: f"C{i % 10}" for i, s in enumerate(setups)}

@@ -90,6 +90,20 @@ def build_nexar(build_dir, work, skip_build, source=SOURCE):
     return binary, launcher
 
 
+def build_nexar_capi(build_dir, work, launcher, source=SOURCE):
+    """`source` built against nexar's own C API (-DNEXAR_CAPI, bench/capi_as_mpi.h, libnexar
+    from the build tree). Returns (binary, launcher)."""
+    libdir = (build_dir / "lib").resolve()
+    if not (libdir / "libnexar.so").exists():
+        raise HarnessError(f"libnexar is missing: {libdir} (build with cmake, or drop --no-build)")
+    binary = work / f"{source.stem}-nexar-capi"
+    run_checked(["cc", *CFLAGS, "-DNEXAR_CAPI", f"-I{ROOT / 'include'}", f"-I{ROOT / 'bench'}",
+                 "-o", str(binary), str(source), f"-L{libdir}", "-lnexar", "-lm",
+                 f"-Wl,-rpath,{libdir}"],
+                f"compiling {source.stem} against nexar's C API")
+    return binary, launcher
+
+
 def find_openmpi():
     """(mpicc, mpirun) of Open MPI, or None."""
     cc = shutil.which("mpicc.openmpi") or ("/usr/bin/mpicc.openmpi"
@@ -149,7 +163,7 @@ def build_openmpi(work, allow_install, source=SOURCE):
 def command_for(impl, launcher, binary, ranks, mode, bench_args):
     """The launch command and environment of one run."""
     env = dict(os.environ)
-    if impl == "nexar":
+    if impl.startswith("nexar"):
         env.pop("NEXAR_TRANSPORT", None)  # local: nexar's automatic choice
         if mode == "network":
             env["NEXAR_TRANSPORT"] = "quic"  # src/config.rs: auto | quic
@@ -286,6 +300,8 @@ def parse_args(argv):
     ap.add_argument("--quick", action="store_true",
                     help="small sizes, few repetitions: a smoke test (< 1 min)")
     add_common_options(ap)
+    ap.add_argument("--no-capi", action="store_true",
+                    help="do not measure nexar's C API (mpibench built against libnexar)")
     ap.add_argument("--bench", help="mpibench --bench list (default: all four)")
     ap.add_argument("--max-bytes", help="cap on ping-pong and allreduce sizes (e.g. 16M)")
     ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "latest.json",
@@ -348,6 +364,9 @@ def main(argv=None):
     load_at_start = list(os.getloadavg())
     try:
         impls = {"nexar": build_nexar(args.build_dir.resolve(), work, args.no_build)}
+        if not args.no_capi:
+            impls["nexar-capi"] = build_nexar_capi(args.build_dir.resolve(), work,
+                                                   impls["nexar"][1])
         if not args.nexar_only:
             ompi = build_openmpi(work, allow_install=not args.no_install)
             if ompi:
