@@ -34,10 +34,12 @@ version=4.1.2
 required=(test_environ test_comm test_p2p_buf test_p2p_obj test_cco_buf test_cco_obj test_status
   test_win test_rma test_rma_nb
   test_msgzero test_errorcode test_io test_cco_ngh_buf test_cco_ngh_obj test_cco_pr_ngh_buf
-  test_p2p_buf_part test_session)
-next=(test_request test_cco_vec test_cco_nb_buf test_cco_nb_vec test_group test_op test_datatype
+  test_p2p_buf_part test_session
+  test_request test_cco_vec test_cco_nb_buf test_cco_nb_vec test_group test_op test_datatype
   test_pack test_p2p_buf_matched test_p2p_obj_matched test_util_pkl5 test_util_dtlib
   test_exceptions)
+# Modules being brought up (informational: `--next`); empty when every module is required.
+next=()
 read -r -a nps <<<"${MPI4PY_NP:-1 2 3}"
 limit=${MPI4PY_TIMEOUT:-180}
 build=${NEXAR_BUILD_DIR:-$root/build}
@@ -137,6 +139,10 @@ done <mpi/tests/mpi4py-excludes.txt
 # 5. The runs: one per module and rank count, each with a time limit (mpiexec's own, and an
 #    outer one in case the launcher itself hangs).
 if [ "$mode" = next ]; then modules=("${next[@]}"); else modules=("${required[@]}"); fi
+if [ ${#modules[@]} -eq 0 ]; then
+  echo "mpi4py.sh: no $mode modules"
+  exit 0
+fi
 logs=$work/logs/$mode
 rm -rf "$logs"
 mkdir -p "$logs"

@@ -93,13 +93,12 @@ impl Report for OnHandler {
     }
 }
 
-/// Runs `f` as the body of `func`, whose errors belong to session `h` (an invalid handle's
-/// go to `MPI_ERRORS_ARE_FATAL`, as errors with no object do).
+/// Runs `f` as the body of `func`, whose errors belong to session `h` (an invalid handle's go
+/// to `MPI_COMM_WORLD`'s handler, as the shim's other errors without an object do:
+/// `MPI_ERRORS_ARE_FATAL` unless the program set another).
 fn call(func: &str, h: MPI_Session, f: impl FnOnce() -> Result<()>) -> c_int {
-    let handler = SESSIONS
-        .lock()
-        .get(h)
-        .map_or(MPI_ERRORS_ARE_FATAL, |s| s.errhandler);
+    let handler = SESSIONS.lock().get(h).map(|s| s.errhandler);
+    let handler = handler.unwrap_or_else(|| crate::state::errhandler_of(MPI_COMM_WORLD));
     nexar_bind::boundary::call(OnHandler(handler, h), func, f)
 }
 

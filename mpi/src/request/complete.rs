@@ -8,10 +8,10 @@
 
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
-use crate::request::status::{MPI_Status, set_error, store};
+use crate::request::status::{MPI_Status, set_error, store, store_empty};
 use crate::request::table::{
-    MPI_Request, Outcome, all_done, bad_request, clear, comm_at, comm_of, empty_status,
-    is_inactive, is_live, read, result_of, status_of, take_and_wait, take_if_done,
+    MPI_Request, Outcome, all_done, bad_request, clear, comm_at, comm_of, is_inactive, is_live,
+    read, result_of, status_of, take_and_wait, take_if_done,
 };
 use nexar_bind::any::{self, Pass};
 use std::ffi::c_int;
@@ -58,7 +58,7 @@ fn wait_one(request: *mut MPI_Request, status: *mut MPI_Status) -> Result<()> {
     non_null(request, "request")?;
     let h = read(request, 0);
     if h == MPI_REQUEST_NULL {
-        store(status, empty_status());
+        store_empty(status);
         return Ok(());
     }
     let o = take_and_wait(h)?;
@@ -213,7 +213,7 @@ fn any(
         None => {
             // SAFETY: checked for NULL.
             unsafe { index.write(MPI_UNDEFINED) };
-            store(status, empty_status());
+            store_empty(status);
             Ok(())
         }
         Some((i, o)) => {

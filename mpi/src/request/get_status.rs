@@ -5,10 +5,8 @@
 use crate::consts::*;
 use crate::errors::report::{Result, call, non_null};
 use crate::request::complete::{IndexContext, array_comm, array_len, in_status, record};
-use crate::request::status::{MPI_Status, store};
-use crate::request::table::{
-    MPI_Request, comm_of, empty_status, is_inactive, peek, read, result_of, status_of,
-};
+use crate::request::status::{MPI_Status, store, store_empty};
+use crate::request::table::{MPI_Request, comm_of, is_inactive, peek, read, result_of, status_of};
 use std::ffi::c_int;
 
 fn get_status_all(
@@ -74,7 +72,7 @@ fn get_status_any(
         index.write(MPI_UNDEFINED);
     }
     if !live {
-        store(status, empty_status());
+        store_empty(status);
     }
     Ok(())
 }

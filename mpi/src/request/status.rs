@@ -70,6 +70,14 @@ pub fn store(out: *mut MPI_Status, st: MPI_Status) {
     }
 }
 
+/// Writes MPI's empty status to `out` unless it is `MPI_STATUS_IGNORE`: `MPI_ANY_SOURCE`,
+/// `MPI_ANY_TAG`, a count of 0 and, unlike [`store`], `MPI_ERROR` set to `MPI_SUCCESS` (MPI 4.1
+/// §3.7.3 defines the empty status with all four, and returns it for `MPI_REQUEST_NULL`).
+pub fn store_empty(out: *mut MPI_Status) {
+    store(out, crate::request::table::empty_status());
+    set_error(out, crate::consts::MPI_SUCCESS);
+}
+
 /// Sets the `MPI_ERROR` field of `out` unless it is `MPI_STATUS_IGNORE` (for the
 /// multiple-completion calls that return `MPI_ERR_IN_STATUS`).
 pub fn set_error(out: *mut MPI_Status, error: c_int) {
