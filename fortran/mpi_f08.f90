@@ -470,6 +470,14 @@ module mpi_f08
     end function nexar_f08_ne_message
   end interface
   interface
+    subroutine MPI_ABI_GET_FORTRAN_INFO(info, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: info
+      integer, optional :: ierror
+    end subroutine MPI_ABI_GET_FORTRAN_INFO
+  end interface
+  interface
     subroutine MPI_ABI_GET_INFO(info, ierror)
       import
       implicit none
@@ -485,6 +493,14 @@ module mpi_f08
       integer :: abi_minor
       integer, optional :: ierror
     end subroutine MPI_ABI_GET_VERSION
+  end interface
+  interface
+    subroutine MPI_ABI_SET_FORTRAN_INFO(info, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: info
+      integer, optional :: ierror
+    end subroutine MPI_ABI_SET_FORTRAN_INFO
   end interface
   interface
     subroutine MPI_ABORT(comm, errorcode, ierror)

@@ -31,6 +31,13 @@ static int free_fn(void *extra)
     return MPI_SUCCESS;
 }
 
+/* A free_fn that fails: its code is the result of the wait that releases the request. */
+static int failing_free_fn(void *extra)
+{
+    atomic_fetch_add(&((struct state *)extra)->freed, 1);
+    return MPI_ERR_BUFFER;
+}
+
 static int cancel_fn(void *extra, int complete)
 {
     struct state *s = extra;
@@ -172,6 +179,11 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Grequest_complete(r));
         EXPECT_CLASS(MPI_Grequest_complete(r), MPI_ERR_REQUEST);
         CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        struct state f = {0};
+        CHECK_OK(MPI_Grequest_start(query_fn, failing_free_fn, NULL, &f, &r));
+        CHECK_OK(MPI_Grequest_complete(r));
+        EXPECT_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_BUFFER);
+        CHECK(r == MPI_REQUEST_NULL && atomic_load(&f.freed) == 1);
         EXPECT_CLASS(MPI_Grequest_complete(MPI_REQUEST_NULL), MPI_ERR_REQUEST);
         EXPECT_CLASS(MPI_Grequest_start(NULL, NULL, NULL, &s, NULL), MPI_ERR_ARG);
     }

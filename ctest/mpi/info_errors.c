@@ -132,6 +132,20 @@ static void infos(void)
     snprintf(want, sizeof want, "%d", (int)sizeof(MPI_Offset));
     expect_value(abi, "mpi_offset_size", want);
     CHECK_OK(MPI_Info_free(&abi));
+    /* The Fortran description: gfortran's default kinds, which sized types exist. */
+    CHECK_OK(MPI_Abi_get_fortran_info(&abi));
+    expect_value(abi, "mpi_integer_size", "4");
+    expect_value(abi, "mpi_double_precision_size", "8");
+    expect_value(abi, "mpi_integer8_supported", "true");
+    CHECK_OK(MPI_Info_free(&abi));
+    int t = -1, f = -1, set = -1;
+    CHECK_OK(MPI_Abi_get_fortran_booleans(4, &t, &f, &set));
+    CHECK(t == 1 && f == 0 && set == 0);
+    MPI_Errhandler was;
+    CHECK_OK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &was));
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    EXPECT_CLASS(MPI_Abi_get_fortran_booleans(3, &t, &f, &set), MPI_ERR_ARG);
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, was));
 }
 
 static int handler_calls = 0, handler_code = -1;

@@ -75,6 +75,7 @@ macro_rules! stub {
     };
 }
 
+pub mod abi_fortran;
 pub mod args;
 pub mod coll;
 pub mod comm;

@@ -3,6 +3,8 @@
 //! lengths hidden after it. Generated from mpi/spec by `cargo xtask gen`; do not edit.
 //!
 //! Implemented functions without a Fortran binding (no mechanical mapping):
+//! * `MPI_Abi_get_fortran_booleans`: parameter `void *logical_true` has no mechanical mapping
+//! * `MPI_Abi_set_fortran_booleans`: parameter `void *logical_true` has no mechanical mapping
 //! * `MPI_Alloc_mem`: parameter `void *baseptr` has no mechanical mapping
 //! * `MPI_Attr_get`: parameter `void *attribute_val` has no mechanical mapping
 //! * `MPI_Attr_put`: parameter `void *attribute_val` has no mechanical mapping
@@ -44,6 +46,24 @@ use crate::handles::*;
 use std::ffi::{c_char, c_int, c_void};
 
 unsafe extern "C" {
+    fn MPI_Abi_get_fortran_info(info: *mut usize) -> c_int;
+    fn PMPI_Abi_get_fortran_info(info: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Abi_get_fortran_info`.
+    mpi_abi_get_fortran_info_ / pmpi_abi_get_fortran_info_ => MPI_Abi_get_fortran_info / PMPI_Abi_get_fortran_info,
+    |c| (info: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_info = PMPI_Info_fromint(fs::get(info));
+            let rc = c(&mut h_info);
+            fs::set(info, PMPI_Info_toint(h_info));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Abi_get_info(info: *mut usize) -> c_int;
     fn PMPI_Abi_get_info(info: *mut usize) -> c_int;
 }
@@ -72,6 +92,22 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(abi_major, abi_minor);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Abi_set_fortran_info(info: usize) -> c_int;
+    fn PMPI_Abi_set_fortran_info(info: usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Abi_set_fortran_info`.
+    mpi_abi_set_fortran_info_ / pmpi_abi_set_fortran_info_ => MPI_Abi_set_fortran_info / PMPI_Abi_set_fortran_info,
+    |c| (info: *const c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let rc = c(PMPI_Info_fromint(fs::get(info)));
             fs::set(ierror, rc);
         }
     }

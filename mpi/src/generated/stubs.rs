@@ -2,10 +2,6 @@
 //! `mpi/spec/functions.txt`): each raises `MPI_ERR_UNSUPPORTED_OPERATION` naming the
 //! function. Generated from mpi/spec by `cargo xtask gen`; do not edit.
 
-stub!(MPI_Abi_get_fortran_booleans, PMPI_Abi_get_fortran_booleans);
-stub!(MPI_Abi_get_fortran_info, PMPI_Abi_get_fortran_info);
-stub!(MPI_Abi_set_fortran_booleans, PMPI_Abi_set_fortran_booleans);
-stub!(MPI_Abi_set_fortran_info, PMPI_Abi_set_fortran_info);
 stub!(MPI_Close_port, PMPI_Close_port);
 stub!(MPI_Comm_accept, PMPI_Comm_accept);
 stub!(MPI_Comm_connect, PMPI_Comm_connect);

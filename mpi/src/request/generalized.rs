@@ -42,6 +42,8 @@ pub struct Greq {
     /// The user's `extra_state` (an opaque pointer, passed back to every callback).
     extra: usize,
     signal: Mutex<Signal>,
+    /// Whether `free_fn` has run (it runs once: when the request is released, else on drop).
+    freed: std::sync::atomic::AtomicBool,
 }
 
 impl Greq {
@@ -90,6 +92,24 @@ impl Greq {
         Ok(Some(st))
     }
 
+    /// Runs `free_fn` (once) as the completed request is released by a wait or test: its error
+    /// code is that call's result (MPI 4.1 13.2).
+    pub(crate) fn release(&self) -> Result<()> {
+        if self.freed.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            return Ok(());
+        }
+        let Some(f) = self.free else { return Ok(()) };
+        // SAFETY: the user's callback with its own state, called once.
+        let rc = unsafe { f(self.extra()) };
+        if rc != MPI_SUCCESS {
+            return Err(MpiError::new(
+                rc,
+                format!("free_fn of the generalized request returned error {rc}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// `MPI_Cancel`: calls `cancel_fn` with whether the request has completed.
     pub(crate) fn cancel(&self) -> Result<()> {
         let Some(f) = self.cancel else { return Ok(()) };
@@ -106,13 +126,10 @@ impl Greq {
 }
 
 impl Drop for Greq {
-    /// The request is complete and released: `free_fn` runs (its error code has no caller left
-    /// to report to once the handle is gone, so it is ignored).
+    /// The request is gone without a wait or test releasing it (`MPI_Request_free`): `free_fn`
+    /// runs now unless it ran already (its error code has no caller left to report to).
     fn drop(&mut self) {
-        if let Some(f) = self.free {
-            // SAFETY: the user's callback with its own state, called once.
-            unsafe { f(self.extra()) };
-        }
+        let _ = self.release();
     }
 }
 
@@ -163,6 +180,7 @@ fn start(
         cancel,
         extra: extra as usize,
         signal: Mutex::new(Signal::default()),
+        freed: Default::default(),
     });
     let task = completion(g.clone());
     let req = c.spawn(async move {

@@ -94,8 +94,14 @@ impl Entry {
     }
 
     /// Blocks until complete and yields the result (an inactive persistent request: none).
+    /// A generalized request's `free_fn` runs here, as its handle is released; its error is
+    /// the call's unless the operation (or `query_fn`) failed first.
     fn wait(mut self) -> Outcome {
-        self.take_wait()
+        let o = self.take_wait();
+        match self.greq.take().map(|g| g.release()) {
+            Some(Err(e)) if o.is_ok() => Err(e),
+            _ => o,
+        }
     }
 
     /// [`Entry::wait`] that leaves the (now inactive) entry in place.
