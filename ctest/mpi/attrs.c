@@ -138,6 +138,18 @@ int main(int argc, char **argv)
     int tag_ub = MPI_TAG_UB;
     EXPECT_CLASS(MPI_Comm_free_keyval(&tag_ub), MPI_ERR_KEYVAL);
     EXPECT_CLASS(MPI_Comm_free_keyval(&kfreed), MPI_ERR_KEYVAL);
+    /* Freed twice while an attribute still uses it (a delete callback freeing its own keyval,
+     * then the program, as MPICH's keyval_double_free does): accepted; once the attribute is
+     * gone the keyval is released and a further free is an error. */
+    int ktwice, kcopy;
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &ktwice, NULL));
+    kcopy = ktwice;
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_SELF, ktwice, NULL));
+    CHECK_OK(MPI_Comm_free_keyval(&ktwice));
+    ktwice = kcopy;
+    CHECK_OK(MPI_Comm_free_keyval(&ktwice));
+    CHECK_OK(MPI_Comm_delete_attr(MPI_COMM_SELF, kcopy));
+    EXPECT_CLASS(MPI_Comm_free_keyval(&kcopy), MPI_ERR_KEYVAL);
     EXPECT_CLASS(MPI_Comm_create_keyval(NULL, NULL, NULL, NULL), MPI_ERR_ARG);
     EXPECT_CLASS(MPI_Comm_set_attr(MPI_COMM_NULL, knull, NULL), MPI_ERR_COMM);
 

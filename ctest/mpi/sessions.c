@@ -170,8 +170,12 @@ int main(void)
     CHECK_OK(MPI_Session_finalize(&s));
     CHECK(s == MPI_SESSION_NULL);
 
-    /* A second session on the same job. */
+    /* A second session on the same job; without a thread_level it gets MPI_THREAD_MULTIPLE. */
     CHECK_OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+    CHECK_OK(MPI_Session_get_info(s, &got));
+    CHECK_OK(MPI_Info_get(got, "thread_level", (int)sizeof value - 1, value, &flag));
+    CHECK(flag && strcmp(value, "MPI_THREAD_MULTIPLE") == 0);
+    CHECK_OK(MPI_Info_free(&got));
     w = world_of(s, "sessions.c again");
     CHECK(sum_of_ranks(w) == size * (size - 1) / 2);
     CHECK_OK(MPI_Comm_free(&w));

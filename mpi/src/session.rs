@@ -138,11 +138,12 @@ fn settable(e: MPI_Errhandler) -> Result<()> {
     }
 }
 
-/// The thread level an info's `thread_level` asks for (`MPI_THREAD_SINGLE` without one).
+/// The thread level an info's `thread_level` asks for; without one, `MPI_THREAD_MULTIPLE`
+/// (the highest, which nexar supports, as MPICH grants it).
 fn requested_level(info: MPI_Info) -> Result<c_int> {
     let pairs = crate::comm::info::pairs_or_empty(info)?;
     let Some((_, v)) = pairs.iter().find(|(k, _)| k == "thread_level") else {
-        return Ok(MPI_THREAD_SINGLE);
+        return Ok(MPI_THREAD_MULTIPLE);
     };
     match v.trim() {
         "MPI_THREAD_SINGLE" => Ok(MPI_THREAD_SINGLE),
@@ -288,7 +289,7 @@ fn create_from_group(
 
 mpi_fn! {
     /// Starts a session with error handler `errhandler` and the thread level `info`'s
-    /// `thread_level` asks for (granted as asked; `MPI_THREAD_SINGLE` without it). Joins the
+    /// `thread_level` asks for (granted as asked; `MPI_THREAD_MULTIPLE` without it). Joins the
     /// job first if neither `MPI_Init` nor another session has. Local. Errors (through
     /// `errhandler`): `MPI_ERR_ARG` (NULL `session`), `MPI_ERR_ERRHANDLER`, `MPI_ERR_INFO`,
     /// `MPI_ERR_INFO_VALUE` (an unknown thread level), `MPI_ERR_OTHER` after the engine ended.

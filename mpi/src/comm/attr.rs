@@ -91,7 +91,9 @@ fn free_keyval(keyval: *mut c_int) -> Result<()> {
     non_null(keyval, "keyval")?;
     // SAFETY: checked for NULL.
     let k = unsafe { keyval.read() };
-    user_keyval(k)?;
+    // A keyval freed already but still used by attributes may be freed again (a delete
+    // callback freeing its own keyval, then the program): nothing more happens, as in MPICH.
+    known_keyval(k)?;
     store::free_keyval(&ATTRS, keyval, k);
     Ok(())
 }

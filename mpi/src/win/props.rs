@@ -196,7 +196,8 @@ mpi_fn! {
             non_null(win_keyval, "win_keyval")?;
             // SAFETY: checked for NULL.
             let k = unsafe { win_keyval.read() };
-            user_keyval(k)?;
+            // Freed again while attributes still use it: accepted (as for communicators).
+            known_keyval(k)?;
             store::free_keyval(&ATTRS, win_keyval, k);
             Ok(())
         })
