@@ -405,6 +405,19 @@ static void partial(void)
     CHECK(n == 2);
     CHECK_OK(MPI_Get_count(&st, rec, &n));
     CHECK(n == MPI_UNDEFINED);
+    /* A value-index pair is two basic elements: two MPI_DOUBLE_INTs hold four (MPICH's
+     * get_elements_pairtype), and MPI_Status_set_elements is the inverse. */
+    struct { double v; int i; } di[2] = {{1.5, 1}, {2.5, 2}}, dj[2];
+    CHECK_OK(MPI_Sendrecv(di, 2, MPI_DOUBLE_INT, rank, 10, dj, 2, MPI_DOUBLE_INT, rank, 10,
+                          MPI_COMM_WORLD, &st));
+    CHECK_OK(MPI_Get_elements(&st, MPI_DOUBLE_INT, &n));
+    CHECK(n == 4);
+    CHECK_OK(MPI_Get_count(&st, MPI_DOUBLE_INT, &n));
+    CHECK(n == 2);
+    CHECK(dj[1].v == 2.5 && dj[1].i == 2);
+    CHECK_OK(MPI_Status_set_elements(&st, MPI_2INT, 6));
+    CHECK_OK(MPI_Get_count(&st, MPI_2INT, &n));
+    CHECK(n == 3);
     CHECK_OK(MPI_Type_free(&pair));
     CHECK_OK(MPI_Type_free(&rec));
 }

@@ -37,6 +37,19 @@ pub struct Prim {
     pub ext: super::ext32::Ext,
 }
 
+impl Prim {
+    /// How many basic elements `MPI_Get_elements` counts in one: 2 for the value-index pairs
+    /// (`MPI_DOUBLE_INT`, `MPI_2INT`, ...: predefined, but made of two basic types), else 1.
+    pub fn basic_elements(&self) -> usize {
+        match self.red {
+            Red::Pair(_) => 2,
+            Red::Basic(d) if d.is_pair() => 2,
+            Red::Opaque(h) if h == super::predefined::MPI_LONG_DOUBLE_INT => 2,
+            _ => 1,
+        }
+    }
+}
+
 /// A contiguous run of bytes of one instance, relative to the instance's start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seg {
@@ -145,9 +158,9 @@ impl Type {
         one && (count <= 1 || self.extent() == self.size as isize)
     }
 
-    /// The primitive elements in one instance.
+    /// The basic elements in one instance (a value-index pair counts two).
     pub fn elements(&self) -> usize {
-        self.sig.iter().map(|s| s.1).sum()
+        self.sig.iter().map(|s| s.1 * s.0.basic_elements()).sum()
     }
 
     /// The one element kind of the whole signature, if it has a single one.
@@ -284,8 +297,8 @@ impl Type {
         }
     }
 
-    /// Number of primitive elements in `bytes` bytes of packed data of this type, or `None`
-    /// when `bytes` ends inside an element.
+    /// Number of basic elements in `bytes` bytes of packed data of this type, or `None` when
+    /// `bytes` ends inside a primitive.
     pub fn elements_in(&self, bytes: usize) -> Option<usize> {
         if self.size == 0 {
             return (bytes == 0).then_some(0);
@@ -297,7 +310,7 @@ impl Type {
                 break;
             }
             let whole = (rem / p.size).min(reps);
-            n += whole;
+            n += whole * p.basic_elements();
             rem -= whole * p.size;
             if whole < reps {
                 break;

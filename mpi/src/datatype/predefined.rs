@@ -33,6 +33,9 @@ const fn uint_of(n: usize) -> D {
     }
 }
 
+/// `MPI_LONG_DOUBLE_INT` of the standard ABI (a pair nexar has no element type for).
+pub const MPI_LONG_DOUBLE_INT: MPI_Datatype = 0x22d;
+
 /// `MPI_BYTE` of the standard ABI (uninterpreted bytes; the shim's stand-in type for empty
 /// and raw-byte buffers).
 pub const MPI_BYTE: MPI_Datatype = 0x247;

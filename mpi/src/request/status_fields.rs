@@ -93,10 +93,11 @@ fn bytes_of_elements(dt: MPI_Datatype, count: MPI_Count) -> Result<usize> {
         .ok_or_else(|| MpiError::new(MPI_ERR_COUNT, "element count is too large"))?;
     let mut rem = count % per;
     for &(prim, n) in &ty.sig {
-        let k = rem.min(n);
+        let per_prim = prim.basic_elements();
+        let k = (rem / per_prim).min(n);
         bytes += k * prim.size;
-        rem -= k;
-        if rem == 0 {
+        rem -= k * per_prim;
+        if rem == 0 || k < n {
             break;
         }
     }
