@@ -87,17 +87,22 @@ struct Rank {
     child: Child,
     out: Arc<Mutex<Vec<String>>>,
     err: Arc<Mutex<Vec<String>>>,
+    /// The threads reading stdout and stderr: joined once the process has exited, so that
+    /// its last lines are in `out` / `err` before anyone reads them.
+    readers: Vec<std::thread::JoinHandle<()>>,
 }
 
-fn collect(r: impl Read + Send + 'static) -> Arc<Mutex<Vec<String>>> {
+fn collect(
+    r: impl Read + Send + 'static,
+) -> (Arc<Mutex<Vec<String>>>, std::thread::JoinHandle<()>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let l = lines.clone();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         for line in BufReader::new(r).lines().map_while(|l| l.ok()) {
             l.lock().push(line);
         }
     });
-    lines
+    (lines, reader)
 }
 
 impl Rank {
@@ -107,9 +112,14 @@ impl Rank {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let out = collect(child.stdout.take().unwrap());
-        let err = collect(child.stderr.take().unwrap());
-        Self { child, out, err }
+        let (out, r1) = collect(child.stdout.take().unwrap());
+        let (err, r2) = collect(child.stderr.take().unwrap());
+        Self {
+            child,
+            out,
+            err,
+            readers: vec![r1, r2],
+        }
     }
 
     fn stderr(&self) -> String {
@@ -131,8 +141,16 @@ impl Rank {
             .collect()
     }
 
+    /// Waits for the process to exit (and for its output to be read to the end).
     fn wait_exit(&mut self) -> Option<i32> {
-        wait_until(&mut self.child, Instant::now() + DEADLINE).and_then(|s| s.code())
+        let code = wait_until(&mut self.child, Instant::now() + DEADLINE).and_then(|s| s.code());
+        if code.is_some() {
+            // The pipes reach EOF with the process (no grandchild holds them).
+            for r in self.readers.drain(..) {
+                let _ = r.join();
+            }
+        }
+        code
     }
 }
 
