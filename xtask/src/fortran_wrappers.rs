@@ -509,18 +509,21 @@ fn f08_type(prefix: &str) -> String {
 /// The Fortran declaration of parameter `p` in an explicit interface: `use mpi`'s (handles are
 /// INTEGERs, a status an INTEGER array) or, with `f08`, `use mpi_f08`'s (handles and statuses
 /// are the module's derived types, laid out as those INTEGERs: the same entry points serve).
-fn fortran_decl(p: &Param, f08: bool) -> String {
+fn fortran_decl(p: &Param, f08: bool) -> Vec<String> {
     let n = &p.name;
     if f08 {
-        match &p.kind {
-            Kind::Handle(h) => return format!("type({}) :: {n}", f08_type(h)),
-            Kind::HandlePtr(h) if !p.array => return format!("type({}) :: {n}", f08_type(h)),
+        let typed = match &p.kind {
+            Kind::Handle(h) => Some(format!("type({}) :: {n}", f08_type(h))),
+            Kind::HandlePtr(h) if !p.array => Some(format!("type({}) :: {n}", f08_type(h))),
             Kind::HandlePtr(h) | Kind::HandleArray(h, _) => {
-                return format!("type({}) :: {n}(*)", f08_type(h));
+                Some(format!("type({}) :: {n}(*)", f08_type(h)))
             }
-            Kind::Status if n.contains("statuses") => return format!("type(MPI_Status) :: {n}(*)"),
-            Kind::Status => return format!("type(MPI_Status) :: {n}"),
-            _ => {}
+            Kind::Status if n.contains("statuses") => Some(format!("type(MPI_Status) :: {n}(*)")),
+            Kind::Status => Some(format!("type(MPI_Status) :: {n}")),
+            _ => None,
+        };
+        if let Some(line) = typed {
+            return vec![line];
         }
     }
     let int = |array: bool| {
@@ -530,7 +533,7 @@ fn fortran_decl(p: &Param, f08: bool) -> String {
             format!("integer :: {n}")
         }
     };
-    match &p.kind {
+    let line = match &p.kind {
         Kind::Int | Kind::Index => int(false),
         Kind::IntPtr | Kind::HandlePtr(_) => int(p.array),
         Kind::Handle(_) => int(false),
@@ -551,11 +554,81 @@ fn fortran_decl(p: &Param, f08: bool) -> String {
         Kind::Status => format!("integer :: {n}(MPI_STATUS_SIZE)"),
         // gfortran's spelling of "any type, kind and rank" (what Open MPI's `use mpi` does).
         Kind::Buffer => {
-            format!("!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}\n          type(*), dimension(*) :: {n}")
+            return vec![
+                format!("!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}"),
+                format!("type(*), dimension(*) :: {n}"),
+            ];
         }
         Kind::StrIn | Kind::StrOut => format!("character(len=*) :: {n}"),
-        Kind::Absent => String::new(),
+        Kind::Absent => return Vec::new(),
+    };
+    vec![line]
+}
+
+/// One interface block: `use mpi`'s (`f08` false: INTEGER handles, `ierror` required) or
+/// `use mpi_f08`'s (derived types, `ierror` optional), the block starting at column `indent`.
+fn interface_block(f: &Function, ps: &[Param], f08: bool, indent: usize, out: &mut String) {
+    let name = f.name.to_ascii_uppercase();
+    let result = function_result(f);
+    let mut args: Vec<&str> = ps
+        .iter()
+        .filter(|p| p.kind != Kind::Absent)
+        .map(|p| p.name.as_str())
+        .collect();
+    if result.is_none() {
+        args.push("ierror");
     }
+    // Free form allows 132 columns: continue long argument lists on further lines.
+    let lines: Vec<String> = args.chunks(6).map(|c| c.join(", ")).collect();
+    let list = lines.join(", &\n            ");
+    let (outer, head, body) = (
+        " ".repeat(indent),
+        " ".repeat(indent + 2),
+        " ".repeat(indent + 4),
+    );
+    let _ = writeln!(out, "{outer}interface");
+    match result {
+        Some(ty) => {
+            let _ = writeln!(
+                out,
+                "{head}{} function {name}({list})",
+                ty.to_ascii_lowercase()
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{head}subroutine {name}({list})");
+        }
+    }
+    let _ = writeln!(out, "{body}import");
+    let _ = writeln!(out, "{body}implicit none");
+    for p in ps {
+        for line in fortran_decl(p, f08) {
+            let _ = writeln!(out, "{body}{line}");
+        }
+    }
+    match result {
+        Some(_) => {
+            let _ = writeln!(out, "{head}end function {name}");
+        }
+        None => {
+            let ierror = if f08 { "integer, optional" } else { "integer" };
+            let _ = writeln!(out, "{body}{ierror} :: ierror");
+            let _ = writeln!(out, "{head}end subroutine {name}");
+        }
+    }
+    let _ = writeln!(out, "{outer}end interface");
+}
+
+/// The wrapped functions with a Fortran entry point, and their parameters.
+fn entry_points(spec: &Spec) -> impl Iterator<Item = (&Function, Vec<Param>)> {
+    spec.functions
+        .iter()
+        .filter(|f| wrapped(f))
+        .filter_map(|f| {
+            let ps = params(f).ok()?;
+            render_fn(f, &ps, &mut String::new()).ok()?;
+            Some((f, ps))
+        })
 }
 
 /// Explicit interfaces, for the `use mpi` module, of every wrapped subroutine with a choice
@@ -564,38 +637,10 @@ fn fortran_decl(p: &Param, f08: bool) -> String {
 /// every other argument is checked. Routines without a buffer keep implicit interfaces.
 pub fn interfaces(spec: &Spec) -> String {
     let mut out = String::new();
-    for f in spec.functions.iter().filter(|f| wrapped(f)) {
-        let Ok(ps) = params(f) else { continue };
-        let mut probe = String::new();
-        if render_fn(f, &ps, &mut probe).is_err()
-            || function_result(f).is_some()
-            || !ps.iter().any(|p| p.kind == Kind::Buffer)
-        {
-            continue;
+    for (f, ps) in entry_points(spec) {
+        if function_result(f).is_none() && ps.iter().any(|p| p.kind == Kind::Buffer) {
+            interface_block(f, &ps, false, 6, &mut out);
         }
-        let name = f.name.to_ascii_uppercase();
-        let args: Vec<&str> = ps
-            .iter()
-            .filter(|p| p.kind != Kind::Absent)
-            .map(|p| p.name.as_str())
-            .chain(["ierror"])
-            .collect();
-        let _ = writeln!(out, "      interface");
-        // Free form allows 132 columns: continue long argument lists on further lines.
-        let lines: Vec<String> = args.chunks(6).map(|c| c.join(", ")).collect();
-        let _ = writeln!(
-            out,
-            "        subroutine {name}({})",
-            lines.join(", &\n            ")
-        );
-        let _ = writeln!(out, "          import");
-        let _ = writeln!(out, "          implicit none");
-        for p in ps.iter().filter(|p| p.kind != Kind::Absent) {
-            let _ = writeln!(out, "          {}", fortran_decl(p, false));
-        }
-        let _ = writeln!(out, "          integer :: ierror");
-        let _ = writeln!(out, "        end subroutine {name}");
-        let _ = writeln!(out, "      end interface");
     }
     out
 }
@@ -606,51 +651,8 @@ pub fn interfaces(spec: &Spec) -> String {
 /// skip). Buffers take any type, kind and rank (`NO_ARG_CHECK`).
 pub fn f08_interfaces(spec: &Spec) -> String {
     let mut out = String::new();
-    for f in spec.functions.iter().filter(|f| wrapped(f)) {
-        let Ok(ps) = params(f) else { continue };
-        let mut probe = String::new();
-        if render_fn(f, &ps, &mut probe).is_err() {
-            continue;
-        }
-        let name = f.name.to_ascii_uppercase();
-        let result = function_result(f);
-        let mut args: Vec<&str> = ps
-            .iter()
-            .filter(|p| p.kind != Kind::Absent)
-            .map(|p| p.name.as_str())
-            .collect();
-        if result.is_none() {
-            args.push("ierror");
-        }
-        let lines: Vec<String> = args.chunks(6).map(|c| c.join(", ")).collect();
-        let list = lines.join(", &\n            ");
-        let _ = writeln!(out, "  interface");
-        match result {
-            Some(ty) => {
-                let ty = ty.to_ascii_lowercase();
-                let _ = writeln!(out, "    {ty} function {name}({list})");
-            }
-            None => {
-                let _ = writeln!(out, "    subroutine {name}({list})");
-            }
-        }
-        let _ = writeln!(out, "      import");
-        let _ = writeln!(out, "      implicit none");
-        for p in ps.iter().filter(|p| p.kind != Kind::Absent) {
-            for line in fortran_decl(p, true).split('\n') {
-                let _ = writeln!(out, "      {}", line.trim_start());
-            }
-        }
-        match result {
-            Some(_) => {
-                let _ = writeln!(out, "    end function {name}");
-            }
-            None => {
-                let _ = writeln!(out, "      integer, optional :: ierror");
-                let _ = writeln!(out, "    end subroutine {name}");
-            }
-        }
-        let _ = writeln!(out, "  end interface");
+    for (f, ps) in entry_points(spec) {
+        interface_block(f, &ps, true, 2, &mut out);
     }
     out
 }
