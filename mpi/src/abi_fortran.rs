@@ -5,7 +5,7 @@
 //!
 //! nexar's own Fortran binding is gfortran's: default INTEGER, LOGICAL and REAL of 4 bytes,
 //! DOUBLE PRECISION of 8, `.TRUE.` 1 and `.FALSE.` 0 at every LOGICAL size. "supported" for a
-//! sized type (`mpi_integer8_supported`, ...) is whether its predefined datatype is usable.
+//! sized type (`mpi_integer8_supported`, ...) is whether it is one of the predefined datatypes.
 
 use crate::comm::communicator::MPI_Info;
 use crate::consts::*;
@@ -13,27 +13,27 @@ use crate::errors::report::{MpiError, Result, call, non_null};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_void};
 
-/// The sized Fortran types and their predefined handles (the ABI's values).
-const SIZED: &[(&str, MPI_Datatype)] = &[
-    ("logical1", 0x2c0),
-    ("logical2", 0x2c8),
-    ("logical4", 0x2d0),
-    ("logical8", 0x2d8),
-    ("logical16", 0x2e0),
-    ("integer1", 0x2c1),
-    ("integer2", 0x2c9),
-    ("integer4", 0x2d1),
-    ("integer8", 0x2d9),
-    ("integer16", 0x2e1),
-    ("real2", 0x2ca),
-    ("real4", 0x2d2),
-    ("real8", 0x2da),
-    ("real16", 0x2e2),
-    ("complex4", 0x2d3),
-    ("complex8", 0x2db),
-    ("complex16", 0x2e3),
-    ("complex32", 0x2eb),
-    ("double_complex", 0x21d),
+/// The sized Fortran types `MPI_Abi_get_fortran_info` reports on (`MPI_<NAME>` each).
+const SIZED: &[&str] = &[
+    "logical1",
+    "logical2",
+    "logical4",
+    "logical8",
+    "logical16",
+    "integer1",
+    "integer2",
+    "integer4",
+    "integer8",
+    "integer16",
+    "real2",
+    "real4",
+    "real8",
+    "real16",
+    "complex4",
+    "complex8",
+    "complex16",
+    "complex32",
+    "double_complex",
 ];
 
 /// What `MPI_Abi_set_fortran_info` declared, if it was called.
@@ -58,8 +58,9 @@ fn fortran_info() -> crate::comm::info::Pairs {
     ]
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .to_vec();
-    for (name, h) in SIZED {
-        let supported = crate::datatype::predefined::get(*h).is_some();
+    for name in SIZED {
+        let mpi_name = format!("MPI_{}", name.to_ascii_uppercase());
+        let supported = crate::datatype::predefined::handles().any(|(_, n, _)| n == mpi_name);
         p.push((format!("mpi_{name}_supported"), supported.to_string()));
     }
     p

@@ -72,6 +72,15 @@ fn start_engine(level: c_int, world: u8, sessions: usize) -> Result<Box<Running>
     }))
 }
 
+/// Takes the running engine out of `state` (which the caller found running), leaving the
+/// library finalized: the caller finalizes the engine once the lock is released.
+fn take_engine(state: &mut Phase) -> Box<Running> {
+    match std::mem::replace(state, Phase::Finalized) {
+        Phase::Running(r) => r,
+        _ => unreachable!("the caller checked that the engine runs"),
+    }
+}
+
 /// A session starts (`MPI_Session_init`): the engine is started if nothing runs yet. A process
 /// that only ever uses sessions leaves the job at exit, as `MPI_Finalize` would
 /// ([`leave_at_exit`]), so a later session can still start on the same engine until then.
@@ -110,10 +119,7 @@ pub(crate) fn session_ended() -> Result<()> {
         if left > 0 || r.world() != WORLD_DONE {
             return Ok(());
         }
-        match std::mem::replace(&mut *state, Phase::Finalized) {
-            Phase::Running(r) => r,
-            _ => unreachable!("matched Running above"),
-        }
+        take_engine(&mut state)
     };
     running.ctx.finalize()?;
     Ok(())
@@ -127,12 +133,7 @@ extern "C" fn leave_at_exit() {
     let running = {
         let mut state = STATE.write();
         match &*state {
-            Phase::Running(r) if r.world() != WORLD_ACTIVE => {
-                match std::mem::replace(&mut *state, Phase::Finalized) {
-                    Phase::Running(r) => r,
-                    _ => unreachable!("matched Running above"),
-                }
-            }
+            Phase::Running(r) if r.world() != WORLD_ACTIVE => take_engine(&mut state),
             _ => return,
         }
     };
@@ -246,10 +247,7 @@ mpi_fn! {
                 if let Some(why) = why {
                     return Err(MpiError::new(MPI_ERR_OTHER, why));
                 }
-                match std::mem::replace(&mut *state, Phase::Finalized) {
-                    Phase::Running(r) => r,
-                    _ => unreachable!("matched Running above"),
-                }
+                take_engine(&mut state)
             };
             running.ctx.finalize()?;
             Ok(())

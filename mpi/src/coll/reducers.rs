@@ -13,8 +13,7 @@ use std::sync::Arc;
 
 /// `MPI_LONG_DOUBLE`.
 const LONG_DOUBLE: usize = 0x220;
-/// `MPI_LONG_DOUBLE_INT`.
-const LONG_DOUBLE_INT: usize = 0x22d;
+use crate::datatype::predefined::MPI_LONG_DOUBLE_INT as LONG_DOUBLE_INT;
 /// `MPI_C_LONG_DOUBLE_COMPLEX` and `MPI_CXX_LONG_DOUBLE_COMPLEX`.
 const LONG_DOUBLE_COMPLEX: [usize; 2] = [0x224, 0x225];
 

@@ -33,6 +33,12 @@ const fn uint_of(n: usize) -> D {
     }
 }
 
+/// `MPI_CHAR` of the standard ABI.
+pub const MPI_CHAR: MPI_Datatype = 0x243;
+
+/// `MPI_UNSIGNED_LONG_LONG` of the standard ABI.
+pub const MPI_UNSIGNED_LONG_LONG: MPI_Datatype = 0x20f;
+
 /// `MPI_LONG_DOUBLE_INT` of the standard ABI (a pair nexar has no element type for).
 pub const MPI_LONG_DOUBLE_INT: MPI_Datatype = 0x22d;
 

@@ -14,10 +14,10 @@ use crate::table::{Table, USER_HANDLES};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_int, c_void};
 
-/// `MPI_UNSIGNED_LONG_LONG` (every numeric variable's type).
-const ULL: MPI_Datatype = 0x20f;
-/// `MPI_CHAR` (the transport's name).
-const CHAR: MPI_Datatype = 0x243;
+/// Every numeric variable's type.
+const ULL: MPI_Datatype = crate::datatype::predefined::MPI_UNSIGNED_LONG_LONG;
+/// The transport's name's type.
+const CHAR: MPI_Datatype = crate::datatype::predefined::MPI_CHAR;
 const VERBOSITY_USER_BASIC: c_int = 0x09;
 const VERBOSITY_TUNER_BASIC: c_int = 0x11;
 const BIND_NO_OBJECT: c_int = 1;
