@@ -231,19 +231,12 @@ fn nth_pset(n: c_int, len: *mut c_int, name: *mut c_char) -> Result<()> {
                 format!("n is {n}; the session has {} process sets", PSETS.len()),
             )
         })?;
-    // SAFETY: checked for NULL; readable and writable per the MPI contract.
-    let cap = unsafe { len.read() };
-    if cap > 0 {
+    // SAFETY: checked for NULL; readable per the MPI contract.
+    if unsafe { len.read() } > 0 {
         non_null(name, "pset_name")?;
-        let n = pset.len().min(cap as usize - 1);
-        // SAFETY: `name` holds `cap` bytes per the MPI contract; n < cap.
-        unsafe {
-            std::ptr::copy_nonoverlapping(pset.as_ptr(), name.cast::<u8>(), n);
-            name.add(n).write(0);
-        }
     }
-    // SAFETY: as above.
-    unsafe { len.write(pset.len() as c_int + 1) };
+    // The same length-with-NUL contract as MPI_T's strings.
+    crate::tools::put_str(pset, name, len);
     Ok(())
 }
 
