@@ -266,37 +266,51 @@ fn scheduler_launch_without_secret_fails_clearly() {
     assert!(err.contains("NEXAR_JOB_SECRET_FILE"), "{err}");
 }
 
-/// One real run under Open MPI's launcher, when it is installed and works here.
-#[test]
-fn real_mpirun_forms_a_world() {
-    let mpirun = ["mpirun.openmpi", "mpirun"].into_iter().find(|m| {
+/// Open MPI's launcher, when it is installed and works here.
+fn open_mpi_launcher() -> Option<&'static str> {
+    ["mpirun.openmpi", "mpirun"].into_iter().find(|m| {
         Command::new(m)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
-    });
-    let Some(mpirun) = mpirun else {
-        eprintln!("Open MPI's mpirun is not installed; skipped");
-        return;
+    })
+}
+
+/// Runs `allreduce_demo` on 2 ranks under Open MPI's `mpirun` with the variables `vars`
+/// passed to the ranks (`-x`); `None` (after printing SKIPPED) when mpirun is not installed.
+fn mpirun_demo(vars: &[String]) -> Option<Output> {
+    let Some(mpirun) = open_mpi_launcher() else {
+        println!("SKIPPED: Open MPI's mpirun is not installed");
+        return None;
     };
-    let (dir, secret) = secret_dir("mpirun");
     let prog = example("allreduce_demo");
     let t = Instant::now();
-    let child = Command::new(mpirun)
-        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2", "-x"])
-        .arg(format!("NEXAR_JOB_SECRET_FILE={}", secret.display()))
+    let mut cmd = Command::new(mpirun);
+    cmd.args(["--allow-run-as-root", "--oversubscribe", "-n", "2"]);
+    for v in vars {
+        cmd.args(["-x", v]);
+    }
+    let child = cmd
         .arg(&prog)
         .env_remove("NEXAR_RANK")
         .env_remove("NEXAR_SIZE")
         .env_remove("NEXAR_RENDEZVOUS")
         .env_remove("NEXAR_RENDEZVOUS_HOST")
         .env_remove("NEXAR_SECRET_FD")
+        .env_remove("NEXAR_JOB_SECRET")
+        .env_remove("NEXAR_JOB_SECRET_FILE")
+        .env_remove("NEXAR_PMIX_LIB")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let out = wait_all_bounded(vec![child]).remove(0);
     eprintln!("mpirun -n 2 finished in {:?}", t.elapsed());
+    Some(out)
+}
+
+/// Both ranks of `allreduce_demo` reported a verified allreduce.
+fn assert_demo_verified(out: &Output) {
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?}\n{text}\n{err}", out.status);
@@ -306,7 +320,62 @@ fn real_mpirun_forms_a_world() {
             "{text}\n{err}"
         );
     }
+}
+
+/// One real run under Open MPI's launcher with a shared secret file.
+#[test]
+fn real_mpirun_forms_a_world() {
+    let (dir, secret) = secret_dir("mpirun");
+    if let Some(out) = mpirun_demo(&[format!("NEXAR_JOB_SECRET_FILE={}", secret.display())]) {
+        assert_demo_verified(&out);
+    }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Under `mpirun` the ranks join through its PMIx server (the system's libpmix, loaded at run
+/// time): no secret file is needed, as under hydra's PMI-1. Without PMIx the same launch fails
+/// for want of a secret (the next test).
+#[test]
+fn real_mpirun_joins_through_pmix_without_a_secret_file() {
+    if !pmix_library_present() {
+        println!("SKIPPED: no libpmix.so.2 on this machine");
+        return;
+    }
+    if let Some(out) = mpirun_demo(&[]) {
+        assert_demo_verified(&out);
+    }
+}
+
+/// A PMIx launch whose client library cannot be loaded falls back to the Open MPI variables and
+/// says what to do: install the library, name it, or give a secret.
+#[test]
+fn mpirun_without_the_pmix_library_names_each_fix() {
+    let Some(out) = mpirun_demo(&["NEXAR_PMIX_LIB=/nonexistent/libpmix.so.2".into()]) else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    for want in [
+        "no job secret",
+        "NEXAR_JOB_SECRET_FILE",
+        "/nonexistent/libpmix.so.2",
+        "libpmix2",
+        "NEXAR_PMIX_LIB",
+    ] {
+        assert!(err.contains(want), "{want:?} missing from: {err}");
+    }
+}
+
+/// Whether the PMIx client library loads here (what nexar would load by default).
+fn pmix_library_present() -> bool {
+    [
+        "/usr/lib/x86_64-linux-gnu/libpmix.so.2",
+        "/usr/lib/aarch64-linux-gnu/libpmix.so.2",
+        "/usr/lib64/libpmix.so.2",
+        "/usr/lib/libpmix.so.2",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists())
 }
 
 /// Run by the next test as a child process: a Slurm launch read from the real environment

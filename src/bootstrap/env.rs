@@ -180,14 +180,20 @@ fn launch_detected(
     };
     let secret = read_secret(get)?;
     if d.size > 1 && secret.is_none() {
-        // Under srun, the usual cause is a site default of --mpi=pmix or none: PMI-2 carries
-        // the secret with no file at all.
-        let hint = if d.source == "Slurm" {
-            "; or start the ranks with `srun --mpi=pmi2` (this srun did not provide PMI-2: its \
-             default plugin is probably pmix or none; `srun --mpi=list` shows them), which needs \
-             no file"
-        } else {
-            ""
+        // A PMIx launch whose client library could not be loaded says why; under srun without
+        // PMIx the usual cause is a site default of --mpi=none: PMI-2 and PMIx carry the secret
+        // with no file at all.
+        let hint = match (super::pmi::pmix::unavailable(get), d.source) {
+            (Some(why), _) => format!(
+                "; or let nexar use the PMIx server that started these ranks: its client \
+                 library could not be loaded ({why}; install libpmix2 or name the library in \
+                 NEXAR_PMIX_LIB), or start them with `srun --mpi=pmi2`"
+            ),
+            (None, "Slurm") => "; or start the ranks with `srun --mpi=pmix` or `srun --mpi=pmi2` \
+                 (this srun provided neither: its default plugin is probably none; `srun \
+                 --mpi=list` shows them), which need no file"
+                .to_string(),
+            _ => String::new(),
         };
         return Err(boot(format!(
             "{} launch of {} ranks: no job secret; set NEXAR_JOB_SECRET_FILE to a file (mode \
@@ -219,14 +225,18 @@ pub fn scrub_environment() {
 
 /// The world size the launch variables (looked up with `get`) announce, found without joining
 /// the job or reading the secret, in [`super::Launch::from_env`]'s order: `NEXAR_SIZE`, PMI's
-/// `PMI_SIZE`, then Open MPI, Slurm, torchrun; 1 when nothing launched this process. `None`
+/// `PMI_SIZE` (under PMIx the launcher's own variables), then Open MPI, Slurm, torchrun; 1 when
+/// nothing launched this process. `None`
 /// when the variables do not say (a PMI launch without `PMI_SIZE`) or are malformed.
 pub fn announced_size(get: &dyn Fn(&str) -> Option<String>) -> Option<u32> {
     if get("NEXAR_SIZE").is_some() {
         return parse_u32(get, "NEXAR_SIZE").ok().flatten();
     }
-    if super::pmi::detect(get).ok()?.is_some() {
-        return parse_u32(get, "PMI_SIZE").ok().flatten();
+    match super::pmi::detect(get).ok()? {
+        // PMIx says the size only through its server; the launcher's own variables (Slurm's,
+        // Open MPI's) say it too.
+        Some(super::pmi::PmiAddr::Pmix { .. }) | None => {}
+        Some(_) => return parse_u32(get, "PMI_SIZE").ok().flatten(),
     }
     let overridden = get("NEXAR_RENDEZVOUS").is_some();
     match super::schedulers::detect(get, overridden).ok()? {

@@ -3,6 +3,8 @@
 //! job secret; after one barrier every rank reads them and knows its local rank.
 
 use super::client::{Conn, PmiClient, hex_decode, hex_encode};
+use super::kvs::{Kvs, SimpleKvs};
+use super::pmix::PmixClient;
 use super::{PmiAddr, PmiSession, TAKEN, boot, detect};
 use crate::bootstrap::rendezvous::RendezvousServer;
 use crate::bootstrap::{Launch, bind, env, hostname};
@@ -91,14 +93,24 @@ fn env_u32(get: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option<u3
         .transpose()
 }
 
-/// Connects to the process manager and learns this process's rank and size.
-fn connect(
-    addr: &PmiAddr,
-    get: &dyn Fn(&str) -> Option<String>,
-    cfg: &Config,
-) -> Result<(PmiClient, u32, u32)> {
+/// A connection to the process manager and what it said about this process.
+struct Joined {
+    kvs: Box<dyn Kvs>,
+    /// The KVS name (PMI-1) or namespace (PMIx), for logs.
+    name: String,
+    rank: u32,
+    size: u32,
+    /// Rank on this host, when the process manager says.
+    local_rank: Option<u32>,
+    /// Ranks on this host, when the process manager says.
+    local_size: Option<u32>,
+}
+
+/// Connects to the process manager and learns this process's rank, size and (where the
+/// process manager says) its place on the host.
+fn connect(addr: &PmiAddr, get: &dyn Fn(&str) -> Option<String>, cfg: &Config) -> Result<Joined> {
     let t = cfg.connect_timeout;
-    match addr {
+    let (mut c, rank, size) = match addr {
         PmiAddr::Fd(fd) => {
             let rank = env_u32(get, "PMI_RANK")?;
             let size = env_u32(get, "PMI_SIZE")?;
@@ -112,10 +124,44 @@ fn connect(
                     "PMI_RANK={rank} is out of range for PMI_SIZE={size}"
                 )));
             }
-            Ok((PmiClient::new(Conn::Unix(take_fd(*fd)?), t)?, rank, size))
+            (PmiClient::new(Conn::Unix(take_fd(*fd)?), t)?, rank, size)
         }
-        PmiAddr::Port { hostport, id } => PmiClient::connect_port(hostport, *id, t),
-    }
+        PmiAddr::Port { hostport, id } => PmiClient::connect_port(hostport, *id, t)?,
+        PmiAddr::Pmix { .. } => {
+            if TAKEN.swap(true, Ordering::SeqCst) {
+                return Err(boot(
+                    "PMIx: this process already joined its job (initialized twice?)".into(),
+                ));
+            }
+            let j = PmixClient::join(t)?;
+            return Ok(Joined {
+                name: j.client.namespace(),
+                kvs: Box::new(j.client),
+                rank: j.rank,
+                size: j.size,
+                local_rank: j.local_rank,
+                local_size: j.local_size,
+            });
+        }
+    };
+    c.init()?;
+    c.get_maxes()?;
+    let kvsname = c.get_my_kvsname()?;
+    let local_rank = match env_u32(get, "MPI_LOCALRANKID")? {
+        Some(r) => Some(r),
+        None => match env_u32(get, "PMI_LOCAL_RANK")? {
+            Some(r) => Some(r),
+            None => env_u32(get, "SLURM_LOCALID")?,
+        },
+    };
+    Ok(Joined {
+        name: kvsname.clone(),
+        kvs: Box::new(SimpleKvs { client: c, kvsname }),
+        rank,
+        size,
+        local_rank,
+        local_size: env_u32(get, "MPI_LOCALNRANKS")?,
+    })
 }
 
 /// The address other ranks reach a server bound at `bound` on.
@@ -141,17 +187,14 @@ pub(crate) fn run(
     cfg: &Config,
     handle: &tokio::runtime::Handle,
 ) -> Result<PmiBoot> {
-    let (mut c, rank, size) = connect(addr, get, cfg)?;
-    c.init()?;
-    c.get_maxes()?;
-    let kvs = c.get_my_kvsname()?;
-    let local_rank = match env_u32(get, "MPI_LOCALRANKID")? {
-        Some(r) => Some(r),
-        None => match env_u32(get, "PMI_LOCAL_RANK")? {
-            Some(r) => Some(r),
-            None => env_u32(get, "SLURM_LOCALID")?,
-        },
-    };
+    let Joined {
+        kvs: mut c,
+        name: kvs,
+        rank,
+        size,
+        local_rank,
+        local_size,
+    } = connect(addr, get, cfg)?;
     tracing::debug!(rank, size, kvs, "PMI connected");
     if size == 1 {
         let launch = Launch {
@@ -169,11 +212,12 @@ pub(crate) fn run(
     let host = bind::hostname_from(get);
     // Without an explicit address rank 0 must know whether the ranks span several hosts before
     // it picks the rendezvous address: unless the process manager says every rank is local
-    // (hydra's MPI_LOCALNRANKS), the host names go through the KVS and a first barrier.
+    // (hydra's MPI_LOCALNRANKS, PMIx's local size), the host names go through the KVS and a
+    // first barrier.
     let explicit = bind::explicit(cfg, get);
-    let decide_span = explicit.is_none() && env_u32(get, "MPI_LOCALNRANKS")? != Some(size);
+    let decide_span = explicit.is_none() && local_size != Some(size);
     if local_rank.is_none() || decide_span {
-        c.put(&kvs, &host_key(rank), &hex_encode(host.as_bytes()))?;
+        c.put(&host_key(rank), &hex_encode(host.as_bytes()))?;
     }
     if decide_span {
         c.barrier()?;
@@ -184,7 +228,7 @@ pub(crate) fn run(
             let mut one_host = true;
             for r in 1..size {
                 let key = host_key(r);
-                if hex_text("get", &key, &c.get(&kvs, &key)?)? != host {
+                if hex_text("get", &key, &c.get(r, &key)?)? != host {
                     one_host = false;
                     break;
                 }
@@ -207,16 +251,16 @@ pub(crate) fn run(
             RendezvousServer::start(&s, SocketAddr::new(ip, 0), size, cfg)?
         };
         let rdv = published(srv.local_addr());
-        c.put(&kvs, KEY_RENDEZVOUS, &hex_encode(rdv.as_bytes()))?;
-        c.put(&kvs, KEY_SECRET, &word)?;
+        c.put(KEY_RENDEZVOUS, &hex_encode(rdv.as_bytes()))?;
+        c.put(KEY_SECRET, &word)?;
         server = Some((srv, rdv, s));
     }
     c.barrier()?;
     let (server, rendezvous, secret) = match server {
         Some((srv, rdv, s)) => (Some(srv), rdv, s),
         None => {
-            let rdv = hex_text("get", KEY_RENDEZVOUS, &c.get(&kvs, KEY_RENDEZVOUS)?)?;
-            let word = c.get(&kvs, KEY_SECRET)?;
+            let rdv = hex_text("get", KEY_RENDEZVOUS, &c.get(0, KEY_RENDEZVOUS)?)?;
+            let word = c.get(0, KEY_SECRET)?;
             let s = match (word.as_str(), secret) {
                 (SECRET_FROM_FILE, Some(s)) => s,
                 (SECRET_FROM_FILE, None) => {
@@ -248,7 +292,7 @@ pub(crate) fn run(
             let mut n = 0;
             for r in 0..rank {
                 let key = host_key(r);
-                if hex_text("get", &key, &c.get(&kvs, &key)?)? == host {
+                if hex_text("get", &key, &c.get(r, &key)?)? == host {
                     n += 1;
                 }
             }

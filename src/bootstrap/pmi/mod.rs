@@ -1,13 +1,17 @@
-//! Starting under a PMI-1 process manager: MPICH's `mpiexec.hydra`, or Slurm's
-//! `srun --mpi=pmi2` (same "simple" text protocol on `PMI_FD`; not tested here).
+//! Starting under a process manager: PMI-1 (MPICH's `mpiexec.hydra`, Slurm's `srun --mpi=pmi2`:
+//! the "simple" text protocol on `PMI_FD`) or PMIx (Slurm's `srun --mpi=pmix`, Open MPI's
+//! `mpirun`: through the system's PMIx client library, loaded at run time, [`pmix`]).
 //!
 //! The process manager hands each process a connection: an inherited socket named by `PMI_FD`
 //! (hydra's default, with `PMI_RANK` / `PMI_SIZE`), or `PMI_PORT` (`host:port`) plus `PMI_ID`
-//! (hydra's `-pmi-port`; rank and size come in the `initack` reply). Consulted after nexar's own
-//! `NEXAR_RANK` / `NEXAR_SIZE` and before Open MPI, Slurm and torchrun (see
-//! [`crate::bootstrap`]); `PMI_FD` wins over `PMI_PORT`.
+//! (hydra's `-pmi-port`; rank and size come in the `initack` reply). A PMIx server sets
+//! `PMIX_NAMESPACE`, `PMIX_RANK` and `PMIX_SERVER_URI*`; rank, size and local rank come from
+//! the server. Consulted after nexar's own `NEXAR_RANK` / `NEXAR_SIZE` and before Open MPI,
+//! Slurm and torchrun (see [`crate::bootstrap`]); `PMI_FD` wins over `PMI_PORT`, which wins
+//! over PMIx. Without the PMIx library a PMIx launch is left to the Open MPI and Slurm
+//! detection of [`crate::bootstrap::schedulers`].
 //!
-//! What goes through the key-value space (KVS), all values hex-encoded:
+//! What goes through the key-value space (KVS; [`Kvs`]), all values hex-encoded:
 //!
 //! | key | put by | value |
 //! |---|---|---|
@@ -36,11 +40,14 @@ mod client;
 mod exchange;
 #[cfg(test)]
 mod fake;
+mod kvs;
+pub mod pmix;
 #[cfg(test)]
 mod tests;
 
 pub use client::{Conn, MAX_LINE, Maxes, PmiClient, Reply, hex_decode, hex_encode};
 pub(crate) use exchange::boot_from_env;
+pub use kvs::{Kvs, SimpleKvs};
 
 use crate::error::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,6 +66,11 @@ pub enum PmiAddr {
         /// The id to present in `cmd=initack`.
         id: u32,
     },
+    /// A PMIx server (`PMIX_SERVER_URI*`), reached through the PMIx client library.
+    Pmix {
+        /// `PMIX_NAMESPACE`: the job's name.
+        namespace: String,
+    },
 }
 
 impl std::fmt::Display for PmiAddr {
@@ -66,6 +78,7 @@ impl std::fmt::Display for PmiAddr {
         match self {
             PmiAddr::Fd(fd) => write!(f, "PMI_FD={fd}"),
             PmiAddr::Port { hostport, id } => write!(f, "PMI_PORT={hostport} PMI_ID={id}"),
+            PmiAddr::Pmix { namespace } => write!(f, "PMIx namespace {namespace}"),
         }
     }
 }
@@ -75,7 +88,8 @@ fn boot(msg: String) -> Error {
 }
 
 /// Finds a PMI launch in variables looked up with `get`: `PMI_FD` first, then `PMI_PORT` (which
-/// needs `PMI_ID`). `None` when neither is set; a bad value is an error naming the variable.
+/// needs `PMI_ID`), then a PMIx server whose client library loads ([`pmix::detect`]). `None`
+/// when none is there; a bad value is an error naming the variable.
 pub fn detect(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<PmiAddr>> {
     if let Some(v) = get("PMI_FD") {
         let fd: i32 = v
@@ -101,20 +115,26 @@ pub fn detect(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<PmiAddr>> {
             .map_err(|_| boot(format!("PMI_ID={id:?} is not a non-negative integer")))?;
         return Ok(Some(PmiAddr::Port { hostport, id }));
     }
-    Ok(None)
+    match pmix::detect(get) {
+        Ok(found) => Ok(found),
+        Err(why) => {
+            tracing::debug!("PMIx launch, but not joined through PMIx: {why}");
+            Ok(None)
+        }
+    }
 }
 
-/// A live PMI connection, kept for the life of a context.
+/// A live process-manager connection (PMI-1 or PMIx), kept for the life of a context.
 #[derive(Debug)]
 pub struct PmiSession {
-    client: parking_lot::Mutex<PmiClient>,
+    client: parking_lot::Mutex<Box<dyn Kvs>>,
     kvsname: String,
     rank: u32,
     done: AtomicBool,
 }
 
 impl PmiSession {
-    fn new(client: PmiClient, kvsname: String, rank: u32) -> Arc<Self> {
+    fn new(client: Box<dyn Kvs>, kvsname: String, rank: u32) -> Arc<Self> {
         let s = Arc::new(Self {
             client: parking_lot::Mutex::new(client),
             kvsname,
@@ -125,7 +145,7 @@ impl PmiSession {
         s
     }
 
-    /// The job's KVS name.
+    /// The job's KVS name (PMI-1) or namespace (PMIx).
     pub fn kvsname(&self) -> &str {
         &self.kvsname
     }
