@@ -33,6 +33,10 @@ command -v mpiexec.hydra >/dev/null || missing+=(mpich)
 # bindgen (libclang).
 dpkg -s libibverbs-dev >/dev/null 2>&1 || missing+=(libibverbs-dev)
 dpkg -s libclang-dev >/dev/null 2>&1 || missing+=(libclang-dev)
+# Real Slurm (scripts/slurm/check.sh: munge, slurmctld and two slurmd on this machine); its
+# PMIx plugin and Open MPI's mpirun use the system's libpmix, which nexar loads at run time.
+command -v slurmctld >/dev/null || missing+=(slurm-wlm)
+command -v munged >/dev/null || missing+=(munge)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   sudo=()
@@ -74,6 +78,10 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel 2
 echo "== ctest (C, C++ and Fortran examples and tests, install + find_package + pkg-config)"
 ctest --test-dir build --output-on-failure -j2
+echo "== Slurm for real: srun --mpi=pmix/pmi2/none, sbatch and salloc with mpiexec over two nodes (scripts/slurm/check.sh)"
+slurm_out=$(bash scripts/slurm/check.sh build 2>&1) || { echo "$slurm_out"; exit 1; }
+echo "$slurm_out"
+grep '^SKIPPED' <<<"$slurm_out" | sed 's#^#slurm: scripts/slurm/check.sh: #' >> "$SKIPS_LOG" || true
 echo "== the Rust and CTest suites again with QUIC forced between local ranks"
 NEXAR_TRANSPORT=quic cargo_test "cargo test (QUIC)" cargo test --workspace --locked
 NEXAR_TRANSPORT=quic ctest --test-dir build --output-on-failure -j2

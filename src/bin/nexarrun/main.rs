@@ -9,6 +9,7 @@
 //! arguments instead (Hydra and Open MPI spellings, MPMD `:`; see [`mpiexec_args`]); its host
 //! lists with other hosts lead a job across hosts like `-H` (see [`mpiexec_hosts`]).
 
+mod allocation;
 mod binding;
 mod hosts;
 mod join;
@@ -194,7 +195,8 @@ fn main() {
                 plan,
                 spread,
                 secret_file,
-            }) => match mpiexec_hosts::leading(&plan, spread, secret_file) {
+                via,
+            }) => match mpiexec_hosts::leading(&plan, spread, secret_file, via) {
                 Ok(lead) => (name, plan, Role::Leader(lead)),
                 Err(e) => {
                     eprintln!("{name}: {e}");

@@ -13,7 +13,8 @@
 //!   refused);
 //! - accepted and ignored: `--oversubscribe`, `--map-by X`, `--rank-by X`,
 //!   `--allow-run-as-root`, `--mca K V`, `--gmca K V`, `--report-bindings`, `--display-map`,
-//!   `-quiet`, `-verbose`, `-launcher X`, `-bootstrap X`;
+//!   `-quiet`, `-verbose`, `-launcher X` / `-bootstrap X` other than `slurm` (which starts other
+//!   hosts through srun) and the remote shells;
 //! - MPMD: `prog1 args : -n 2 prog2 args`; ranks are numbered consecutively across contexts;
 //! - nexar's own: `--secret-file PATH` (jobs across hosts; default `NEXAR_JOB_SECRET_FILE`).
 //!
@@ -21,10 +22,15 @@
 //! ranks, else the total slots of the hosts given, else the task count of the one-node Slurm
 //! allocation it runs in (`SLURM_NTASKS`), else 1 (like MPICH). Hosts other than this
 //! one make a job across hosts, started like `nexarrun -H` (see [`crate::mpiexec_hosts`]).
+//! With no hosts given, a batch allocation of several nodes supplies them
+//! ([`crate::allocation`]: Slurm's through `srun`, PBS's and LSF's through the remote shell);
+//! `-launcher slurm` / `-bootstrap slurm` start the hosts given through `srun` as well.
 
+use crate::allocation;
 use crate::hosts::{self, HostSlots};
 use crate::launch::{AppContext, Plan};
 use crate::mpiexec_hosts::{self, Spread};
+use crate::rsh::Via;
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
@@ -41,6 +47,8 @@ pub enum Command {
         spread: Spread,
         /// `--secret-file`, if given.
         secret_file: Option<PathBuf>,
+        /// How the other hosts' ranks are started.
+        via: Via,
     },
     /// Print the version.
     Version,
@@ -65,15 +73,7 @@ const IGNORED_FLAGS: &[&str] = &[
     "use-hwthread-cpus",
 ];
 /// Options that take one value and are accepted for compatibility, with no effect.
-const IGNORED_WITH_VALUE: &[&str] = &[
-    "map-by",
-    "rank-by",
-    "launcher",
-    "bootstrap",
-    "bootstrap-exec",
-    "rmk",
-    "iface",
-];
+const IGNORED_WITH_VALUE: &[&str] = &["map-by", "rank-by", "bootstrap-exec", "rmk", "iface"];
 /// Options that take two values (`--mca key value`), accepted and ignored.
 const IGNORED_WITH_TWO: &[&str] = &["mca", "gmca"];
 
@@ -98,6 +98,7 @@ struct Global {
     timeout: Option<f64>,
     secret_file: Option<PathBuf>,
     bind: Option<crate::binding::Bind>,
+    via: Option<Via>,
 }
 
 /// The task count of the Slurm allocation this runs in (`SLURM_NTASKS`, as `salloc -n 4` or a
@@ -240,6 +241,13 @@ pub fn parse_with_host(
                     crate::binding::Bind::parse(&v).map_err(|e| format!("option '{text}': {e}"))?,
                 );
             }
+            // Hydra's launcher names: `slurm` starts other hosts' ranks through srun; the
+            // remote shells and `fork` (this host only) keep NEXAR_RSH; others are ignored.
+            "launcher" | "bootstrap" => match take(1)?[0].as_str() {
+                "slurm" | "srun" => g.via = Some(Via::Srun),
+                "ssh" | "rsh" | "fork" | "manual" => g.via = Some(Via::Rsh),
+                _ => {}
+            },
             "bind-to-none" => g.bind = Some(crate::binding::Bind::None),
             "bind-to-core" => g.bind = Some(crate::binding::Bind::Cpu),
             "V" | "version" => return Ok(Command::Version),
@@ -266,6 +274,18 @@ pub fn parse_with_host(
         let t = t.to_string_lossy();
         g.timeout = Some(parse_timeout("MPIEXEC_TIMEOUT", &t)?);
     }
+    // Inside a batch allocation spanning several nodes, with no hosts given, the allocation's
+    // nodes are the hosts (Slurm's through srun, PBS's and LSF's through the remote shell).
+    let mut node_name = None;
+    if g.hosts.is_empty()
+        && let Some(alloc) = allocation::hosts(&getenv)?
+    {
+        g.hosts = alloc.hosts;
+        g.slots_given = true;
+        g.via = g.via.or(Some(alloc.via));
+        node_name = alloc.this_node;
+    }
+    let here = |h: &str| here(h) || node_name.as_deref() == Some(h);
     let default_n = match (g.ppn, g.slots_given) {
         (Some(ppn), _) => ppn,
         (None, true) => u32::try_from(hosts::total_slots(&g.hosts))
@@ -281,7 +301,7 @@ pub fn parse_with_host(
         ));
     }
     let spread = match contexts.first() {
-        Some(c) if across => Some(mpiexec_hosts::spread(&g.hosts, c.n, g.ppn, &here)?),
+        Some(c) if across => Some(mpiexec_hosts::spread(&g.hosts, c.n, g.ppn, here)?),
         _ => None,
     };
     let mut contexts: Vec<AppContext> = contexts
@@ -314,6 +334,7 @@ pub fn parse_with_host(
             plan,
             spread,
             secret_file: g.secret_file,
+            via: g.via.unwrap_or_default(),
         },
         _ => Command::Run(plan),
     })
@@ -367,8 +388,11 @@ pub fn usage(me: &str) -> String {
          \x20             they fit this host's CPUs; or NEXAR_BIND)\n\
          Ignored:      --oversubscribe --map-by X --rank-by X --allow-run-as-root\n\
          \x20             --mca K V --report-bindings --display-map -quiet -verbose\n\
+         Launchers:    -launcher|-bootstrap slurm (other hosts through srun) or ssh\n\
          Hosts other than this one (list this one first) get their ranks through a remote\n\
-         shell ($NEXAR_RSH, default ssh) running nexarrun there; see docs/MULTIHOST.md.\n",
+         shell ($NEXAR_RSH, default ssh) running nexarrun there; see docs/MULTIHOST.md.\n\
+         Inside a batch allocation, with no hosts given: its nodes and tasks (Slurm, whose\n\
+         other nodes are reached through srun; PBS_NODEFILE; LSB_DJOB_HOSTFILE).\n",
         version = env!("CARGO_PKG_VERSION")
     )
 }

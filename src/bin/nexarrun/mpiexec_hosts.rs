@@ -18,7 +18,7 @@
 
 use crate::hosts::HostSlots;
 use crate::launch::{Leading, Plan};
-use crate::rsh::{self, HostJob, RemoteRun};
+use crate::rsh::{self, HostJob, RemoteRun, Via};
 use std::path::PathBuf;
 
 /// The ranks of a job across hosts, as the command line spreads them.
@@ -93,9 +93,13 @@ pub fn leading(
     plan: &Plan,
     spread: Spread,
     secret_file: Option<PathBuf>,
+    via: Via,
 ) -> Result<Leading, String> {
-    // The missing secret file is the likelier mistake: say so before anything else.
-    crate::secret_file::resolve(secret_file.as_deref())?;
+    // The missing secret file is the likelier mistake: say so before anything else (srun
+    // carries the secret itself).
+    if via == Via::Rsh {
+        crate::secret_file::resolve(secret_file.as_deref())?;
+    }
     let ctx = plan
         .contexts
         .first()
@@ -108,7 +112,18 @@ pub fn leading(
             other.as_ref().map_or(here.clone(), |d| here.join(d))
         }
     };
-    let listen = rsh::listen_towards(&spread.remote[0].0)?;
+    // Slurm node names need not resolve: listen where this host's name routes (as rank 0 under
+    // PMI does).
+    let listen = match (via, rsh::listen_towards(&spread.remote[0].0)) {
+        (_, Ok(l)) => l,
+        (Via::Srun, Err(_)) => {
+            let host = nexar::bootstrap::hostname();
+            let ip = nexar::bootstrap::bind::rendezvous_ip(false, &host)
+                .map_err(|e| e.message().to_string())?;
+            std::net::SocketAddr::new(ip, 0)
+        }
+        (Via::Rsh, Err(e)) => return Err(e),
+    };
     let job = HostJob {
         local: spread.local,
         size: spread.size(),
@@ -118,6 +133,7 @@ pub fn leading(
     let mut command = vec![ctx.program.clone()];
     command.extend(ctx.args.iter().cloned());
     let run = RemoteRun {
+        via,
         command,
         tag_output: plan.tag_output,
         env: ctx.env.clone(),

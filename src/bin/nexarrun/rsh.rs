@@ -15,13 +15,42 @@
 use crate::hosts::{self, HostSlots};
 use crate::launch::Leading;
 use crate::secret_file;
+use nexar::security::JobSecret;
 use std::ffi::OsString;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 
+/// How the leader starts a joiner on another host.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Via {
+    /// The remote shell `NEXAR_RSH` (default `ssh`): `RSH host 'command line'`.
+    #[default]
+    Rsh,
+    /// Slurm's own launcher, inside an allocation (as hydra's `-launcher slurm`): one job step
+    /// per host, `srun --nodes=1 --ntasks=1 --nodelist=host --overlap --whole /bin/sh -c 'command
+    /// line'`. The job secret travels in the step's environment (`NEXAR_JOB_SECRET`, carried by
+    /// Slurm's authenticated channel), so no shared secret file is needed.
+    Srun,
+}
+
+/// `srun`'s options for a joiner's step: one task on the one node, sharing the allocation's
+/// resources with the leader's step (`--overlap`) and holding every CPU of the node the job has
+/// (`--whole`: the joiner's ranks must not share one task's CPU), no PMI (the joiner and its
+/// ranks use nexar's own start-up), and the whole job ended if the joiner fails.
+pub const SRUN_JOINER: [&str; 6] = [
+    "--nodes=1",
+    "--ntasks=1",
+    "--overlap",
+    "--whole",
+    "--mpi=none",
+    "--kill-on-bad-exit=1",
+];
+
 /// What the joiners run, as the remote command line gives it to them.
 #[derive(Debug, Clone, Default)]
 pub struct RemoteRun {
+    /// How the joiners are started.
+    pub via: Via,
     /// The program and its arguments.
     pub command: Vec<OsString>,
     /// Pass `-l` on.
@@ -37,8 +66,11 @@ pub struct RemoteRun {
 pub struct RshPlan {
     /// Remote hosts, in list order, with their rank counts.
     pub hosts: Vec<(String, u32)>,
-    /// The secret file (same path on every host).
-    pub secret_file: PathBuf,
+    /// The secret file (same path on every host); `None` when the secret travels in the
+    /// joiners' environment instead ([`Via::Srun`]).
+    pub secret_file: Option<PathBuf>,
+    /// The secret itself, for joiners that get it in their environment ([`Via::Srun`]).
+    pub secret: Option<JobSecret>,
     /// What they run.
     pub run: RemoteRun,
 }
@@ -122,21 +154,32 @@ pub fn listen_towards(host: &str) -> Result<SocketAddr, String> {
 /// The leader of `job`, whose joiners the remote shell starts to run `run`: the secret is read
 /// from the file named by `secret_flag` (else `NEXAR_JOB_SECRET_FILE`), or created there
 /// (mode 0600) when missing; its absolute path goes on the remote command lines.
+///
+/// Joiners started through `srun` without a secret file get the secret in their environment
+/// instead: the leader generates one.
 pub fn leading(
     job: HostJob,
     secret_flag: Option<&Path>,
     run: RemoteRun,
 ) -> Result<Leading, String> {
-    let path = secret_file::resolve(secret_flag)?;
-    let secret = secret_file::for_leader(Some(&path))?;
-    let path = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let named = secret_flag.is_some() || std::env::var_os("NEXAR_JOB_SECRET_FILE").is_some();
+    let (secret, secret_file, carried) = if run.via == Via::Srun && !named {
+        let s = JobSecret::generate().map_err(|e| e.message().to_string())?;
+        (s.clone(), None, Some(s))
+    } else {
+        let path = secret_file::resolve(secret_flag)?;
+        let secret = secret_file::for_leader(Some(&path))?;
+        let path = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        (secret, Some(path), None)
+    };
     Ok(Leading {
         listen: job.listen,
         size: job.size,
         secret,
         rsh: Some(RshPlan {
             hosts: job.remote,
-            secret_file: path,
+            secret_file,
+            secret: carried,
             run,
         }),
     })
@@ -153,7 +196,8 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// The remote shell command that starts the joiner for `host` with `count` ranks.
+/// The command that starts the joiner for `host` with `count` ranks: through the remote shell
+/// `rsh`, or through `srun` (see [`Via`]).
 pub fn joiner_command(
     plan: &RshPlan,
     rsh: &str,
@@ -161,8 +205,6 @@ pub fn joiner_command(
     count: u32,
     leader: SocketAddr,
 ) -> Result<tokio::process::Command, String> {
-    let mut words = rsh.split_whitespace();
-    let program = words.next().ok_or("NEXAR_RSH is empty")?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find nexarrun itself: {e}"))?;
     let run = &plan.run;
     let mut remote: Vec<String> = Vec::new();
@@ -180,9 +222,10 @@ pub fn joiner_command(
         leader.to_string(),
         "--local".into(),
         count.to_string(),
-        "--secret-file".into(),
-        plan.secret_file.to_string_lossy().into_owned(),
     ]);
+    if let Some(file) = &plan.secret_file {
+        remote.extend(["--secret-file".into(), file.to_string_lossy().into_owned()]);
+    }
     if run.tag_output {
         remote.push("-l".into());
     }
@@ -193,13 +236,33 @@ pub fn joiner_command(
         let dir = shell_quote(&dir.to_string_lossy());
         line.splice(0..0, ["cd".to_string(), dir, "&&".to_string()]);
     }
-    let mut cmd = tokio::process::Command::new(program);
-    cmd.args(words)
-        .arg(host)
-        .arg(line.join(" "))
-        .stdin(std::process::Stdio::null())
-        .kill_on_drop(true);
+    let mut cmd = match run.via {
+        Via::Rsh => {
+            let mut words = rsh.split_whitespace();
+            let program = words.next().ok_or("NEXAR_RSH is empty")?;
+            let mut cmd = tokio::process::Command::new(program);
+            cmd.args(words).arg(host).arg(line.join(" "));
+            cmd
+        }
+        Via::Srun => {
+            let mut cmd = tokio::process::Command::new("srun");
+            cmd.args(SRUN_JOINER)
+                .arg(format!("--nodelist={host}"))
+                .args(["/bin/sh", "-c"])
+                .arg(line.join(" "));
+            if let Some(secret) = &plan.secret {
+                cmd.env("NEXAR_JOB_SECRET", hex(secret.expose()));
+            }
+            cmd
+        }
+    };
+    cmd.stdin(std::process::Stdio::null()).kill_on_drop(true);
     Ok(cmd)
+}
+
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -219,7 +282,8 @@ mod tests {
     fn line_of(run: RemoteRun) -> Vec<String> {
         let plan = RshPlan {
             hosts: vec![("hostB".into(), 2)],
-            secret_file: "/s/job.secret".into(),
+            secret_file: Some("/s/job.secret".into()),
+            secret: None,
             run,
         };
         let cmd = joiner_command(
@@ -262,10 +326,51 @@ mod tests {
             tag_output: false,
             env: vec![("A".into(), "x y".into()), ("B".into(), "2".into())],
             wdir: Some("/w d".into()),
+            ..Default::default()
         });
         assert_eq!(
             args[3],
             format!("cd '/w d' && env 'A=x y' B=2 {joiner} -- ./app")
+        );
+    }
+
+    #[test]
+    fn through_srun_one_step_per_host_with_the_secret_in_its_environment() {
+        let secret = JobSecret::from_bytes([7; 32]);
+        let plan = RshPlan {
+            hosts: vec![("n2".into(), 3)],
+            secret_file: None,
+            secret: Some(secret),
+            run: RemoteRun {
+                via: Via::Srun,
+                command: vec!["./app".into()],
+                wdir: Some("/w".into()),
+                ..Default::default()
+            },
+        };
+        let cmd = joiner_command(&plan, "ssh", "n2", 3, "10.0.0.1:7000".parse().unwrap()).unwrap();
+        let cmd = cmd.as_std();
+        assert_eq!(cmd.get_program(), "srun");
+        let args: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let exe = shell_quote(&std::env::current_exe().unwrap().to_string_lossy());
+        let mut want: Vec<String> = SRUN_JOINER.iter().map(|s| s.to_string()).collect();
+        want.extend([
+            "--nodelist=n2".into(),
+            "/bin/sh".into(),
+            "-c".into(),
+            format!("cd /w && {exe} --join 10.0.0.1:7000 --local 3 -- ./app"),
+        ]);
+        assert_eq!(args, want);
+        let env: Vec<_> = cmd.get_envs().collect();
+        assert_eq!(
+            env,
+            [(
+                std::ffi::OsStr::new("NEXAR_JOB_SECRET"),
+                Some(std::ffi::OsStr::new(&"07".repeat(32)))
+            )]
         );
     }
 

@@ -32,8 +32,20 @@ pub fn for_leader(flag: Option<&Path>) -> Result<JobSecret, String> {
     JobSecret::read_from_file(&p).map_err(|e| e.message().to_string())
 }
 
-/// A joiner's secret: the file must exist (the leader's, copied to this host).
+/// A joiner's secret: the file must exist (the leader's, copied to this host); without a file
+/// named, `NEXAR_JOB_SECRET` (64 hex digits: a leader that started this joiner through `srun`
+/// puts it there), which is then removed from the environment so no rank inherits it.
 pub fn for_joiner(flag: Option<&Path>) -> Result<JobSecret, String> {
+    let named = flag.is_some() || std::env::var_os("NEXAR_JOB_SECRET_FILE").is_some();
+    if !named && let Ok(hex) = std::env::var("NEXAR_JOB_SECRET") {
+        // SAFETY: nexarrun reads its secret before it starts its runtime or any other thread,
+        // so nothing reads the environment concurrently.
+        unsafe { std::env::remove_var("NEXAR_JOB_SECRET") };
+        return JobSecret::parse(hex.trim().as_bytes())
+            .ok()
+            .filter(|_| hex.trim().len() == 64)
+            .ok_or_else(|| "NEXAR_JOB_SECRET is not 64 hexadecimal digits".to_string());
+    }
     let p = resolve(flag)?;
     JobSecret::read_from_file(&p).map_err(|e| e.message().to_string())
 }

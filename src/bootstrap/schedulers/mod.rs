@@ -281,11 +281,13 @@ fn slurm(get: Get<'_>, overridden: bool) -> Result<Detected> {
         })?;
         let job: u64 = required(get, "SLURM_JOB_ID", src)?;
         let step: u64 = num(get, "SLURM_STEP_ID")?.unwrap_or(0);
-        Some(format!(
-            "{}:{}",
-            first_host(list.trim())?,
-            slurm_port(job, step)
-        ))
+        // A step on one node needs no name lookup (Slurm node names need not resolve).
+        let host = if expand_hostlist(list.trim())?.len() == 1 {
+            "127.0.0.1".to_string()
+        } else {
+            first_host(list.trim())?
+        };
+        Some(format!("{host}:{}", slurm_port(job, step)))
     };
     Ok(Detected {
         source: src,

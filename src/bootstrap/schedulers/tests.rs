@@ -107,6 +107,18 @@ fn slurm_launch() {
     assert_eq!(l.rendezvous.as_deref(), Some(want.as_str()));
     assert!(!l.host_rendezvous);
     assert!(l.secret.is_some());
+    // A step on one node meets on loopback: node names need not resolve.
+    let l = launch(&[
+        ("SLURM_PROCID", "1"),
+        ("SLURM_NTASKS", "2"),
+        ("SLURM_STEP_NODELIST", "n1"),
+        ("SLURM_JOB_ID", "1234"),
+        ("SLURM_STEP_ID", "3"),
+        ("NEXAR_JOB_SECRET_FILE", s.as_str()),
+    ])
+    .unwrap();
+    let want = format!("127.0.0.1:{}", slurm_port(1234, 3));
+    assert_eq!(l.rendezvous.as_deref(), Some(want.as_str()));
 }
 
 #[test]

@@ -218,9 +218,10 @@ fn inside_a_one_node_slurm_allocation_the_default_is_its_task_count() {
     };
     assert_eq!(count(alloc(Some("1")), &["prog"]), 4);
     assert_eq!(count(alloc(None), &["prog"]), 4);
-    // -n wins; an allocation over several nodes keeps the default of one here.
+    // -n wins; an allocation over several nodes needs its node list (see the two-node test).
     assert_eq!(count(alloc(Some("1")), &["-n", "2", "prog"]), 2);
-    assert_eq!(count(alloc(Some("2")), &["prog"]), 1);
+    let e = parse_with_host(&os(&["prog"]), alloc(Some("2")), here).unwrap_err();
+    assert!(e.contains("SLURM_JOB_NODELIST"), "{e}");
     let bad = |k: &str| (k == "SLURM_NTASKS").then(|| OsString::from("x"));
     assert!(parse_with_host(&os(&["prog"]), bad, here).is_err());
 }
@@ -285,9 +286,65 @@ fn across(v: &[&str]) -> (Plan, Spread, Option<PathBuf>) {
             plan,
             spread,
             secret_file,
-        }) => (plan, spread, secret_file),
+            via,
+        }) => {
+            assert_eq!(via, Via::Rsh, "{v:?}");
+            (plan, spread, secret_file)
+        }
         other => panic!("{v:?}: {other:?}"),
     }
+}
+
+/// The variables of a batch script's shell in a two-node Slurm allocation of 4 tasks whose
+/// first node (this one) is `n1`.
+fn slurm_two_nodes(k: &str) -> Option<OsString> {
+    match k {
+        "SLURM_JOB_NUM_NODES" => Some("2".into()),
+        "SLURM_JOB_NODELIST" => Some("n[1-2]".into()),
+        "SLURM_TASKS_PER_NODE" => Some("2(x2)".into()),
+        "SLURM_NTASKS" => Some("4".into()),
+        "SLURMD_NODENAME" => Some("n1".into()),
+        _ => env_of(k),
+    }
+}
+
+#[test]
+fn a_slurm_allocation_of_two_nodes_runs_its_tasks_through_srun() {
+    let run = |v: &[&str]| match parse_with_host(&os(v), slurm_two_nodes, here) {
+        Ok(Command::RunAcross {
+            plan, spread, via, ..
+        }) => (plan.contexts[0].count, spread, via),
+        other => panic!("{v:?}: {other:?}"),
+    };
+    let (local, s, via) = run(&["prog"]);
+    assert_eq!(
+        (local, s.remote.clone(), via),
+        (2, vec![("n2".to_string(), 2)], Via::Srun)
+    );
+    let (local, s, _) = run(&["-n", "3", "prog"]);
+    assert_eq!((local, s.remote), (2, vec![("n2".to_string(), 1)]));
+    // Ranks that fit this node stay here; hosts on the command line win over the allocation.
+    match parse_with_host(&os(&["-n", "2", "prog"]), slurm_two_nodes, here) {
+        Ok(Command::Run(p)) => assert_eq!(p.contexts[0].count, 2),
+        other => panic!("{other:?}"),
+    }
+    match parse_with_host(&os(&["-H", "box:3", "prog"]), slurm_two_nodes, here) {
+        Ok(Command::Run(p)) => assert_eq!(p.contexts[0].count, 3),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn hydra_launcher_slurm_starts_other_hosts_through_srun() {
+    for opt in ["-launcher", "-bootstrap", "--launcher"] {
+        let v = os(&[opt, "slurm", "-H", "box:1,node7:1", "prog"]);
+        match parse_with_host(&v, env_of, here) {
+            Ok(Command::RunAcross { via, .. }) => assert_eq!(via, Via::Srun, "{opt}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    let (_, s, _) = across(&["-launcher", "ssh", "-H", "box:1,node7:1", "prog"]);
+    assert_eq!(s.remote.len(), 1);
 }
 
 #[test]
