@@ -1,6 +1,6 @@
 # ctest nexar.install: installs the build tree into DESTDIR_ROOT/PREFIX and checks the layout.
-# Arguments (-D): BUILD_DIR DESTDIR_ROOT PREFIX LIBDIR INCLUDEDIR BINDIR CMAKEDIR PCDIR VERSION
-#                 HAS_NEXARRUN HAS_FORTRAN
+# Arguments (-D): BUILD_DIR DESTDIR_ROOT PREFIX LIBDIR INCLUDEDIR BINDIR DOCDIR MANDIR DATADIR
+#                 CMAKEDIR PCDIR VERSION HAS_NEXARRUN HAS_FORTRAN
 cmake_minimum_required(VERSION 3.20)
 
 file(REMOVE_RECURSE "${DESTDIR_ROOT}")
@@ -45,6 +45,17 @@ expect_file("${INCLUDEDIR}/nexar.h")
 # share/doc/nexar: licences, README and the reference pages.
 foreach(_doc README.md LICENSE-MIT LICENSE-APACHE docs/ENVIRONMENT.md docs/MPI_FUNCTIONS.md)
   expect_file("${DOCDIR}/${_doc}")
+endforeach()
+# share/man/man1 and share/nexar/examples.
+set(_pages mpicc mpicxx mpifort mpif90 mpif77)
+if(HAS_NEXARRUN)
+  list(APPEND _pages nexarrun mpiexec mpirun)
+endif()
+foreach(_page IN LISTS _pages)
+  expect_file("${MANDIR}/man1/${_page}.1")
+endforeach()
+foreach(_ex hello_allreduce.c cg_solver.cpp fortran_allreduce.f90)
+  expect_file("${DATADIR}/nexar/examples/${_ex}")
 endforeach()
 # The MPI library: the real file under its standard-ABI SONAME, every other name a link to it.
 expect_file("${LIBDIR}/libmpi_abi.so.1")
