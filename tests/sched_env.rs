@@ -232,6 +232,44 @@ fn a_missing_rendezvous_is_reported_while_waiting() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The derived rendezvous port is taken: rank 0 fails to bind at once, and the ranks of its
+/// host fail right after with rank 0's reason instead of waiting out the connect timeout (they
+/// used to wait it out: 62 s by default).
+#[test]
+fn a_taken_rendezvous_port_fails_every_rank_of_the_host_at_once() {
+    let (dir, secret) = secret_dir("taken");
+    let job = free_key(5151, |j| slurm_port(j, 0));
+    // Another program holds the port (UDP: the rendezvous is QUIC).
+    let _holder = UdpSocket::bind(("127.0.0.1", slurm_port(job, 0))).expect("bind the port");
+    let t = Instant::now();
+    let outs = start(3, &secret, |r| {
+        kv(&[
+            ("SLURM_PROCID", r.to_string()),
+            ("SLURM_NTASKS", "3".into()),
+            ("SLURM_LOCALID", r.to_string()),
+            ("SLURM_STEP_NODELIST", "localhost".into()),
+            ("SLURM_JOB_ID", job.to_string()),
+            ("SLURM_STEP_ID", "0".into()),
+            ("NEXAR_CONNECT_TIMEOUT_MS", "60000".into()),
+        ])
+    });
+    let took = t.elapsed();
+    for (r, o) in outs.iter().enumerate() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "rank {r}: {err}");
+        if r > 0 {
+            assert!(
+                err.contains(&format!(
+                    "rank {r}: rank 0 could not host the rendezvous at 127.0.0.1:"
+                )),
+                "rank {r}: {err}"
+            );
+        }
+    }
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn open_mpi_environment_forms_a_world() {
     let (dir, secret) = secret_dir("ompi");

@@ -247,7 +247,17 @@ async fn connect_world(
     let server = if started.is_some() {
         started
     } else if launch.host_rendezvous && launch.rank == 0 {
-        Some(RendezvousServer::start(secret, rdv_addr, launch.size, cfg)?)
+        // A failure to bind is left for this host's waiting ranks to read (fail fast).
+        match RendezvousServer::start(secret, rdv_addr, launch.size, cfg) {
+            Ok(s) => {
+                rendezvous::bind_failure::clear(&secret.job_id());
+                Some(s)
+            }
+            Err(e) => {
+                rendezvous::bind_failure::record(&secret.job_id(), e.message());
+                return Err(e);
+            }
+        }
     } else {
         None
     };
@@ -265,14 +275,18 @@ async fn connect_world(
         addr: transport.local_addr()?,
         host,
     };
-    let (table, link) = rendezvous::join(
+    let joining = rendezvous::join(
         transport.endpoint(),
         transport.credentials(),
         rdv_addr,
         &hello,
         cfg,
-    )
-    .await?;
+    );
+    let (table, link) = if server.is_some() {
+        joining.await?
+    } else {
+        until_rank0_fails(joining, &secret.job_id(), launch.rank, rdv_addr).await?
+    };
     link.watch(sink.clone(), launch.rank, launch.size);
     let (addrs, hosts): (Vec<SocketAddr>, Vec<String>) = table.into_iter().unzip();
     transport.set_peer_addrs(addrs)?;
@@ -319,4 +333,33 @@ async fn connect_world(
 /// blank, else the system's host name (empty if it cannot be read).
 pub fn hostname() -> String {
     bind::hostname_from(&|n| std::env::var(n).ok())
+}
+
+/// Runs `joining` (a rank's join of the rendezvous at `rdv`) until it ends, or until rank 0 of
+/// this host records that it could not host the rendezvous: then fails at once with rank 0's
+/// reason ([`rendezvous::bind_failure`]) instead of waiting out the connect timeout.
+async fn until_rank0_fails<T>(
+    joining: impl std::future::Future<Output = Result<T>>,
+    job_id: &str,
+    rank: u32,
+    rdv: SocketAddr,
+) -> Result<T> {
+    tokio::pin!(joining);
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(200));
+    loop {
+        tokio::select! {
+            r = &mut joining => return r,
+            _ = tick.tick() => {
+                let slack = std::time::Duration::from_secs(10);
+                if let Some(why) = rendezvous::bind_failure::recorded(job_id, slack) {
+                    return Err(Error::new(
+                        ErrorKind::Bootstrap,
+                        format!(
+                            "rank {rank}: rank 0 could not host the rendezvous at {rdv}: {why}"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
 }

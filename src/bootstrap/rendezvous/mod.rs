@@ -10,6 +10,7 @@
 //! as a control channel ([`control`]): the launcher tells every rank at once when one dies,
 //! and each rank tells it whether it returns errors (and should survive a peer's death).
 
+pub mod bind_failure;
 mod client;
 pub mod control;
 pub mod proto;
