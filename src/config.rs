@@ -123,6 +123,13 @@ pub struct Config {
     /// `true` (the default) for the Rust and C APIs; the MPI shim starts with `false`
     /// (`MPI_ERRORS_ARE_FATAL`). Changed later with `Context::set_returns_errors`.
     pub returns_errors: bool,
+    /// Strict collective checking (`NEXAR_STRICT_COLLECTIVES=1`): a rooted collective or scan
+    /// on the frame paths ends with a confirmation round (a barrier carrying the call's
+    /// fingerprint), so a rank that would finish without hearing from every member (a bcast
+    /// root, a reduce leaf) also fails when members disagree about the call, instead of
+    /// returning success and failing at its next call. Off by default: it costs one barrier
+    /// per such call (collectives on the shared flag area check every member anyway).
+    pub strict_collectives: bool,
     /// NCCL routing of collectives (`NEXAR_NCCL`; only `nccl` builds read it).
     pub nccl: NcclMode,
     /// Deadline for NCCL communicator set-up (`NEXAR_NCCL_INIT_TIMEOUT_MS`); `None`: the
@@ -146,6 +153,7 @@ impl Default for Config {
             bulk_lane: BulkLane::Tls,
             rdma: RdmaMode::Auto,
             returns_errors: true,
+            strict_collectives: false,
             nccl: NcclMode::Auto,
             nccl_init_timeout: None,
         }
@@ -219,6 +227,9 @@ impl Config {
         }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CALLER_PROGRESS")? {
             c.shm_caller_progress = v != 0;
+        }
+        if let Some(v) = parse::<u8>("NEXAR_STRICT_COLLECTIVES")? {
+            c.strict_collectives = v != 0;
         }
         if let Some(secs) = parse::<f64>("NEXAR_TIMEOUT")? {
             c.coll_timeout = Duration::try_from_secs_f64(secs)

@@ -12,6 +12,7 @@ use crate::core::fingerprint::{
 };
 use crate::core::mailbox;
 use crate::error::{Error, ErrorKind, Result};
+use nexar_proto::algo::confirm::Confirmed;
 use nexar_proto::{Collective, Incoming, Outbox};
 use std::sync::Arc;
 
@@ -120,6 +121,9 @@ impl CollectiveRun {
         mut machine: Box<dyn Collective>,
         fp: Fingerprint,
     ) -> Result<Self> {
+        if comm.engine.cfg.strict_collectives && fp.lets_a_rank_finish_alone() {
+            machine = Box::new(Confirmed::new(machine, comm.group()));
+        }
         let (seq, rx) = comm.open_collective()?;
         let mut run = Self {
             comm: comm.clone(),

@@ -19,6 +19,11 @@
  *   reduce_root  reduce of 8 B to rank 0 / to itself          (both on the flag area: the case
  *                                                              of two "roots" that hung before)
  *   bcast_reduce bcast of 8 B from rank 0 / reduce to rank 0  (both on the flag area)
+ *
+ * A second argument `16M` makes the bcasts and reduces of the root, reduce, reduce_root and
+ * bcast_reduce cases 16 MiB (the frame paths). CTest also runs the cases with the flag area
+ * off (NEXAR_FLAGS_MAX=off) and strict checking on (NEXAR_STRICT_COLLECTIVES=1): there a bcast
+ * root or a reduce leaf, which finishes without hearing from every member, must fail too.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -33,6 +38,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *c = argc > 1 ? argv[1] : "";
+    int big_calls = argc > 2 && !strcmp(argv[2], "16M");
     int last = rank == size - 1;
     /* Warm up: the flag area is set up by the first blocking barrier. */
     if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS) {
@@ -40,7 +46,17 @@ int main(int argc, char **argv)
         return 2;
     }
     static int big[(2 << 20) / sizeof(int)], bigout[(2 << 20) / sizeof(int)];
-    int a[2] = {1, 2}, b[2];
+    int small_a[2] = {1, 2}, small_b[2];
+    int *a = small_a, *b = small_b, n = 2;
+    if (big_calls) {
+        n = (16 << 20) / (int)sizeof(int);
+        a = calloc((size_t)n, sizeof(int));
+        b = calloc((size_t)n, sizeof(int));
+        if (!a || !b) {
+            printf("rank %d: out of memory\n", rank);
+            return 2;
+        }
+    }
     MPI_Request req;
     double t0 = MPI_Wtime();
     int rc;
@@ -64,15 +80,15 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "bcast")) {
         rc = last ? MPI_Bcast(a, 2, MPI_INT, 0, MPI_COMM_WORLD) : MPI_Barrier(MPI_COMM_WORLD);
     } else if (!strcmp(c, "root")) {
-        rc = MPI_Bcast(a, 2, MPI_INT, last ? size - 1 : 0, MPI_COMM_WORLD);
+        rc = MPI_Bcast(a, n, MPI_INT, last ? size - 1 : 0, MPI_COMM_WORLD);
     } else if (!strcmp(c, "reduce")) {
-        rc = last ? MPI_Allreduce(a, b, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
-                  : MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        rc = last ? MPI_Allreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
+                  : MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     } else if (!strcmp(c, "reduce_root")) {
-        rc = MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, last ? size - 1 : 0, MPI_COMM_WORLD);
+        rc = MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, last ? size - 1 : 0, MPI_COMM_WORLD);
     } else if (!strcmp(c, "bcast_reduce")) {
-        rc = last ? MPI_Reduce(a, b, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD)
-                  : MPI_Bcast(a, 2, MPI_INT, 0, MPI_COMM_WORLD);
+        rc = last ? MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD)
+                  : MPI_Bcast(a, n, MPI_INT, 0, MPI_COMM_WORLD);
     } else {
         printf("rank %d: unknown case '%s'\n", rank, c);
         return 2;

@@ -115,6 +115,21 @@ impl Fingerprint {
         }
     }
 
+    /// Whether some rank can finish this collective without hearing from every member (a bcast
+    /// or scatter root, a reduce or gather leaf, a scan's first ranks): the calls strict
+    /// checking confirms ([`crate::Config::strict_collectives`]).
+    pub fn lets_a_rank_finish_alone(&self) -> bool {
+        [
+            Kind::Bcast,
+            Kind::Reduce,
+            Kind::Gather,
+            Kind::Scatter,
+            Kind::Scan,
+        ]
+        .iter()
+        .any(|k| *k as u8 == self.kind)
+    }
+
     fn kind_name(&self) -> &'static str {
         KIND_NAMES.get(self.kind as usize).copied().unwrap_or("?")
     }

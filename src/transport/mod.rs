@@ -50,6 +50,10 @@ pub trait FrameSink: Send + Sync + 'static {
     /// left, most likely because of that). Ignored by default.
     fn on_failures_reported(&self, _by: u32, _failed: &[u32]) {}
 
+    /// Peer `peer` said goodbye: it finished cleanly (called after
+    /// [`FrameSink::on_failures_reported`] for the same goodbye). Ignored by default.
+    fn on_departed(&self, _peer: u32) {}
+
     /// Peer `by` declared this rank failed and dropped it (this rank was stalled). From then
     /// on this rank's view of who failed is its own (the peers that dropped it look failed to
     /// it, and are not): [`FrameSink::known_failures`] should report nothing. Ignored by

@@ -15,6 +15,7 @@ pub mod allreduce;
 pub mod alltoall;
 pub mod barrier;
 pub mod bcast;
+pub mod confirm;
 pub mod gather;
 pub mod reduce;
 pub mod reduce_scatter;

@@ -102,6 +102,10 @@ pub(crate) struct Engine {
     any_failed: AtomicBool,
     /// A peer declared this rank failed and dropped it: its goodbyes pass on no failures.
     dropped: AtomicBool,
+    /// Peers that said goodbye (finished cleanly), by world rank: a send that finds one gone
+    /// fails, but does not make it a failed process for this rank's failure set or the
+    /// failure reports its own goodbye passes on (a departure is not a failure).
+    departed: Vec<AtomicBool>,
     closed: AtomicBool,
     /// Revoked communicators (see [`Engine::revoke_context`]).
     revoked: Revocations,
@@ -137,6 +141,7 @@ impl Engine {
             failed: RwLock::new(HashMap::new()),
             any_failed: AtomicBool::new(false),
             dropped: AtomicBool::new(false),
+            departed: (0..size).map(|_| AtomicBool::new(false)).collect(),
             closed: AtomicBool::new(false),
             revoked: Default::default(),
             features,
@@ -224,11 +229,19 @@ impl Engine {
             && let Some(r) = e.failed_rank()
             && r != self.rank
             && r < self.size
+            && !self.has_departed(r)
             && self.failure_of(r).is_none()
         {
             self.mark_failed(r, e.clone());
         }
         e
+    }
+
+    /// Whether world rank `r` said goodbye (left cleanly).
+    pub fn has_departed(&self, r: u32) -> bool {
+        self.departed
+            .get(r as usize)
+            .is_some_and(|d| d.load(Ordering::Acquire))
     }
 
     /// Fails with the first recorded failure among `members` (world ranks).
@@ -580,9 +593,21 @@ impl FrameSink for Engine {
         if self.dropped.load(Ordering::Acquire) {
             return Vec::new();
         }
-        let mut v: Vec<u32> = self.failed.read().keys().copied().collect();
+        let mut v: Vec<u32> = self
+            .failed
+            .read()
+            .keys()
+            .copied()
+            .filter(|&r| !self.has_departed(r))
+            .collect();
         v.sort_unstable();
         v
+    }
+
+    fn on_departed(&self, peer: u32) {
+        if let Some(d) = self.departed.get(peer as usize) {
+            d.store(true, Ordering::Release);
+        }
     }
 
     fn on_dropped_by(&self, _by: u32) {
@@ -594,7 +619,7 @@ impl FrameSink for Engine {
         // survivors it leaves behind then name the failure that made it leave, at once,
         // rather than the departed peer or nothing until their own detection fires.
         for &rank in failed {
-            if rank < self.size && rank != self.rank && rank != by {
+            if rank < self.size && rank != self.rank && rank != by && !self.has_departed(rank) {
                 self.mark_failed(
                     rank,
                     Error::proc_failed(rank, format!("rank {by} saw it fail before leaving")),

@@ -118,6 +118,7 @@ pub(super) fn deliver(
             if !failed.is_empty() {
                 inner.sink.on_failures_reported(peer, &failed);
             }
+            inner.sink.on_departed(peer);
             inner.peers.goodbye_received(inner, peer, frame.header.seq);
         }
         Some(FrameKind::Hello) | None => return Err("unexpected Hello in the middle of a stream"),

@@ -325,6 +325,7 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
             if !failed.is_empty() {
                 inner.sink.on_failures_reported(peer.rank, &failed);
             }
+            inner.sink.on_departed(peer.rank);
             peer.state.store(GONE, Ordering::Release);
             Action::Nothing
         }
