@@ -4,7 +4,7 @@
  * src/ops/flags.rs). Every rank must return an error that names the mismatch
  * (MPI_ERRORS_RETURN; a rank must not blame a peer that left after finding the mismatch), never
  * hang and never return success; each prints "rank R: mismatch named (class C) after T ms" and
- * exits 0 only then.
+ * exits 0 only then, and only if its MPI_Finalize then returns within 2 s.
  *
  * Cases (the others / the last rank):
  *   count        allreduce of 1 int / of 2 ints             (both on the flag area)
@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int main(int argc, char **argv)
 {
@@ -115,6 +116,16 @@ int main(int argc, char **argv)
     }
     printf("rank %d: mismatch named (class %d) after %.1f ms: %s\n", rank, cls, ms, msg);
     fflush(stdout);
+    /* Finalize must not hang, whatever the mismatch left behind (issue: at most 2 s). */
+    struct timespec f0, f1;
+    clock_gettime(CLOCK_MONOTONIC, &f0);
     MPI_Finalize();
+    clock_gettime(CLOCK_MONOTONIC, &f1);
+    double fin = (double)(f1.tv_sec - f0.tv_sec) + (double)(f1.tv_nsec - f0.tv_nsec) * 1e-9;
+    if (fin > 2.0) {
+        printf("rank %d: %s: MPI_Finalize took %.2f s after the mismatch\n", rank, c, fin);
+        fflush(stdout);
+        return 1;
+    }
     return 0;
 }
