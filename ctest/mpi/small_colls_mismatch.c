@@ -19,12 +19,18 @@
  *   reduce_root  reduce of 8 B to rank 0 / to itself          (both on the flag area: the case
  *                                                              of two "roots" that hung before)
  *   bcast_reduce bcast of 8 B from rank 0 / reduce to rank 0  (both on the flag area)
+ *   op           allreduce MPI_SUM / MPI_MAX                  (both on the flag area)
+ *   type         allreduce of 2 MPI_INT / of 2 MPI_FLOAT      (both on the flag area)
  *
+ * The message must name the differing field as the program wrote it: the cases kind, op and
+ * type check for the MPI names (MPI_Allreduce and MPI_Barrier; MPI_SUM and MPI_MAX; MPI_INT32_T
+ * and MPI_FLOAT).
  * A second argument `16M` makes the bcasts and reduces of the root, reduce, reduce_root and
  * bcast_reduce cases 16 MiB (the frame paths). CTest also runs the cases with the flag area
  * off (NEXAR_FLAGS_MAX=off) and strict checking on (NEXAR_STRICT_COLLECTIVES=1): there a bcast
  * root or a reduce leaf, which finishes without hearing from every member, must fail too.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +93,12 @@ int main(int argc, char **argv)
                   : MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     } else if (!strcmp(c, "reduce_root")) {
         rc = MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, last ? size - 1 : 0, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "op")) {
+        rc = MPI_Allreduce(a, b, 2, MPI_INT, last ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    } else if (!strcmp(c, "type")) {
+        float fa[2] = {1, 2}, fb[2];
+        rc = last ? MPI_Allreduce(fa, fb, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)
+                  : MPI_Allreduce(a, b, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     } else if (!strcmp(c, "bcast_reduce")) {
         rc = last ? MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD)
                   : MPI_Bcast(a, n, MPI_INT, 0, MPI_COMM_WORLD);
@@ -108,6 +120,21 @@ int main(int argc, char **argv)
         printf("rank %d: %s: an error that names no mismatch (class %d): %s\n", rank, c, cls, msg);
         fflush(stdout);
         return 1;
+    }
+    const char *names[3][3] = {{"kind", "MPI_Allreduce", "MPI_Barrier"},
+                               {"op", "MPI_SUM", "MPI_MAX"},
+                               {"type", "MPI_INT32_T", "MPI_FLOAT"}};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(c, names[i][0]))
+            continue;
+        for (int j = 1; j < 3; j++) {
+            if (!strstr(msg, names[i][j])) {
+                printf("rank %d: %s: the message does not name %s: %s\n", rank, c, names[i][j],
+                       msg);
+                fflush(stdout);
+                return 1;
+            }
+        }
     }
     if (cls != MPIX_ERR_COLL_MISMATCH) {
         printf("rank %d: %s: class %d, not MPIX_ERR_COLL_MISMATCH: %s\n", rank, c, cls, msg);

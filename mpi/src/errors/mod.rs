@@ -10,4 +10,5 @@
 
 pub mod codes;
 pub mod handlers;
+pub mod mismatch_words;
 pub mod report;

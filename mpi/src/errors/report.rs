@@ -111,7 +111,13 @@ pub fn class_of(kind: ErrorKind) -> c_int {
 
 impl From<nexar::Error> for MpiError {
     fn from(e: nexar::Error) -> Self {
-        Self::new(class_of(e.kind()), e.to_string())
+        let text = e.to_string();
+        let text = if e.kind() == nexar::ErrorKind::Mismatch {
+            super::mismatch_words::in_mpi_terms(&text)
+        } else {
+            text
+        };
+        Self::new(class_of(e.kind()), text)
     }
 }
 
