@@ -9,7 +9,8 @@
 //! Detection latencies are printed (`eprintln`, run with `--nocapture`), and asserted only
 //! against generous bounds. `NEXAR_FAULT_SEEDS` (default 5) sets how many kills the launcher
 //! scenario tries, `NEXAR_FAULT_STALLS` (default 10) how many short stalls,
-//! `NEXAR_FAULT_KILLS` (default 8) how many kills by hand land at spread-out moments.
+//! `NEXAR_FAULT_KILLS` (default 8) how many kills by hand land at spread-out moments, and
+//! `NEXAR_FAULT_TRANSPORT` (default `auto`; `quic`) between ranks talking over what.
 
 mod common;
 
@@ -201,6 +202,9 @@ fn without_the_launcher_kills_are_caught_over_shared_memory_and_over_quic() {
 fn kills_at_any_moment_of_a_call_leave_no_survivor_waiting_and_name_the_dead_rank() {
     let _g = serial();
     let kills = env_count("NEXAR_FAULT_KILLS", 8) as u32;
+    // `NEXAR_FAULT_TRANSPORT=quic` runs the same kills between ranks talking QUIC (the path
+    // between hosts, where a peer's death used to kill survivors with SIGPIPE).
+    let transport = std::env::var("NEXAR_FAULT_TRANSPORT").unwrap_or_else(|_| "auto".into());
     for i in 0..kills {
         let victim = 1 + i % 3;
         // Steps of 97 ms: a 64 MiB call takes a few hundred ms here, so the kills land at
@@ -209,12 +213,19 @@ fn kills_at_any_moment_of_a_call_leave_no_survivor_waiting_and_name_the_dead_ran
         let dir = tempfile::tempdir().unwrap();
         let launch = launch_by_hand(&example("fault_victim"), 4, dir.path(), |c| {
             c.args(["kill", BYTES, &victim.to_string(), &delay.to_string()])
-                .env("NEXAR_TRANSPORT", "auto")
+                .env("NEXAR_TRANSPORT", &transport)
                 .env("NEXAR_BULK_LANE", "tls")
                 .env("NEXAR_PEER_TIMEOUT_MS", "1500");
         });
         let outs = Reaper(launch.children).wait(Duration::from_secs(60));
-        let ctx = format!("kill {i}: victim {victim} after {delay} ms");
+        let ctx = format!("kill {i} ({transport}): victim {victim} after {delay} ms");
+        // No survivor dies of a signal (SIGPIPE from a peer's closed connection, say).
+        for (r, o) in outs.iter().enumerate() {
+            use std::os::unix::process::ExitStatusExt;
+            if r as u32 != victim {
+                assert_eq!(o.status.signal(), None, "{ctx}: rank {r} {:?}", o.status);
+            }
+        }
         let text = stdout_of(&outs);
         let lat = survivors_saw(&text, victim, 4, &format!("{ctx}\n{}", stderr_of(&outs)));
         eprintln!("{ctx}: detection latency per survivor (ms): {lat:.1?}");

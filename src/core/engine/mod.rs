@@ -272,7 +272,7 @@ impl Engine {
         if to == self.rank {
             return self.send_p2p(to, context, tag, Bytes::copy_from_slice(data));
         }
-        let seq = self.next_p2p_seq(to, context)?;
+        let seq = self.next_p2p_seq(to, context, data.len())?;
         let h = self.p2p_header(context, tag, seq, false);
         self.transport()
             .send_copy(to, h, data)
@@ -282,7 +282,20 @@ impl Engine {
     /// The sequence number of the next p2p message to world rank `to` on `context`, after the
     /// checks every send makes: the engine is open, the communicator not revoked, `to` not
     /// known to have failed.
-    fn next_p2p_seq(&self, to: u32, context: u64) -> Result<u64> {
+    ///
+    /// A message over the transports' limit is refused here, before it takes a number: a
+    /// number taken by a message that never leaves would hold back every later message to
+    /// `to` (they are delivered in order).
+    fn next_p2p_seq(&self, to: u32, context: u64, len: usize) -> Result<u64> {
+        if len as u64 > self.cfg.max_message {
+            return Err(Error::new(
+                ErrorKind::ResourceExhausted,
+                format!(
+                    "message of {len} bytes exceeds the limit of {} (NEXAR_MAX_MESSAGE)",
+                    self.cfg.max_message
+                ),
+            ));
+        }
         self.check_open()?;
         self.check_revoked(context)?;
         if let Some(e) = self.failure_of(to) {
@@ -326,7 +339,7 @@ impl Engine {
         payload: Bytes,
         sync: bool,
     ) -> Result<Option<SyncWait>> {
-        let seq = self.next_p2p_seq(to, context)?;
+        let seq = self.next_p2p_seq(to, context, payload.len())?;
         // Registered before the failure re-check and the send, so neither a fast
         // acknowledgement nor a concurrent failure of `to` can be missed.
         let wait = sync.then(|| {

@@ -370,7 +370,7 @@ impl Inner {
             return Err(Error::new(
                 ErrorKind::ResourceExhausted,
                 format!(
-                    "message of {len} bytes exceeds the limit of {}",
+                    "message of {len} bytes exceeds the limit of {} (NEXAR_MAX_MESSAGE)",
                     self.max_message
                 ),
             ));

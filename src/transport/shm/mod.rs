@@ -206,6 +206,17 @@ impl Inner {
     /// Local peer `to` if it is live, counting a frame of `len` payload bytes as sent; else
     /// the reason it is not (its loss's own words where it was lost).
     fn live_peer(&self, to: u32, len: usize) -> Result<&Arc<Peer>> {
+        // Refused here, as the QUIC transport does: the receiver would take an oversized
+        // frame for a protocol violation and declare this (healthy) rank failed.
+        if len as u64 > self.max_message {
+            return Err(Error::new(
+                ErrorKind::ResourceExhausted,
+                format!(
+                    "message of {len} bytes exceeds the limit of {} (NEXAR_MAX_MESSAGE)",
+                    self.max_message
+                ),
+            ));
+        }
         let peer = self.peer(to)?;
         if peer.state.load(Ordering::Acquire) != LIVE {
             let why = peer
