@@ -1,8 +1,8 @@
 /* MPI-4 persistent collectives: every *_init form (and a few _c forms) created once and
  * started 3 times with changing data, results verified after each MPI_Wait; the count /
  * displacement arrays are overwritten after init (the request must have copied them);
- * MPI_Startall over two persistent collectives; MPI_Request_free of inactive ones; argument
- * errors raised at init. */
+ * MPI_Startall over two persistent collectives; two started in different orders on different
+ * ranks; MPI_Request_free of inactive ones; argument errors raised at init. */
 #include "mpi_check.h"
 
 enum { ROUNDS = 3, MAXP = 64 };
@@ -260,6 +260,31 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Request_free(&two[0]));
         CHECK_OK(MPI_Request_free(&two[1]));
         CHECK(two[0] == MPI_REQUEST_NULL && two[1] == MPI_REQUEST_NULL);
+    }
+
+    /* Started in different orders on different ranks (MPI 4 allows it: they match in init
+     * order), with a plain collective on the same communicator in between: odd ranks start
+     * the allreduce first, even ranks the bcast; both complete with the right values. */
+    {
+        MPI_Request two[2];
+        int b = 0, s = 0, t = 0;
+        CHECK_OK(MPI_Bcast_init(&b, 1, MPI_INT, 0, w, info, &two[0]));
+        CHECK_OK(MPI_Allreduce_init(&s, &t, 1, MPI_INT, MPI_SUM, w, info, &two[1]));
+        for (int it = 0; it < ROUNDS; it++) {
+            b = rank == 0 ? 70 + it : -1;
+            s = it + rank;
+            int first = rank % 2;
+            CHECK_OK(MPI_Start(&two[first]));
+            int x = 1, y = 0;
+            CHECK_OK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, w));
+            CHECK(y == size);
+            CHECK_OK(MPI_Start(&two[1 - first]));
+            CHECK_OK(MPI_Waitall(2, two, MPI_STATUSES_IGNORE));
+            CHECK(b == 70 + it);
+            CHECK(t == size * it + size * (size - 1) / 2);
+        }
+        CHECK_OK(MPI_Request_free(&two[0]));
+        CHECK_OK(MPI_Request_free(&two[1]));
     }
 
     /* Errors are raised at init (every rank makes the same bad call; nothing is started). */

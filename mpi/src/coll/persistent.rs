@@ -5,9 +5,11 @@
 //! at init, as MPI requires), copies the count / displacement / datatype arrays it needs (the
 //! caller may reuse them after init), and stores a persistent request whose starter issues the
 //! matching non-blocking collective `MPI_IX` with the kept arguments at each `MPI_Start`; the
-//! started operation is adopted into the persistent request (`request::adopt`). Every
-//! rank must start its persistent collectives in the same order (they take their place in the
-//! communicator's collective order at `MPI_Start`). The info argument is checked and ignored.
+//! started operation is adopted into the persistent request (`request::adopt`). Each persistent
+//! collective runs on a channel of its own (a hidden communicator derived from the parent and
+//! the init's place among the parent's persistent inits, [`Lane`]): inits are collective and
+//! ordered, so the channels agree on every rank, and ranks may start their persistent
+//! collectives in different orders, as MPI 4 allows. The info argument is checked and ignored.
 //! An error at `MPI_Start` (rare: the arguments were checked at init) is reported by the
 //! non-blocking form too, so a user error handler may see it twice.
 
@@ -17,8 +19,9 @@ use crate::comm::communicator::MPI_Info;
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
 use crate::request::table::{MPI_Request, adopt, store_persistent};
-use crate::state::comm;
+use crate::state::{comm, errhandler_of, insert_comm, remove_comm};
 use nexar::Comm;
+use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
 
 use crate::coll::alltoallw::{PMPI_Ialltoallw, PMPI_Ialltoallw_c};
@@ -55,22 +58,57 @@ pub(crate) fn init(comm_h: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) 
     comm(comm_h)
 }
 
-/// Stores the persistent request: each start runs `issue(kept, comm, &mut handle)`, a
-/// non-blocking collective, and adopts the request it creates.
+/// The channel of one persistent collective: a hidden communicator (with the parent's error
+/// handler and topology) whose context derives from the parent's and the init's index among the
+/// parent's persistent inits. Freed with the request.
+struct Lane(MPI_Comm);
+
+impl Lane {
+    fn open(parent: MPI_Comm) -> Result<Self> {
+        // Per communicator (its context, the same on every member), the next init index.
+        static NEXT: parking_lot::Mutex<Option<HashMap<u64, u64>>> = parking_lot::Mutex::new(None);
+        let c = comm(parent)?;
+        let index = {
+            let mut next = NEXT.lock();
+            let n = next
+                .get_or_insert_with(HashMap::new)
+                .entry(c.context_id())
+                .or_insert(0);
+            *n += 1;
+            *n - 1
+        };
+        let lane = c.companion(format!("persistent-collective-{index}").as_bytes());
+        let h = insert_comm(lane, errhandler_of(parent))?;
+        crate::comm::topo::copy_topology(parent, h);
+        Ok(Self(h))
+    }
+}
+
+impl Drop for Lane {
+    fn drop(&mut self) {
+        // After MPI_Finalize the table is gone with everything in it.
+        let _ = remove_comm(self.0);
+    }
+}
+
+/// Stores the persistent request: each start runs `issue(kept, lane, &mut handle)`, a
+/// non-blocking collective on the request's own channel ([`Lane`]), and adopts the request it
+/// creates.
 pub(crate) fn persist<S: 'static>(
     comm_h: MPI_Comm,
     request: *mut MPI_Request,
     kept: S,
     issue: impl Fn(&S, MPI_Comm, *mut MPI_Request) -> c_int + 'static,
 ) -> Result<()> {
-    let kept = Kept((kept, issue));
+    let lane = Lane::open(comm_h)?;
+    let kept = Kept((kept, issue, lane));
     store_persistent(
         request,
         comm_h,
         Box::new(move || {
-            let (s, issue) = kept.get();
+            let (s, issue, lane) = kept.get();
             let mut h = MPI_REQUEST_NULL;
-            let rc = issue(s, comm_h, &mut h);
+            let rc = issue(s, lane.0, &mut h);
             if rc != MPI_SUCCESS {
                 return Err(MpiError::new(
                     rc,
