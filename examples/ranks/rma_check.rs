@@ -3,8 +3,8 @@
 //! * `rma_check` (under nexarrun): on an allocated and on a created window, a ring of puts
 //!   under fences, then a counter on rank 0 bumped by every rank with fetching accumulates
 //!   under lock_all; every value checked. Prints `rank r/n: rma ok`.
-//! * `rma_check refused` (or `RMA_CHECK=refused`): creating a window must fail on every rank (the test runs it over
-//!   QUIC, where the ranks share no memory). Prints `rank r/n: rma refused: <error>`.
+//! * `rma_check refused` (or `RMA_CHECK=refused`): creating a window must fail on every rank (the test runs it
+//!   with two host names, `NEXAR_HOSTNAME`, so the ranks share no memory). Prints `rank r/n: rma refused: <error>`.
 //! * `rma_check crash`: the last rank takes the exclusive lock on rank 0 and dies holding it;
 //!   the others then ask for that lock, and for a lock on the dead rank, and print how each
 //!   ended (`lock failed: ...`), which must be promptly and with `ProcFailed`.

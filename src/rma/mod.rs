@@ -115,8 +115,8 @@ unsafe impl Send for Inner {}
 // SAFETY: as above.
 unsafe impl Sync for Inner {}
 
-/// Every member's `(size, disp_unit, base address, usable, noncontig)` record.
-const RECORD: usize = 5;
+/// Every member's `(size, disp_unit, base address, usable, noncontig, pid)` record.
+const RECORD: usize = 6;
 /// Window memory of each member of an `Allocate` window starts at a multiple of this.
 const ALLOC_ALIGN: usize = 64;
 
@@ -132,23 +132,24 @@ impl Comm {
         let transport = engine.transport();
         let world = comm.inner.members.world().clone();
         let needs_cma = matches!(flavor, Flavor::Create | Flavor::Dynamic);
-        // How this process reaches each member's memory by cross-memory attach (itself: no
-        // need), asked once so that the check and the use agree.
-        let pids: Vec<Option<i32>> = world
+        // Which members share this host's memory: the shared-memory transport says where it
+        // runs; where it does not (QUIC forced on one host) the host names say. A window's
+        // memory is its own shared file (or the members' memory read by cross-memory attach),
+        // whatever carries the messages.
+        let hosts = engine.hosts();
+        let my_host = hosts.get(engine.rank as usize);
+        let same_host = |w: u32| {
+            w == engine.rank
+                || transport.shares_memory(w)
+                || (my_host.is_some() && hosts.get(w as usize) == my_host)
+        };
+        // Whether cross-memory attach may read a member: the transport knows (it tried);
+        // without it, a member on this host is assumed readable and a refused read fails
+        // the operation with its error.
+        let cma_known = |w: u32| !transport.shares_memory(w) || transport.cma_target(w).is_some();
+        let usable = world
             .iter()
-            .map(|&w| {
-                if w == engine.rank {
-                    Some(std::process::id() as i32)
-                } else if transport.shares_memory(w) {
-                    transport.cma_target(w)
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let usable = world.iter().zip(&pids).all(|(&w, pid)| {
-            w == engine.rank || (transport.shares_memory(w) && (!needs_cma || pid.is_some()))
-        });
+            .all(|&w| same_host(w) && (!needs_cma || w == engine.rank || cma_known(w)));
         let size = if flavor == Flavor::Dynamic {
             0
         } else {
@@ -160,6 +161,7 @@ impl Comm {
             mine.base as u64,
             u64::from(usable),
             u64::from(mine.noncontig),
+            u64::from(std::process::id()),
         ];
         let mut all = vec![0u64; RECORD * n];
         comm.allgather_blocking(&record, &mut all)?;
@@ -192,14 +194,9 @@ impl Comm {
                 let reach = match flavor {
                     Flavor::Allocate | Flavor::Shared => Reach::Here(area.at(offsets[r])),
                     _ if r == me => Reach::Here(base as usize as *mut u8),
-                    _ => match pids[r] {
-                        Some(pid) => Reach::Cma { pid, base },
-                        None => {
-                            return Err(Error::new(
-                                ErrorKind::Internal,
-                                format!("rank {r} was found reachable, then not"),
-                            ));
-                        }
+                    _ => Reach::Cma {
+                        pid: rec(r)[5] as i32,
+                        base,
                     },
                 };
                 Ok(Target {
