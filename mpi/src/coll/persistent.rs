@@ -7,7 +7,7 @@
 //! matching non-blocking collective `MPI_IX` with the kept arguments at each `MPI_Start`; the
 //! started operation is adopted into the persistent request (`request::adopt`). Each persistent
 //! collective runs on a channel of its own (a hidden communicator derived from the parent and
-//! the init's place among the parent's persistent inits, [`Lane`]): inits are collective and
+//! the init's place among the parent's persistent inits, `Lane`): inits are collective and
 //! ordered, so the channels agree on every rank, and ranks may start their persistent
 //! collectives in different orders, as MPI 4 allows. The info argument is checked and ignored.
 //! An error at `MPI_Start` (rare: the arguments were checked at init) is reported by the
