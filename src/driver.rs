@@ -99,6 +99,11 @@ pub(crate) async fn prefer_mismatch(
     timed.await.unwrap_or(e)
 }
 
+/// How often a waiting call looks for members that left the job, and how long it must have
+/// heard nothing before such a member ends it (see [`CollectiveRun::run_to_end`]).
+const DEPARTURE_CHECK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+const DEPARTURE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// One collective call in flight on one rank.
 pub(crate) struct CollectiveRun {
     comm: Arc<CommInner>,
@@ -239,12 +244,16 @@ impl CollectiveRun {
     async fn run_to_end(&mut self) -> Result<()> {
         // Created inside the runtime's context: the caller's own thread may poll this future
         // (blocking calls drive it there), and a timer needs the runtime's time driver.
-        let probe = {
+        let (probe, mut departures) = {
             let _in_runtime = self.comm.engine.runtime.enter();
-            tokio::time::sleep(COLL_PROBE_AFTER)
+            (
+                tokio::time::sleep(COLL_PROBE_AFTER),
+                tokio::time::interval(DEPARTURE_CHECK_EVERY),
+            )
         };
         tokio::pin!(probe);
         let mut probed = false;
+        let mut last_frame = std::time::Instant::now();
         loop {
             let machine = self.machine.as_mut().expect("machine present until finish");
             if machine.is_done() {
@@ -257,7 +266,23 @@ impl CollectiveRun {
                     self.pass_probe(self.comm.engine.rank);
                     continue;
                 }
+                _ = departures.tick(), if probed => {
+                    // A member that left the job sent everything it ever will before its
+                    // goodbye: a call that has heard nothing for a while since, with such a
+                    // member, is waiting for what will never come. (A correct program's
+                    // members leave only after the final barrier, when no call is open.)
+                    let engine = &self.comm.engine;
+                    if last_frame.elapsed() >= DEPARTURE_GRACE
+                        && let Some(r) = engine.departed_among(self.comm.members.world())
+                    {
+                        return Err(engine.departure_error(r));
+                    }
+                    continue;
+                }
             };
+            if matches!(event, CollEvent::Frame(_)) {
+                last_frame = std::time::Instant::now();
+            }
             let machine = self.machine.as_mut().expect("machine present until finish");
             match event {
                 CollEvent::Frame(f) => {

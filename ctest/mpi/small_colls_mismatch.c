@@ -107,6 +107,10 @@ int main(int argc, char **argv)
         return 2;
     }
     double ms = (MPI_Wtime() - t0) * 1e3;
+    if (big_calls) {
+        free(a);
+        free(b);
+    }
     if (rc == MPI_SUCCESS) {
         printf("rank %d: %s: the call returned success\n", rank, c);
         fflush(stdout);

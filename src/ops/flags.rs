@@ -498,7 +498,13 @@ impl<'a> Wait<'a> {
         engine.check_revoked(inner.context)?;
         self.check_early(missing)?;
         for &r in missing {
-            if let Some(e) = engine.failure_of(world[r]) {
+            // A missing peer that left the job (it finalized) will never join this call.
+            let gone = engine.failure_of(world[r]).or_else(|| {
+                engine
+                    .has_departed(world[r])
+                    .then(|| engine.departure_error(world[r]))
+            });
+            if let Some(e) = gone {
                 // A peer that found a mismatch tells everyone and leaves: its notice, if it
                 // comes within the grace the frame paths give it, is the real cause.
                 let grace = Instant::now() + NOTICE_GRACE;

@@ -244,6 +244,20 @@ impl Engine {
             .is_some_and(|d| d.load(Ordering::Acquire))
     }
 
+    /// The first of `members` (world ranks) that said goodbye, if any.
+    pub fn departed_among(&self, members: &[u32]) -> Option<u32> {
+        members.iter().copied().find(|&r| self.has_departed(r))
+    }
+
+    /// The error of a call that still waits for world rank `r`, which left the job: a process
+    /// that finalized sends nothing more, so the call can never complete.
+    pub fn departure_error(&self, r: u32) -> Error {
+        Error::proc_failed(
+            r,
+            "it left the job (finalized) while a call on this rank still waited for it",
+        )
+    }
+
     /// Fails with the first recorded failure among `members` (world ranks).
     pub fn check_alive(&self, members: &[u32]) -> Result<()> {
         if !self.any_failed.load(Ordering::Acquire) {
