@@ -39,12 +39,7 @@ DD_BLOCK = 4 * MIB
 GOAL_OMPI, GOAL_DD = 1.0, 0.5
 
 
-def loadavg():
-    """/proc/loadavg as it reads (1, 5 and 15 minute averages, runnable/all, last pid)."""
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+loadavg = run.loadavg
 
 
 def filesystem_of(path):
@@ -131,10 +126,7 @@ def rows_of(runs, dd):
     return rows
 
 
-def _f(x, fmt):
-    """x formatted, or a dash as wide as the format."""
-    width = int(fmt.split(".")[0] or 0)
-    return "-".rjust(width) if x is None else format(x, fmt)
+_f = run.fmt_or_dash
 
 
 def table(rows):

@@ -49,12 +49,7 @@ GOAL_POINTS = [("put", 8), ("put", MIB), ("put", 16 * MIB),
 BENCH_ORDER = ["put", "get", "fetch_and_op", "put_bw", "get_bw"]
 
 
-def loadavg():
-    """/proc/loadavg as it reads (1, 5 and 15 minute averages, runnable/all, last pid)."""
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+loadavg = run.loadavg
 
 
 class RmaProgress(run.Progress):
@@ -143,10 +138,7 @@ def rows_of(merged, ranks_list):
     return rows
 
 
-def _f(x, fmt):
-    """x formatted, or a dash as wide as the format."""
-    width = int(fmt.split(".")[0] or 0)
-    return "-".rjust(width) if x is None else format(x, fmt)
+_f = run.fmt_or_dash
 
 
 def _us(x):

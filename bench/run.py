@@ -38,6 +38,20 @@ class HarnessError(Exception):
     """A step failed: the message says which and why."""
 
 
+def loadavg():
+    """/proc/loadavg as it reads (1, 5 and 15 minute averages, runnable/all, last pid)."""
+    try:
+        return Path("/proc/loadavg").read_text().strip()
+    except OSError:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def fmt_or_dash(x, fmt):
+    """x formatted, or a dash as wide as the format (a figure not measured)."""
+    width = int(fmt.split(".")[0] or 0)
+    return "-".rjust(width) if x is None else format(x, fmt)
+
+
 def log(msg):
     print(f"[bench] {msg}", file=sys.stderr, flush=True)
 
