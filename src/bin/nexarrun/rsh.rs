@@ -251,18 +251,16 @@ pub fn joiner_command(
                 .args(["/bin/sh", "-c"])
                 .arg(line.join(" "));
             if let Some(secret) = &plan.secret {
-                cmd.env("NEXAR_JOB_SECRET", hex(secret.expose()));
+                cmd.env(
+                    "NEXAR_JOB_SECRET",
+                    nexar::bootstrap::pmi::hex_encode(secret.expose()),
+                );
             }
             cmd
         }
     };
     cmd.stdin(std::process::Stdio::null()).kill_on_drop(true);
     Ok(cmd)
-}
-
-/// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
