@@ -64,6 +64,7 @@ pub use ops::dest::{Dest, Input, Mode, Target};
 pub use ops::inter::InterRoot;
 pub use ops::local::{reduce_local, reduce_local_with};
 pub use ops::p2p::{PendingRecv, RecvOutcome};
+pub use ops::p2p_into::{Owning, RecvInto};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
 pub use ops::progress::PollBackoff;
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};

@@ -39,6 +39,7 @@ check_tests!(
     p2p_truncation,
     p2p_self_and_sendrecv_ring,
     p2p_nonblocking_post_order,
+    p2p_receives_into_posted_buffers,
     p2p_large_messages,
     p2p_ssend_mprobe_cancel,
     barrier_bcast_every_root,

@@ -67,6 +67,9 @@ fn every_size_arrives_intact_with_and_without_one_copy() {
         for l in &lines {
             assert!(counter(l, "frames_sent") >= min_frames, "{l}");
             assert!(counter(l, "frames_received") >= min_frames, "{l}");
+            // The posted windows (32 receives per peer, posted before any send) land straight
+            // from the ring in the receives' buffers.
+            assert!(counter(l, "landed") >= 32 * (n as u64 - 1), "{l}");
         }
         // Whether one-copy reads are permitted depends on the sandbox; when they are, the
         // messages of at least CMA_THRESHOLD bytes (2 of the 13 sizes) must have used them.

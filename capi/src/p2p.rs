@@ -172,12 +172,25 @@ pub extern "C" fn nexar_irecv(
         let out = RawOut::new(unsafe { output(buf, byte_len(count, dt)?, "buf")? });
         let (src, tag) = (source_arg(source)?, tag_arg(tag)?);
         let c = self::comm(comm)?;
-        let pending = c.start_recv(src, tag)?;
-        let req = c.spawn(async move {
-            // SAFETY: the buffer outlives the request per the documented contract.
-            let o = pending.finish_into(unsafe { out.get() }).await?;
-            Ok(Some((o, out.len())))
-        });
+        // SAFETY: the buffer outlives the request per the documented contract.
+        let dst = unsafe { out.get() };
+        if nexar::device::device_of(dst).is_some() {
+            // Device memory is written through the staged copy, on the runtime.
+            let pending = c.start_recv(src, tag)?;
+            let req = c.spawn(async move {
+                // SAFETY: as above.
+                let o = pending.finish_into(unsafe { out.get() }).await?;
+                Ok(Some((o, out.len())))
+            });
+            return store_request(request, req);
+        }
+        // Host memory: the engine lands the message in `buf` itself (a small one straight
+        // from a shared-memory ring), and the thread that waits only observes completion.
+        let len = dst.len();
+        // SAFETY: as above; nothing else touches `buf` until the request completes (MPI-style
+        // contract), and dropping the request withdraws the receive.
+        let (pending, _) = unsafe { c.start_recv_into(dst.as_mut_ptr(), len, src, tag)? };
+        let req = nexar::Request::inline(async move { Ok(Some((pending.await?, len))) });
         store_request(request, req)
     })
 }

@@ -97,6 +97,33 @@ fn blocking_fast_paths(w: &nexar::Comm) -> nexar::Result<()> {
     Ok(())
 }
 
+/// Windows of non-blocking receives posted before their messages arrive (the `osu_bw`
+/// pattern): each small message lands straight from the ring slot in its receive's buffer
+/// (counted as `landed`), in posting order.
+fn posted_windows(w: &nexar::Comm) -> nexar::Result<()> {
+    const WINDOW: usize = 32;
+    let (me, n) = (w.rank(), w.size());
+    for k in 1..n {
+        let (to, from) = ((me + k) % n, (me + n - k) % n);
+        let posted: Vec<_> = (0..WINDOW)
+            .map(|_| w.irecv(vec![0u64; 1], Source::Rank(from), TagMatch::Tag(3000)))
+            .collect::<nexar::Result<_>>()?;
+        // Everyone's receives are posted before anyone sends.
+        w.barrier_blocking()?;
+        for i in 0..WINDOW {
+            w.send_blocking(&[(me as u64) << 32 | i as u64], to, 3000)?;
+        }
+        for (i, r) in posted.into_iter().enumerate() {
+            let (got, st) = r.wait()?;
+            if got[0] != (from as u64) << 32 | i as u64 || st.source != from {
+                eprintln!("rank {me}: posted receive {i} from rank {from} got {got:?}");
+                std::process::exit(1);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> nexar::Result<()> {
     let ctx = Context::init()?;
     let w = ctx.world();
@@ -117,6 +144,7 @@ fn main() -> nexar::Result<()> {
     }
     lent_sends(w)?;
     blocking_fast_paths(w)?;
+    posted_windows(w)?;
     w.barrier_blocking()?;
     let stats = ctx.transport_stats();
     let shm = stats
@@ -125,12 +153,13 @@ fn main() -> nexar::Result<()> {
         .map(|(_, s)| *s);
     match shm {
         Some(s) => println!(
-            "rank {me}/{n}: shm check passed over {}: frames_sent={} frames_received={} bytes_sent={} one_copy={}",
+            "rank {me}/{n}: shm check passed over {}: frames_sent={} frames_received={} bytes_sent={} one_copy={} landed={}",
             ctx.transport_name(),
             s.frames_sent,
             s.frames_received,
             s.bytes_sent,
-            s.one_copy_frames
+            s.one_copy_frames,
+            s.landed_frames
         ),
         None => println!(
             "rank {me}/{n}: shm check passed over {} without shm counters",

@@ -152,6 +152,20 @@ impl Buf {
 
     /// Where a receive into this buffer writes.
     pub fn recv_target(&self) -> RecvTarget {
+        // The common case, a dense buffer in host memory, is written in place and keeps no
+        // block list (no allocation per receive).
+        if self.is_dense()
+            && device_buf::device_of(self.ptr as usize, &self.ty, self.count).is_none()
+        {
+            return RecvTarget {
+                base: self.ptr as usize,
+                ty: self.ty.clone(),
+                temp: None,
+                len: self.len,
+                blocks: Vec::new(),
+                device: None,
+            };
+        }
         RecvTarget::blocks(self, vec![(0, self.count, 0)], self.len)
     }
 }

@@ -8,11 +8,14 @@
 //!   the oldest match. Its bytes count against the sender's budget
 //!   ([`crate::transport::budget`]): a sender over budget is not read any further (back-pressure,
 //!   no error) until receives drain its messages.
-//! * Receives are completed through one-shot channels; this module does no I/O and never blocks.
+//! * Receives are completed through one-shot channels or, when posted with their buffer, in a
+//!   [`RecvCell`] (a small message from a ring slot is copied straight into the buffer:
+//!   [`Matcher::arrive_inline`]); this module does no I/O and never blocks.
 //! * A synchronous message carries the sequence number to acknowledge; when a receive (or a
 //!   matched probe) takes it, (sender, sequence) goes to an outbox the engine drains and sends
 //!   as acknowledgements after releasing its lock.
 
+use super::recv_cell::{Landed, RecvCell};
 use crate::error::{Error, ErrorKind, Result};
 use crate::transport::budget::RxBudget;
 use bytes::Bytes;
@@ -50,9 +53,13 @@ pub(crate) struct RecvSpec {
 
 impl RecvSpec {
     fn accepts(&self, e: &Envelope) -> bool {
-        e.context == self.context
-            && self.source.is_none_or(|s| s == e.src)
-            && self.tag.is_none_or(|t| t == e.tag)
+        self.accepts_parts(e.context, e.src, e.tag)
+    }
+
+    fn accepts_parts(&self, context: u64, src: u32, tag: i32) -> bool {
+        context == self.context
+            && self.source.is_none_or(|s| s == src)
+            && self.tag.is_none_or(|t| t == tag)
     }
 
     fn involves(&self, world_rank: u32) -> bool {
@@ -66,10 +73,30 @@ impl RecvSpec {
 /// Where a posted receive's result goes.
 pub(crate) type RecvReply = oneshot::Sender<Result<Envelope>>;
 
+/// How a posted receive is completed.
+pub(crate) enum Reply {
+    /// Through a one-shot channel (its receiver dropped: the receive was abandoned).
+    Channel(RecvReply),
+    /// In place, in the receive's buffer (see [`RecvCell`]).
+    Cell(Arc<RecvCell>),
+}
+
+impl Reply {
+    /// Completes the receive with `err`.
+    fn fail(self, err: &Error) {
+        match self {
+            Reply::Channel(tx) => {
+                let _ = tx.send(Err(err.clone()));
+            }
+            Reply::Cell(cell) => cell.complete(Err(err.clone())),
+        }
+    }
+}
+
 struct Posted {
     id: u64,
     spec: RecvSpec,
-    reply: RecvReply,
+    reply: Reply,
 }
 
 /// Outcome of posting a receive.
@@ -146,7 +173,11 @@ impl Matcher {
         }
         *next += 1;
         self.release(env)?;
-        // Drain frames that were waiting for this one.
+        self.release_early(src)
+    }
+
+    /// Releases, in order, the frames from `src` that were waiting for the one just released.
+    fn release_early(&mut self, src: u32) -> Result<()> {
         while let Some(early) = self.early.get_mut(&src) {
             let want = self.next_seq[&src];
             match early.remove(&want) {
@@ -163,6 +194,40 @@ impl Matcher {
         Ok(())
     }
 
+    /// The receive fast path: frame `seq` from `src`, whose payload `body` still sits in a
+    /// transport buffer, lands straight in the first posted receive that accepts it, if that
+    /// receive was posted with its buffer ([`Reply::Cell`]) and the frame is next in order.
+    /// True if it landed; false leaves everything as it was (the caller then delivers the frame
+    /// the general way, through [`Matcher::arrive`]). Never for synchronous messages: they
+    /// need an acknowledgement the caller sends.
+    pub fn arrive_inline(
+        &mut self,
+        seq: u64,
+        context: u64,
+        src: u32,
+        tag: i32,
+        body: &[u8],
+    ) -> bool {
+        if self.next_seq.get(&src).copied().unwrap_or(0) != seq || self.early.contains_key(&src) {
+            return false;
+        }
+        let Some(pos) = self
+            .posted
+            .iter()
+            .position(|p| p.spec.accepts_parts(context, src, tag))
+        else {
+            return false;
+        };
+        if !matches!(self.posted[pos].reply, Reply::Cell(_)) {
+            return false;
+        }
+        *self.next_seq.entry(src).or_insert(0) += 1;
+        if let Reply::Cell(cell) = self.unpost(pos).reply {
+            cell.land(src, tag, body);
+        }
+        true
+    }
+
     /// Records that `env` was matched: a synchronous message is acknowledged (once).
     fn matched(&mut self, env: &mut Envelope) {
         if let Some(seq) = env.ack.take() {
@@ -174,7 +239,14 @@ impl Matcher {
     fn hand_over(&mut self, p: Posted, mut env: Envelope) -> std::result::Result<(), Envelope> {
         let ack = env.ack;
         self.matched(&mut env);
-        match p.reply.send(Ok(env)) {
+        let tx = match p.reply {
+            Reply::Channel(tx) => tx,
+            Reply::Cell(cell) => {
+                cell.complete(Ok(parked(env)));
+                return Ok(());
+            }
+        };
+        match tx.send(Ok(env)) {
             Ok(()) => Ok(()),
             Err(Ok(mut env)) => {
                 if ack.is_some() {
@@ -216,8 +288,38 @@ impl Matcher {
         self.next_id += 1;
         let id = self.next_id;
         self.budget.receive_posted(spec.source);
-        self.posted.push_back(Posted { id, spec, reply });
+        self.posted.push_back(Posted {
+            id,
+            spec,
+            reply: Reply::Channel(reply),
+        });
         Posting::Queued(id)
+    }
+
+    /// Completes `cell` with the oldest unexpected message `spec` matches, if there is one
+    /// (parked in the cell for its waiter to copy out).
+    pub fn take_into(&mut self, spec: &RecvSpec, cell: &RecvCell) -> bool {
+        match self.take(spec) {
+            Some(env) => {
+                cell.complete(Ok(parked(env)));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Queues a receive completed in `cell` (after [`Matcher::take_into`] found nothing);
+    /// returns the id that withdraws it.
+    pub fn post_cell(&mut self, spec: RecvSpec, cell: Arc<RecvCell>) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.budget.receive_posted(spec.source);
+        self.posted.push_back(Posted {
+            id,
+            spec,
+            reply: Reply::Cell(cell),
+        });
+        id
     }
 
     /// Gives back a message that was matched to a receive the caller then abandoned: it goes to
@@ -250,8 +352,7 @@ impl Matcher {
     pub fn cancel_with(&mut self, id: u64, err: &Error) -> bool {
         match self.posted.iter().position(|p| p.id == id) {
             Some(pos) => {
-                let p = self.unpost(pos);
-                let _ = p.reply.send(Err(err.clone()));
+                self.unpost(pos).reply.fail(err);
                 true
             }
             None => false,
@@ -286,7 +387,7 @@ impl Matcher {
         self.posted = alive.into();
         for p in dead {
             self.budget.receive_done(p.spec.source);
-            let _ = p.reply.send(Err(err.clone()));
+            p.reply.fail(err);
         }
         self.early.remove(&world_rank);
     }
@@ -299,7 +400,9 @@ impl Matcher {
             .partition(|p| p.spec.context == context);
         self.posted = alive.into();
         for p in dead {
-            let _ = p.reply.send(Err(err.clone()));
+            // No longer waiting: back-pressure on its source resumes (as every unpost does).
+            self.budget.receive_done(p.spec.source);
+            p.reply.fail(err);
         }
     }
 
@@ -307,8 +410,18 @@ impl Matcher {
     pub fn fail_all(&mut self, err: &Error) {
         for p in self.posted.drain(..) {
             self.budget.receive_done(p.spec.source);
-            let _ = p.reply.send(Err(err.clone()));
+            p.reply.fail(err);
         }
+    }
+}
+
+/// A matched message parked in a cell for its waiter to copy out.
+fn parked(env: Envelope) -> Landed {
+    Landed {
+        src: env.src,
+        tag: env.tag,
+        len: env.payload.len(),
+        parked: Some(env.payload),
     }
 }
 
@@ -509,6 +622,90 @@ mod tests {
         assert!(
             rx3.try_recv().is_err(),
             "a communicator without rank 2 keeps waiting"
+        );
+    }
+
+    /// A cell over `buf` (the test keeps `buf` alive and untouched while the cell is posted).
+    fn cell(buf: &mut [u8]) -> Arc<RecvCell> {
+        // SAFETY: every test below keeps the buffer alive until the cell completed or was
+        // withdrawn, and reads it only after.
+        Arc::new(unsafe { RecvCell::new(buf.as_mut_ptr(), buf.len()) })
+    }
+
+    fn landed(c: &RecvCell) -> Landed {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match c.poll_take(&mut cx) {
+            std::task::Poll::Ready(r) => r.unwrap(),
+            std::task::Poll::Pending => panic!("not complete"),
+        }
+    }
+
+    #[test]
+    fn inline_arrivals_land_in_order_in_cells_only() {
+        let mut m = Matcher::new(1 << 20, 3);
+        let (mut a, mut b) = ([0u8; 4], [0u8; 4]);
+        let (ca, cb) = (cell(&mut a), cell(&mut b));
+        assert!(!m.arrive_inline(0, 0, 1, 5, &[1]), "nothing posted");
+        m.post_cell(spec(Some(1), None), ca.clone());
+        m.post_cell(spec(None, Some(5)), cb.clone());
+        assert!(!m.arrive_inline(1, 0, 1, 5, &[9]), "seq 0 has not arrived");
+        assert!(m.arrive_inline(0, 0, 1, 5, &[1, 2]));
+        assert!(m.arrive_inline(1, 0, 1, 5, &[3, 4, 5, 6, 7]));
+        assert_eq!((landed(&ca).len, landed(&cb).len), (2, 5));
+        assert_eq!((a, b), ([1, 2, 0, 0], [3, 4, 5, 6]));
+        // A receive posted with a channel first keeps its place: the frame goes the general way.
+        let (tx, _rx) = oneshot::channel();
+        m.post(spec(Some(1), None), tx);
+        let mut c = [0u8; 1];
+        m.post_cell(spec(Some(1), None), cell(&mut c));
+        assert!(!m.arrive_inline(2, 0, 1, 5, &[1]));
+        // Out-of-order frames waiting: the next one is released through `arrive`, in order.
+        let mut m = Matcher::new(1 << 20, 3);
+        m.arrive(1, env(1, 5, 8)).unwrap();
+        let mut d = [0u8; 1];
+        let cd = cell(&mut d);
+        m.post_cell(spec(Some(1), None), cd.clone());
+        assert!(!m.arrive_inline(0, 0, 1, 5, &[7]), "seq 1 waits for it");
+        m.arrive(0, env(1, 5, 7)).unwrap();
+        let l = landed(&cd);
+        assert_eq!(
+            l.parked.as_deref(),
+            Some(&[7u8][..]),
+            "parked: a Bytes already"
+        );
+    }
+
+    #[test]
+    fn cells_are_completed_by_unexpected_messages_failures_and_cancels() {
+        let mut m = Matcher::new(1 << 20, 3);
+        m.arrive(0, env(2, 1, 42)).unwrap();
+        let mut a = [0u8; 1];
+        let ca = cell(&mut a);
+        assert!(m.take_into(&spec(Some(2), None), &ca));
+        assert_eq!(landed(&ca).parked.as_deref(), Some(&[42u8][..]));
+        let (mut b, mut c) = ([0u8; 1], [0u8; 1]);
+        let (cb, cc) = (cell(&mut b), cell(&mut c));
+        let id = m.post_cell(spec(Some(2), None), cb.clone());
+        m.post_cell(spec(Some(1), None), cc.clone());
+        m.fail_peer(2, &Error::proc_failed(2, "gone"));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(matches!(
+            cb.poll_take(&mut cx),
+            std::task::Poll::Ready(Err(_))
+        ));
+        assert!(!m.cancel(id), "already failed");
+        assert!(m.cancel_with(
+            m.next_id,
+            &Error::new(ErrorKind::InvalidRequest, "cancelled")
+        ));
+        assert!(matches!(
+            cc.poll_take(&mut cx),
+            std::task::Poll::Ready(Err(_))
+        ));
+        assert_eq!(
+            (a, b, c),
+            ([0], [0], [0]),
+            "only parked or landed bytes are written"
         );
     }
 }

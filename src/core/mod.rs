@@ -11,3 +11,4 @@ pub(crate) mod feature;
 pub(crate) mod fingerprint;
 pub(crate) mod mailbox;
 pub(crate) mod matching;
+pub(crate) mod recv_cell;

@@ -14,6 +14,7 @@ pub(crate) mod lend;
 pub mod local;
 pub mod nonblocking;
 pub mod p2p;
+pub mod p2p_into;
 pub mod p2p_modes;
 mod plan;
 pub mod progress;

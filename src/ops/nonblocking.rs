@@ -32,16 +32,21 @@ impl Comm {
         source: impl Into<Source>,
         tag: impl Into<TagMatch>,
     ) -> Result<Request<(Vec<T>, Status)>> {
-        let pending = self.post_recv(source.into(), tag.into())?;
-        let comm = self.clone();
-        Ok(Request::spawn(&self.inner.engine.runtime, async move {
-            let env = pending.await?;
-            let cap = std::mem::size_of_val(buf.as_slice());
-            let (st, truncated) = comm.deliver_into(&env, bytes_of_mut(&mut buf))?;
-            if truncated {
-                return Err(super::p2p::truncation_error(&st, cap));
+        let bytes = bytes_of_mut(&mut buf);
+        let (dst, cap) = (bytes.as_mut_ptr(), bytes.len());
+        // SAFETY: the vector's heap buffer (host memory) stays where it is as the vector moves
+        // into the request, which owns it and touches it only once the receive completed;
+        // dropping the request withdraws the receive first (see `RecvInto`).
+        let (recv, _) = unsafe { self.start_recv_into(dst, cap, source.into(), tag.into())? };
+        let recv = recv.owning(buf);
+        // Nothing runs on the runtime: the engine lands the message in the buffer and the
+        // waiter observes it.
+        Ok(Request::inline(async move {
+            let (o, buf) = recv.await?;
+            if o.truncated {
+                return Err(super::p2p::truncation_error(&o.status, cap));
             }
-            Ok((buf, st))
+            Ok((buf, o.status))
         }))
     }
 

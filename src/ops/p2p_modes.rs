@@ -13,6 +13,7 @@ use super::{Source, Status, TagMatch, bytes_of, check_tag};
 use crate::comm::Comm;
 use crate::core::engine::{Engine, SyncWait};
 use crate::core::matching::Envelope;
+use crate::core::recv_cell::RecvCell;
 use crate::element::Element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ops::p2p::RecvOutcome;
@@ -189,7 +190,24 @@ pub struct RecvCancel {
     engine: Arc<Engine>,
     /// The matcher's id of the queued receive; `None` when it matched at once.
     id: Option<u64>,
-    cancelled: Arc<AtomicBool>,
+    cancelled: CancelFlag,
+}
+
+/// Where a receive's "cancelled" flag lives: a receive posted with its buffer keeps it in its
+/// cell (no allocation of its own).
+#[derive(Clone)]
+enum CancelFlag {
+    Own(Arc<AtomicBool>),
+    Cell(Arc<RecvCell>),
+}
+
+impl CancelFlag {
+    fn get(&self) -> &AtomicBool {
+        match self {
+            CancelFlag::Own(f) => f,
+            CancelFlag::Cell(c) => &c.cancelled,
+        }
+    }
 }
 
 impl std::fmt::Debug for RecvCancel {
@@ -205,7 +223,16 @@ impl RecvCancel {
         Self {
             engine,
             id,
-            cancelled: Arc::new(AtomicBool::new(false)),
+            cancelled: CancelFlag::Own(Arc::new(AtomicBool::new(false))),
+        }
+    }
+
+    /// The handle of a receive posted with its buffer (see `crate::ops::p2p_into`).
+    pub(crate) fn of_cell(engine: Arc<Engine>, id: Option<u64>, cell: Arc<RecvCell>) -> Self {
+        Self {
+            engine,
+            id,
+            cancelled: CancelFlag::Cell(cell),
         }
     }
 
@@ -218,17 +245,17 @@ impl RecvCancel {
         }
         let Some(id) = self.id else { return false };
         // Set first, so whoever sees the cancellation error also sees the flag.
-        self.cancelled.store(true, Ordering::SeqCst);
+        self.cancelled.get().store(true, Ordering::SeqCst);
         let err = Error::new(ErrorKind::InvalidRequest, "the receive was cancelled");
         let done = self.engine.cancel_posted(id, &err);
         if !done {
-            self.cancelled.store(false, Ordering::SeqCst);
+            self.cancelled.get().store(false, Ordering::SeqCst);
         }
         done
     }
 
     /// Whether [`RecvCancel::cancel`] succeeded.
     pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::SeqCst)
+        self.cancelled.get().load(Ordering::SeqCst)
     }
 }

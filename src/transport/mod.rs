@@ -19,7 +19,7 @@ pub mod routed;
 pub mod shm;
 
 use crate::error::Result;
-use crate::wire::Frame;
+use crate::wire::{Frame, FrameHeader};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -30,6 +30,15 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait FrameSink: Send + Sync + 'static {
     /// A frame from an authenticated peer (`frame.header.src` is that peer's world rank).
     fn on_frame(&self, frame: Frame);
+
+    /// A point-to-point frame whose payload `body` is still in the transport's buffer (a
+    /// shared-memory ring slot): the sink may copy it straight into a posted receive's buffer.
+    /// True if it took the frame; false (the default) and the transport delivers it through
+    /// [`FrameSink::on_frame`] as usual.
+    fn on_p2p_inline(&self, header: &FrameHeader, body: &[u8]) -> bool {
+        let _ = (header, body);
+        false
+    }
 
     /// The connection to `peer` died or timed out. Called at most once per peer.
     fn on_peer_lost(&self, peer: u32, reason: String);
@@ -168,6 +177,9 @@ pub struct TransportStats {
     pub bytes_received: u64,
     /// Frames sent whose payload the receiver copied directly (shared memory only).
     pub one_copy_frames: u64,
+    /// Point-to-point frames received that were copied straight from a ring slot into a posted
+    /// receive's buffer, with no allocation (shared memory only; see `core::recv_cell`).
+    pub landed_frames: u64,
     /// Authenticated connections this rank dialed (QUIC only; connections are made lazily, on
     /// the first frame for a peer, so this counts the peers it sent to first).
     pub connections_dialed: u64,

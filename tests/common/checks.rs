@@ -18,6 +18,10 @@ pub const ALL: &[Check] = &[
     ("p2p_truncation", p2p_truncation),
     ("p2p_self_and_sendrecv_ring", p2p_self_and_sendrecv_ring),
     ("p2p_nonblocking_post_order", p2p_nonblocking_post_order),
+    (
+        "p2p_receives_into_posted_buffers",
+        p2p_receives_into_posted_buffers,
+    ),
     ("p2p_large_messages", p2p_large_messages),
     ("p2p_ssend_mprobe_cancel", p2p_ssend_mprobe_cancel),
     ("barrier_bcast_every_root", barrier_bcast_every_root),
@@ -202,6 +206,116 @@ pub fn p2p_ssend_mprobe_cancel(ctx: &Context) -> Result<()> {
     let mut c = [0u32];
     w.recv_blocking(&mut c, Source::Rank(me), TagMatch::Tag(23))?;
     assert_eq!(c[0], me + 5);
+    Ok(())
+}
+
+/// Receives posted with their buffers (`Comm::start_recv_into`, the path `MPI_Irecv` takes): a
+/// window of them filled in posting order by small, large and truncated messages, one taken
+/// from the unexpected queue, wildcards interleaved with specific receives, a cancelled one
+/// and a dropped one that lose no message.
+pub fn p2p_receives_into_posted_buffers(ctx: &Context) -> Result<()> {
+    const W: usize = 64;
+    const BIG: usize = 100_000;
+    if ctx.size() < 2 {
+        return Ok(());
+    }
+    // A communicator of its own, so the wildcard receives see no other check's messages.
+    let w = ctx.world().dup_blocking()?;
+    // Message i of the window: 8 bytes holding i, except a large one (through the paths for
+    // messages that do not fit a ring slot) and one longer than its buffer.
+    let msg = |i: usize| -> Vec<u8> {
+        let len = match i {
+            17 => BIG,
+            40 => 20,
+            _ => 8,
+        };
+        let mut v = vec![i as u8; len];
+        v[..8].copy_from_slice(&(i as u64).to_le_bytes());
+        v
+    };
+    match w.rank() {
+        1 => {
+            // Unexpected first: tag 31 is sent before tag 30, so it has arrived once 30 has.
+            let mut b = [0u8; 1];
+            w.recv_blocking(&mut b, Source::Rank(0), TagMatch::Tag(30))?;
+            let mut early = [0u8; 4];
+            // SAFETY: `early` outlives the receive, which is awaited below.
+            let (r, _) = unsafe {
+                w.start_recv_into(early.as_mut_ptr(), 4, Source::Rank(0), TagMatch::Tag(31))?
+            };
+            let o = w.block_on(r)?;
+            assert_eq!(
+                (early, o.status.bytes, o.truncated),
+                ([9, 8, 7, 6], 4, false)
+            );
+            // Cancelled before anything matches, then dropped unmatched: neither takes a message.
+            let mut spare = [0u8; 8];
+            // SAFETY: `spare` outlives both receives.
+            let (c, cancel) = unsafe {
+                w.start_recv_into(spare.as_mut_ptr(), 8, Source::Rank(0), TagMatch::Tag(32))?
+            };
+            assert!(cancel.cancel() && cancel.is_cancelled());
+            assert_eq!(w.block_on(c).unwrap_err().kind(), ErrorKind::InvalidRequest);
+            // SAFETY: as above.
+            let (d, _) = unsafe {
+                w.start_recv_into(spare.as_mut_ptr(), 8, Source::Rank(0), TagMatch::Tag(32))?
+            };
+            drop(d);
+            // The window, every third receive a wildcard (ANY_SOURCE, ANY_TAG): posted before
+            // rank 0 sends, so small messages land straight from the ring.
+            let mut bufs = vec![[0u8; 16]; W];
+            let mut big = vec![0u8; BIG];
+            let mut posted = Vec::with_capacity(W);
+            for (i, b) in bufs.iter_mut().enumerate() {
+                let (ptr, cap) = if i == 17 {
+                    (big.as_mut_ptr(), BIG)
+                } else {
+                    (b.as_mut_ptr(), b.len())
+                };
+                let (src, tag) = if i % 3 == 0 {
+                    (ANY_SOURCE, ANY_TAG)
+                } else {
+                    (Source::Rank(0), TagMatch::Tag(33))
+                };
+                // SAFETY: `bufs` and `big` outlive the receives, all awaited below, and are
+                // not touched until then.
+                posted.push(unsafe { w.start_recv_into(ptr, cap, src, tag)?.0 });
+            }
+            w.send_blocking(&[0u8], 0, 34)?;
+            // Completed in reverse: completion order does not matter, matching order does.
+            let outcomes: Vec<_> = posted
+                .into_iter()
+                .rev()
+                .map(|r| w.block_on(r))
+                .collect::<Result<_>>()?;
+            for (i, o) in outcomes.into_iter().rev().enumerate() {
+                let m = msg(i);
+                let got: &[u8] = if i == 17 {
+                    &big
+                } else {
+                    &bufs[i][..m.len().min(16)]
+                };
+                assert_eq!(got, &m[..got.len()], "receive {i} of the window");
+                assert_eq!((o.status.source, o.status.bytes), (0, m.len()));
+                assert_eq!(o.truncated, i == 40, "receive {i}");
+            }
+            // The message the cancelled and the dropped receives did not take is still there.
+            let mut last = [0u8; 8];
+            w.recv_blocking(&mut last, Source::Rank(0), TagMatch::Tag(32))?;
+            assert_eq!(last, *b"not lost");
+        }
+        0 => {
+            w.send_blocking(&[9u8, 8, 7, 6], 1, 31)?;
+            w.send_blocking(&[0u8], 1, 30)?;
+            let mut go = [0u8];
+            w.recv_blocking(&mut go, Source::Rank(1), TagMatch::Tag(34))?;
+            for i in 0..W {
+                w.send_blocking(&msg(i), 1, 33)?;
+            }
+            w.send_blocking(b"not lost", 1, 32)?;
+        }
+        _ => {}
+    }
     Ok(())
 }
 

@@ -79,16 +79,26 @@ pub(crate) fn post_recv(c: &nexar::Comm, b: Buf, source: c_int, tag: c_int) -> R
     let Some(source) = recv_source(source, c.peer_count())? else {
         return Ok(nexar::Request::ready(Ok(Some(MPI_Status::proc_null()))).into());
     };
-    let pending = c.start_recv(source, tag)?;
-    let cancel = pending.cancel_handle();
-    let cancelled = cancel.clone();
     let mut target = b.recv_target();
+    // The engine lands the message straight in the target's bytes (the user's buffer, or a
+    // host-memory staging buffer for derived layouts and device memory, whose heap address
+    // stays put as `target` moves): small messages from shared-memory peers need no
+    // allocation and no hop (see `nexar::RecvInto`).
+    // SAFETY: the caller keeps the buffer valid until the request completes.
+    let dst = unsafe { target.slice() };
+    let (dst, cap) = (dst.as_mut_ptr(), dst.len());
+    // SAFETY: as above; nothing else touches the bytes until the receive completes or is
+    // dropped (dropping the request withdraws it).
+    let (pending, cancel) = unsafe { c.start_recv_into(dst, cap, source, tag)? };
+    // The receive owns the target, so a request dropped early withdraws the receive before a
+    // staging buffer is freed.
+    let pending = pending.owning(target);
+    let cancelled = cancel.clone();
     // Polled by MPI_Test / MPI_Wait on the calling thread: once the engine has matched the
-    // message, the next test copies it out and completes, with no hop through a runtime task
-    // (and a receive matched by a synchronous send is complete as soon as that send returns).
+    // message, the next test completes it, with no hop through a runtime task (and a receive
+    // matched by a synchronous send is complete as soon as that send returns).
     let req = nexar::Request::inline(async move {
-        // SAFETY: the caller keeps the buffer valid until the request completes.
-        let o = match pending.finish_into(unsafe { target.slice() }).await {
+        let (o, target) = match pending.await {
             Err(_) if cancelled.is_cancelled() => return Ok(Some(crate::p2p::cancel::cancelled())),
             r => r?,
         };

@@ -440,6 +440,33 @@ impl Engine {
         })
     }
 
+    /// Posts a receive completed in `cell` (see [`crate::core::recv_cell`]): `None` if a
+    /// waiting message completed it at once, else the id that withdraws it
+    /// ([`Engine::cancel_recv`], [`Engine::cancel_posted`]). Fails at once as
+    /// [`Engine::post_recv`] does.
+    pub fn post_recv_cell(
+        &self,
+        spec: RecvSpec,
+        cell: Arc<crate::core::recv_cell::RecvCell>,
+    ) -> Result<Option<u64>> {
+        self.check_open()?;
+        self.check_revoked(spec.context)?;
+        self.with_matcher(|m| {
+            if m.take_into(&spec, &cell) {
+                return Ok(None);
+            }
+            // As in `post_recv`: checked under the lock, before queueing.
+            let dead = match spec.source {
+                Some(s) => self.failure_of(s),
+                None => self.check_alive(&spec.members).err(),
+            };
+            if let Some(e) = dead {
+                return Err(e);
+            }
+            Ok(Some(m.post_cell(spec, cell)))
+        })
+    }
+
     /// The matcher's back-pressure budget (see [`crate::transport::budget`]), without its lock.
     pub(crate) fn budget(&self) -> &crate::transport::budget::RxBudget {
         &self.budget
@@ -451,9 +478,9 @@ impl Engine {
         self.arrivals.notify_waiters();
     }
 
-    /// Withdraws a pending receive.
-    pub fn cancel_recv(&self, id: u64) {
-        self.matcher.lock().cancel(id);
+    /// Withdraws a pending receive; false if it already matched.
+    pub fn cancel_recv(&self, id: u64) -> bool {
+        self.matcher.lock().cancel(id)
     }
 
     /// Cancels pending receive `id`, completing it with `err`; false if it already matched.
@@ -604,6 +631,21 @@ impl FrameSink for Engine {
             }
             Some(FrameKind::Hello | FrameKind::Goodbye) | None => {}
         }
+    }
+
+    fn on_p2p_inline(&self, h: &FrameHeader, body: &[u8]) -> bool {
+        let src = h.src;
+        if h.frame_kind() != Some(FrameKind::P2p)
+            || src >= self.size
+            || src == self.rank
+            || h.step & P2P_SYNC != 0
+            || (self.any_failed.load(Ordering::Acquire) && self.failed.read().contains_key(&src))
+        {
+            return false;
+        }
+        self.matcher
+            .lock()
+            .arrive_inline(h.seq, h.context, src, h.tag, body)
     }
 
     fn on_peer_lost(&self, peer: u32, reason: String) {

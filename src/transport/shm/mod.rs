@@ -152,6 +152,7 @@ struct Counters {
     frames_received: AtomicU64,
     bytes_received: AtomicU64,
     one_copy_frames: AtomicU64,
+    landed_frames: AtomicU64,
 }
 
 /// State shared by the handle and the progress thread.
@@ -479,6 +480,7 @@ impl Transport for ShmTransport {
                 frames_received: c.frames_received.load(Ordering::Relaxed),
                 bytes_received: c.bytes_received.load(Ordering::Relaxed),
                 one_copy_frames: c.one_copy_frames.load(Ordering::Relaxed),
+                landed_frames: c.landed_frames.load(Ordering::Relaxed),
                 ..TransportStats::default()
             },
         )]

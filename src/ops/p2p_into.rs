@@ -1,0 +1,170 @@
+//! Receives posted with their buffer: the non-blocking receive's fast path.
+//!
+//! [`Comm::start_recv_into`] posts a receive whose buffer the engine knows from the start, so
+//! a small message read from a shared-memory ring lands in it directly, with no allocation, no
+//! channel and no task hop (see `core::recv_cell`); any other message is copied in by the
+//! thread that waits. Matching order, wildcards, truncation, cancellation and failures behave
+//! as for [`Comm::start_recv`].
+
+use super::p2p::RecvOutcome;
+use super::p2p_modes::RecvCancel;
+use super::{Source, TagMatch};
+use crate::comm::Comm;
+use crate::core::matching::Envelope;
+use crate::core::recv_cell::RecvCell;
+use crate::error::{Error, ErrorKind, Result};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+/// A receive posted with [`Comm::start_recv_into`]. Awaiting it (or polling it through
+/// [`crate::Request::inline`]) gives the outcome once the message is in the buffer.
+///
+/// Dropped before it completed, the receive is withdrawn; a message already matched to it and
+/// not yet copied goes back to the matcher (no message is lost). A message that already landed
+/// in the buffer stays consumed: it is in the caller's buffer.
+pub struct RecvInto {
+    comm: Comm,
+    cell: Arc<RecvCell>,
+    /// The matcher's id while queued (`None`: completed when posted).
+    id: Option<u64>,
+    context: u64,
+    finished: bool,
+}
+
+impl std::fmt::Debug for RecvInto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RecvInto")
+            .field("done", &self.cell.is_done())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Comm {
+    /// Posts a receive from `source` with `tag` into the `cap` host-memory bytes at `buf`
+    /// now (it matches before receives posted later). The returned [`RecvInto`] completes once
+    /// the message is in the buffer; a longer message fills it and reports truncation in the
+    /// outcome. Fails at once as [`Comm::start_recv`] does (bad rank or tag, a dead source,
+    /// a finalized context, a revoked communicator).
+    ///
+    /// # Safety
+    /// `buf` must be host memory valid for writes of `cap` bytes, and nobody may read or write
+    /// it, until the [`RecvInto`] completes or is dropped.
+    pub unsafe fn start_recv_into(
+        &self,
+        buf: *mut u8,
+        cap: usize,
+        source: Source,
+        tag: TagMatch,
+    ) -> Result<(RecvInto, RecvCancel)> {
+        let spec = self.recv_spec(source, tag)?;
+        let context = spec.context;
+        // SAFETY: the caller's contract.
+        let cell = Arc::new(unsafe { RecvCell::new(buf, cap) });
+        let engine = &self.inner.engine;
+        let id = engine.post_recv_cell(spec, cell.clone())?;
+        let cancel = RecvCancel::of_cell(engine.clone(), id, cell.clone());
+        let recv = RecvInto {
+            comm: self.clone(),
+            cell,
+            id,
+            context,
+            finished: false,
+        };
+        Ok((recv, cancel))
+    }
+}
+
+impl RecvInto {
+    /// This receive, keeping `owner` (whatever owns the buffer: a vector, a staging area)
+    /// alive until it is done: completing yields the owner back, and dropping it early
+    /// withdraws the receive *before* the owner is dropped, so nothing is ever written into
+    /// freed memory.
+    pub fn owning<K>(self, owner: K) -> Owning<K> {
+        Owning {
+            recv: self,
+            owner: Some(owner),
+        }
+    }
+}
+
+/// A [`RecvInto`] with the owner of its buffer (see [`RecvInto::owning`]).
+#[derive(Debug)]
+pub struct Owning<K> {
+    // Declared first, so dropped first: the receive is withdrawn before the owner goes.
+    recv: RecvInto,
+    owner: Option<K>,
+}
+
+// The owner is never pinned (it is moved out by value when done): no structural pinning.
+impl<K> Unpin for Owning<K> {}
+
+impl<K> Future for Owning<K> {
+    type Output = Result<(RecvOutcome, K)>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let out = std::task::ready!(Pin::new(&mut self.recv).poll(cx));
+        let owner = self
+            .owner
+            .take()
+            .ok_or_else(|| Error::new(ErrorKind::Internal, "receive polled after completion"))?;
+        Poll::Ready(out.map(|o| (o, owner)))
+    }
+}
+
+impl Future for RecvInto {
+    type Output = Result<RecvOutcome>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<RecvOutcome>> {
+        if self.finished {
+            return Poll::Ready(Err(Error::new(
+                ErrorKind::Internal,
+                "receive polled after completion",
+            )));
+        }
+        let landed = match self.cell.poll_take(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(r) => {
+                self.finished = true;
+                r?
+            }
+        };
+        if let Some(p) = &landed.parked {
+            // SAFETY: complete, so the matcher no longer writes; this receive owns the buffer.
+            unsafe { self.cell.fill(p) };
+        }
+        let cap = self.cell.capacity();
+        Poll::Ready(Ok(RecvOutcome {
+            status: self.comm.status_of(landed.src, landed.tag, landed.len),
+            truncated: landed.len > cap,
+        }))
+    }
+}
+
+impl Drop for RecvInto {
+    fn drop(&mut self) {
+        if self.finished {
+            return;
+        }
+        let engine = &self.comm.inner.engine;
+        // Withdrawn under the matcher's lock: after this, nothing writes into the buffer.
+        if let Some(id) = self.id
+            && engine.cancel_recv(id)
+        {
+            return;
+        }
+        // Matched meanwhile: a parked message goes back to the matcher, first in line.
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        if let Poll::Ready(Ok(landed)) = self.cell.poll_take(&mut cx)
+            && let Some(payload) = landed.parked
+        {
+            engine.requeue(Envelope {
+                context: self.context,
+                src: landed.src,
+                tag: landed.tag,
+                payload,
+                ack: None,
+            });
+        }
+    }
+}
