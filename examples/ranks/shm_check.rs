@@ -98,25 +98,40 @@ fn blocking_fast_paths(w: &nexar::Comm) -> nexar::Result<()> {
 }
 
 /// Windows of non-blocking receives posted before their messages arrive (the `osu_bw`
-/// pattern): each small message lands straight from the ring slot in its receive's buffer
-/// (counted as `landed`), in posting order.
+/// pattern): each small message lands straight from the ring slot in its receive's buffer,
+/// and each large one (over the one-copy threshold) is read straight from the sender into it
+/// when one-copy reads are permitted (both counted as `landed`), in posting order.
 fn posted_windows(w: &nexar::Comm) -> nexar::Result<()> {
     const WINDOW: usize = 32;
+    const LARGE: usize = 2 << 20;
     let (me, n) = (w.rank(), w.size());
     for k in 1..n {
         let (to, from) = ((me + k) % n, (me + n - k) % n);
         let posted: Vec<_> = (0..WINDOW)
             .map(|_| w.irecv(vec![0u64; 1], Source::Rank(from), TagMatch::Tag(3000)))
             .collect::<nexar::Result<_>>()?;
+        let large: Vec<_> = (0..2)
+            .map(|_| w.irecv(vec![0u8; LARGE], Source::Rank(from), TagMatch::Tag(3001)))
+            .collect::<nexar::Result<_>>()?;
         // Everyone's receives are posted before anyone sends.
         w.barrier_blocking()?;
         for i in 0..WINDOW {
             w.send_blocking(&[(me as u64) << 32 | i as u64], to, 3000)?;
         }
+        for i in 0..2 {
+            w.send_blocking(&pattern(me, to + i, LARGE), to, 3001)?;
+        }
         for (i, r) in posted.into_iter().enumerate() {
             let (got, st) = r.wait()?;
             if got[0] != (from as u64) << 32 | i as u64 || st.source != from {
                 eprintln!("rank {me}: posted receive {i} from rank {from} got {got:?}");
+                std::process::exit(1);
+            }
+        }
+        for (i, r) in large.into_iter().enumerate() {
+            let (got, st) = r.wait()?;
+            if got != pattern(from, me + i as u32, LARGE) || st.bytes != LARGE {
+                eprintln!("rank {me}: large posted receive {i} from rank {from} arrived wrong");
                 std::process::exit(1);
             }
         }

@@ -99,6 +99,32 @@ struct Posted {
     reply: Reply,
 }
 
+/// A posted receive taken out of the queue for its claimant to fill (see [`Matcher::claim`]).
+pub(crate) struct Claim {
+    posted: Posted,
+    src: u32,
+}
+
+impl Claim {
+    /// The receive's cell.
+    pub fn cell(&self) -> &Arc<RecvCell> {
+        match &self.posted.reply {
+            Reply::Cell(c) => c,
+            Reply::Channel(_) => unreachable!("only receives posted with a cell are claimed"),
+        }
+    }
+
+    /// The matcher's id of the receive.
+    pub fn id(&self) -> u64 {
+        self.posted.id
+    }
+
+    /// What the receive accepts.
+    pub fn spec(&self) -> &RecvSpec {
+        &self.posted.spec
+    }
+}
+
 /// Outcome of posting a receive.
 pub(crate) enum Posting {
     /// An unexpected message matched at once.
@@ -208,24 +234,48 @@ impl Matcher {
         tag: i32,
         body: &[u8],
     ) -> bool {
-        if self.next_seq.get(&src).copied().unwrap_or(0) != seq || self.early.contains_key(&src) {
-            return false;
+        match self.claim(seq, context, src, tag) {
+            Some(c) => {
+                c.cell().land(src, tag, body);
+                true
+            }
+            None => false,
         }
-        let Some(pos) = self
+    }
+
+    /// Takes the receive frame `seq` from `src` would match, for the caller to fill directly:
+    /// the first posted receive that accepts it, if that receive was posted with its buffer and
+    /// the frame is next in order (as [`Matcher::arrive_inline`]). The frame counts as arrived.
+    /// The caller then completes the claimed cell, or gives the claim back with
+    /// [`Matcher::unclaim`] if it could not (everything is then as before the claim).
+    pub fn claim(&mut self, seq: u64, context: u64, src: u32, tag: i32) -> Option<Claim> {
+        if self.next_seq.get(&src).copied().unwrap_or(0) != seq || self.early.contains_key(&src) {
+            return None;
+        }
+        let pos = self
             .posted
             .iter()
-            .position(|p| p.spec.accepts_parts(context, src, tag))
-        else {
-            return false;
-        };
+            .position(|p| p.spec.accepts_parts(context, src, tag))?;
         if !matches!(self.posted[pos].reply, Reply::Cell(_)) {
-            return false;
+            return None;
         }
         *self.next_seq.entry(src).or_insert(0) += 1;
-        if let Reply::Cell(cell) = self.unpost(pos).reply {
-            cell.land(src, tag, body);
+        Some(Claim {
+            posted: self.unpost(pos),
+            src,
+        })
+    }
+
+    /// Undoes [`Matcher::claim`]: the receive goes back to its place in posting order and the
+    /// frame counts as not arrived (it comes again, through another path).
+    pub fn unclaim(&mut self, c: Claim) {
+        if let Some(next) = self.next_seq.get_mut(&c.src) {
+            *next -= 1;
         }
-        true
+        self.budget.receive_posted(c.posted.spec.source);
+        // Ids grow in posting order.
+        let at = self.posted.partition_point(|p| p.id < c.posted.id);
+        self.posted.insert(at, c.posted);
     }
 
     /// Records that `env` was matched: a synchronous message is acknowledged (once).

@@ -120,6 +120,12 @@ impl RecvCell {
         Poll::Pending
     }
 
+    /// The buffer's address and capacity, for the one claimant that fills it directly (see
+    /// `Matcher::claim`); writing through it is `unsafe` and allowed only to that claimant.
+    pub fn raw_buffer(&self) -> (*mut u8, usize) {
+        (self.dst, self.cap)
+    }
+
     /// The buffer's capacity in bytes.
     pub fn capacity(&self) -> usize {
         self.cap

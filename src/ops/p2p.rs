@@ -15,6 +15,11 @@ use crate::error::{Error, ErrorKind, Result};
 use bytes::Bytes;
 use std::sync::Arc;
 
+/// Blocking receives into buffers at least this large are posted with their buffer (see
+/// [`Comm::recv_into_blocking`]): the shared-memory transport's one-copy threshold, above
+/// which a payload can be read straight from the sender into the receive.
+const DIRECT_RECV_MIN: usize = crate::transport::shm::CMA_THRESHOLD;
+
 /// A posted receive as a future. If it is dropped before yielding its message (a cancelled
 /// call, or a sendrecv whose send half failed), a message it already matched is given back to
 /// the matcher, so no message is ever lost.
@@ -213,12 +218,35 @@ impl Comm {
         source: impl Into<Source>,
         tag: impl Into<TagMatch>,
     ) -> Result<Status> {
-        let env = self.post_recv(source.into(), tag.into())?.await?;
-        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(buf))?;
-        if truncated {
-            return Err(truncation_error(&st, std::mem::size_of_val(buf)));
+        let cap = std::mem::size_of_val(buf);
+        let o = self
+            .post_into(bytes_of_mut(buf), source.into(), tag.into())?
+            .await?;
+        if o.truncated {
+            return Err(truncation_error(&o.status, cap));
         }
-        Ok(st)
+        Ok(o.status)
+    }
+
+    /// Posts a receive into `buf` now and returns a future for its outcome: posted with the
+    /// buffer when it is host memory (see `ops::p2p_into`: small messages from shared memory
+    /// land straight from the ring, large ones are read straight from the sender), otherwise
+    /// copied in on completion. Dropping the future withdraws the receive.
+    fn post_into<'a>(
+        &self,
+        buf: &'a mut [u8],
+        source: Source,
+        tag: TagMatch,
+    ) -> Result<std::pin::Pin<Box<dyn Future<Output = Result<RecvOutcome>> + Send + 'a>>> {
+        if crate::device::device_of(buf).is_some() {
+            let pending = self.start_recv(source, tag)?;
+            return Ok(Box::pin(pending.finish_into(buf)));
+        }
+        // SAFETY: `buf` stays mutably borrowed by the returned future and is not touched
+        // through the borrow until the receive completed; dropping the future withdraws the
+        // receive before the borrow ends.
+        let (r, _) = unsafe { self.start_recv_into(buf.as_mut_ptr(), buf.len(), source, tag)? };
+        Ok(Box::pin(r))
     }
 
     /// Reports the oldest matching message without receiving it, if one has arrived. Makes one
@@ -263,15 +291,20 @@ impl Comm {
         source: impl Into<Source>,
         recv_tag: impl Into<TagMatch>,
     ) -> Result<Status> {
-        let pending = self.post_recv(source.into(), recv_tag.into())?;
-        // If the send fails, dropping `pending` gives back any message it already matched.
+        // The send's arguments are checked before the receive is posted: a call that fails
+        // on them must not consume a message.
+        check_tag(send_tag)?;
+        self.inner.peer_world_rank(dest)?;
+        let cap = std::mem::size_of_val(recv);
+        let pending = self.post_into(bytes_of_mut(recv), source.into(), recv_tag.into())?;
+        // If the send fails, dropping `pending` withdraws the receive (a message it already
+        // matched and did not copy goes back).
         self.send_bytes(crate::device::to_bytes(bytes_of(send))?, dest, send_tag)?;
-        let env = pending.await?;
-        let (st, truncated) = self.deliver_into(&env, bytes_of_mut(recv))?;
-        if truncated {
-            return Err(truncation_error(&st, std::mem::size_of_val(recv)));
+        let o = pending.await?;
+        if o.truncated {
+            return Err(truncation_error(&o.status, cap));
         }
-        Ok(st)
+        Ok(o.status)
     }
 }
 
@@ -334,6 +367,14 @@ impl Comm {
         source: Source,
         tag: TagMatch,
     ) -> Result<RecvOutcome> {
+        // A large buffer in host memory is posted with the receive, so a large message from a
+        // shared-memory peer is read straight into it (one copy, no landing buffer).
+        if buf.len() >= DIRECT_RECV_MIN && crate::device::device_of(buf).is_none() {
+            // SAFETY: `buf` is borrowed for this call, which returns only once the receive
+            // completed or (on an error or unwinding) was withdrawn by dropping it.
+            let (r, _) = unsafe { self.start_recv_into(buf.as_mut_ptr(), buf.len(), source, tag)? };
+            return self.block_on(r);
+        }
         let spec = self.recv_spec(source, tag)?;
         let env = self.block_on(take_arriving(&self.inner.engine, &spec))?;
         let (status, truncated) = self.deliver_into(&env, buf)?;

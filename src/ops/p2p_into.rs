@@ -147,11 +147,20 @@ impl Drop for RecvInto {
             return;
         }
         let engine = &self.comm.inner.engine;
-        // Withdrawn under the matcher's lock: after this, nothing writes into the buffer.
-        if let Some(id) = self.id
-            && engine.cancel_recv(id)
-        {
-            return;
+        // Withdrawn under the matcher's lock: after this, nothing writes into the buffer. A
+        // receive claimed by a transport reading a payload straight into it (not queued, not
+        // complete) is waited for: the read is bounded, and if it fails the receive is queued
+        // again and withdrawn on the next pass.
+        loop {
+            if let Some(id) = self.id
+                && engine.cancel_recv(id)
+            {
+                return;
+            }
+            if self.cell.is_done() {
+                break;
+            }
+            std::thread::yield_now();
         }
         // Matched meanwhile: a parked message goes back to the matcher, first in line.
         let mut cx = Context::from_waker(std::task::Waker::noop());

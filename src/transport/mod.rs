@@ -40,6 +40,21 @@ pub trait FrameSink: Send + Sync + 'static {
         false
     }
 
+    /// A point-to-point frame announced by `header` whose payload the transport can read
+    /// itself (a shared-memory one-copy announcement): if a posted receive takes it, the sink
+    /// calls `read` with that receive's buffer (as many bytes as the receive keeps of the
+    /// payload) for the transport to fill, straight from the sender. `None`: no receive took it
+    /// (the default; the transport reads it into a frame as usual). `Some(true)`: it landed.
+    /// `Some(false)`: `read` failed, and the receive waits again as before.
+    fn land_direct(
+        &self,
+        header: &FrameHeader,
+        read: &mut dyn FnMut(&mut [u8]) -> bool,
+    ) -> Option<bool> {
+        let _ = (header, read);
+        None
+    }
+
     /// The connection to `peer` died or timed out. Called at most once per peer.
     fn on_peer_lost(&self, peer: u32, reason: String);
 

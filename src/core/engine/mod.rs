@@ -512,6 +512,17 @@ impl Engine {
         &self.arrivals
     }
 
+    /// Whether frame `h` may land straight in a posted receive's buffer: a point-to-point
+    /// message from a live peer that needs no acknowledgement.
+    fn lands_directly(&self, h: &FrameHeader) -> bool {
+        let src = h.src;
+        h.frame_kind() == Some(FrameKind::P2p)
+            && src < self.size
+            && src != self.rank
+            && h.step & P2P_SYNC == 0
+            && !(self.any_failed.load(Ordering::Acquire) && self.failed.read().contains_key(&src))
+    }
+
     /// Records that world rank `rank` failed and fails everything waiting on it.
     pub fn mark_failed(&self, rank: u32, err: Error) {
         {
@@ -634,18 +645,54 @@ impl FrameSink for Engine {
     }
 
     fn on_p2p_inline(&self, h: &FrameHeader, body: &[u8]) -> bool {
-        let src = h.src;
-        if h.frame_kind() != Some(FrameKind::P2p)
-            || src >= self.size
-            || src == self.rank
-            || h.step & P2P_SYNC != 0
-            || (self.any_failed.load(Ordering::Acquire) && self.failed.read().contains_key(&src))
-        {
-            return false;
+        self.lands_directly(h)
+            && self
+                .matcher
+                .lock()
+                .arrive_inline(h.seq, h.context, h.src, h.tag, body)
+    }
+
+    fn land_direct(
+        &self,
+        h: &FrameHeader,
+        read: &mut dyn FnMut(&mut [u8]) -> bool,
+    ) -> Option<bool> {
+        if !self.lands_directly(h) {
+            return None;
         }
-        self.matcher
-            .lock()
-            .arrive_inline(h.seq, h.context, src, h.tag, body)
+        let claim = self.matcher.lock().claim(h.seq, h.context, h.src, h.tag)?;
+        let cell = claim.cell().clone();
+        let (dst, cap) = cell.raw_buffer();
+        let keep = cap.min(h.len as usize);
+        let buf: &mut [u8] = if keep == 0 {
+            &mut []
+        } else {
+            // SAFETY: the claim makes this thread the buffer's only writer until the cell
+            // completes or the claim is given back, and its owner keeps it until then
+            // (`RecvCell::new`; a receive dropped while claimed waits for this).
+            unsafe { std::slice::from_raw_parts_mut(dst, keep) }
+        };
+        if read(buf) {
+            cell.complete(Ok(crate::core::recv_cell::Landed {
+                src: h.src,
+                tag: h.tag,
+                len: h.len as usize,
+                parked: None,
+            }));
+            return Some(true);
+        }
+        let mut m = self.matcher.lock();
+        // Back in its place; if its source failed meanwhile, the failure may have swept the
+        // queue already, so the receive fails here (as a posting would).
+        let (id, dead) = match claim.spec().source {
+            Some(s) => (claim.id(), self.failure_of(s)),
+            None => (claim.id(), self.check_alive(&claim.spec().members).err()),
+        };
+        m.unclaim(claim);
+        if let Some(e) = dead {
+            m.cancel_with(id, &e);
+        }
+        Some(false)
     }
 
     fn on_peer_lost(&self, peer: u32, reason: String) {

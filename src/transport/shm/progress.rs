@@ -344,22 +344,35 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
     }
 }
 
-/// Copies an announced payload out of the peer and acknowledges it (or asks for slots).
+/// Copies an announced payload out of the peer and acknowledges it (or asks for slots). A
+/// p2p payload a posted receive takes is read straight into that receive's buffer (one copy
+/// in all); any other into a fresh frame.
 fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u64) {
+    let pid = peer.seg.pid();
+    let mut read =
+        |dst: &mut [u8]| -> bool { !inner.fail_reads && cma::read_into(pid, addr, dst).is_ok() };
+    match inner.sink.land_direct(&header, &mut read) {
+        Some(true) => {
+            acknowledge(inner, peer, ACK, token);
+            let stats = &inner.stats;
+            stats.frames_received.fetch_add(1, Ordering::Relaxed);
+            stats.landed_frames.fetch_add(1, Ordering::Relaxed);
+            stats
+                .bytes_received
+                .fetch_add(header.len, Ordering::Relaxed);
+            return;
+        }
+        Some(false) => return read_failed(inner, peer, token, "into a posted receive"),
+        None => {}
+    }
     let read = if inner.fail_reads {
         Err(std::io::Error::from_raw_os_error(libc::EPERM))
     } else {
-        cma::read_vec(peer.seg.pid(), addr, header.len as usize)
+        cma::read_vec(pid, addr, header.len as usize)
     };
     match read {
         Ok(v) => {
-            inner.enqueue(
-                peer,
-                Item::Control {
-                    kind: ACK,
-                    body: token.to_le_bytes().to_vec(),
-                },
-            );
+            acknowledge(inner, peer, ACK, token);
             deliver(
                 inner,
                 Frame {
@@ -368,20 +381,29 @@ fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u6
                 },
             );
         }
-        Err(e) => {
-            tracing::debug!(
-                peer = peer.rank,
-                "process_vm_readv failed ({e}); using slots"
-            );
-            inner.enqueue(
-                peer,
-                Item::Control {
-                    kind: NACK,
-                    body: token.to_le_bytes().to_vec(),
-                },
-            );
-        }
+        Err(e) => read_failed(inner, peer, token, &e.to_string()),
     }
+}
+
+/// Tells the peer its announced payload `token` was read (`ACK`: its buffer is free) or must
+/// come through the ring (`NACK`).
+fn acknowledge(inner: &Inner, peer: &Peer, kind: u32, token: u64) {
+    inner.enqueue(
+        peer,
+        Item::Control {
+            kind,
+            body: token.to_le_bytes().to_vec(),
+        },
+    );
+}
+
+/// A one-copy read failed: the peer resends the payload through the ring.
+fn read_failed(inner: &Inner, peer: &Peer, token: u64, why: &str) {
+    tracing::debug!(
+        peer = peer.rank,
+        "process_vm_readv failed ({why}); using slots"
+    );
+    acknowledge(inner, peer, NACK, token);
 }
 
 /// Reports live peers whose process has exited (after reading what they left in the ring,
