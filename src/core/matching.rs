@@ -249,6 +249,21 @@ impl Matcher {
     /// The caller then completes the claimed cell, or gives the claim back with
     /// [`Matcher::unclaim`] if it could not (everything is then as before the claim).
     pub fn claim(&mut self, seq: u64, context: u64, src: u32, tag: i32) -> Option<Claim> {
+        let pos = self.claimable_at(seq, context, src, tag)?;
+        *self.next_seq.entry(src).or_insert(0) += 1;
+        Some(Claim {
+            posted: self.unpost(pos),
+            src,
+        })
+    }
+
+    /// Whether [`Matcher::claim`] would take a receive for this frame now.
+    pub fn claimable(&self, seq: u64, context: u64, src: u32, tag: i32) -> bool {
+        self.claimable_at(seq, context, src, tag).is_some()
+    }
+
+    /// The position in the queue of the receive [`Matcher::claim`] would take.
+    fn claimable_at(&self, seq: u64, context: u64, src: u32, tag: i32) -> Option<usize> {
         if self.next_seq.get(&src).copied().unwrap_or(0) != seq || self.early.contains_key(&src) {
             return None;
         }
@@ -256,14 +271,7 @@ impl Matcher {
             .posted
             .iter()
             .position(|p| p.spec.accepts_parts(context, src, tag))?;
-        if !matches!(self.posted[pos].reply, Reply::Cell(_)) {
-            return None;
-        }
-        *self.next_seq.entry(src).or_insert(0) += 1;
-        Some(Claim {
-            posted: self.unpost(pos),
-            src,
-        })
+        matches!(self.posted[pos].reply, Reply::Cell(_)).then_some(pos)
     }
 
     /// Undoes [`Matcher::claim`]: the receive goes back to its place in posting order and the

@@ -55,6 +55,14 @@ pub trait FrameSink: Send + Sync + 'static {
         None
     }
 
+    /// Whether [`FrameSink::land_direct`] would find a posted receive for the frame `header`
+    /// announces, now (a transport may then wait briefly for one before reading the payload
+    /// into a frame of its own). False by default.
+    fn would_land(&self, header: &FrameHeader) -> bool {
+        let _ = header;
+        false
+    }
+
     /// The connection to `peer` died or timed out. Called at most once per peer.
     fn on_peer_lost(&self, peer: u32, reason: String);
 

@@ -652,6 +652,14 @@ impl FrameSink for Engine {
                 .arrive_inline(h.seq, h.context, h.src, h.tag, body)
     }
 
+    fn would_land(&self, h: &FrameHeader) -> bool {
+        self.lands_directly(h)
+            && self
+                .matcher
+                .lock()
+                .claimable(h.seq, h.context, h.src, h.tag)
+    }
+
     fn land_direct(
         &self,
         h: &FrameHeader,

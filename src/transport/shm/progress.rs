@@ -15,6 +15,12 @@ use std::time::{Duration, Instant};
 const YIELD: Duration = Duration::from_micros(200);
 /// Slots taken from one ring before looking at the others.
 const BATCH: usize = 64;
+/// How long a one-copy announcement of a p2p message stays unread at the head of its ring
+/// while no receive is posted for it (see [`awaits_receive`]), per MiB of payload: a tenth of
+/// what reading it into a frame first and copying it again costs (the second copy and the
+/// fresh pages run at about 10 GB/s here), so waiting never costs more than a small part of
+/// what it saves. Long enough to cover the wake-up of a receiving thread that slept.
+const RECEIVE_GRACE_PER_MIB: Duration = Duration::from_micros(100);
 
 /// A frame being assembled from slots.
 struct Assembly {
@@ -41,6 +47,9 @@ const CALLER_PARK_MAX: Duration = Duration::from_millis(16);
 struct RxState {
     peer: Arc<Peer>,
     asm: Option<Assembly>,
+    /// Since when the one-copy announcement at the head of the ring waits for its receive to
+    /// be posted (see [`awaits_receive`]).
+    waiting_since: Option<Instant>,
 }
 
 /// The receive side: per-peer assembly state and the liveness timer. Held (as a lock in
@@ -62,6 +71,7 @@ impl RxSide {
                 .map(|p| RxState {
                     peer: p.clone(),
                     asm: None,
+                    waiting_since: None,
                 })
                 .collect(),
             last_check: Instant::now(),
@@ -193,8 +203,13 @@ fn drain(inner: &Inner, st: &mut RxState, budget: Option<&RxBudget>) -> bool {
         return false;
     }
     let mut n = 0;
+    let mut waiting = false;
     while n < BATCH {
         if held_back(inner, st, budget) {
+            break;
+        }
+        if awaits_receive(inner, st) {
+            waiting = true;
             break;
         }
         let Some(action) = peer.rx.pop(|kind, data| on_slot(inner, st, kind, data)) else {
@@ -217,7 +232,43 @@ fn drain(inner: &Inner, st: &mut RxState, budget: Option<&RxBudget>) -> bool {
             }
         }
     }
-    n > 0
+    // A waiting announcement counts as work: the thread polling keeps looking (it does not
+    // sleep) until the receive is posted or the grace period ends.
+    n > 0 || waiting
+}
+
+/// Whether the next slot of `st`'s ring is a one-copy announcement of a p2p message that no
+/// posted receive would take yet, and has waited less than its grace period
+/// ([`RECEIVE_GRACE_PER_MIB`]): it then stays in
+/// the ring. A receive posted meanwhile (the usual case: a ping-pong's next receive, a
+/// receive posted just after its sender's announcement) gets the payload read straight into
+/// its buffer, one copy in all; after the grace period the payload is read into a frame of
+/// its own (the sender's buffer is lent until it is read) and waits as an unexpected message.
+fn awaits_receive(inner: &Inner, st: &mut RxState) -> bool {
+    let waits = st.peer.rx.peek(|kind, data| {
+        kind == CMA
+            && data.len() >= HEADER_LEN
+            && decode_header(&data[..HEADER_LEN], inner.max_message)
+                .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p) && !inner.sink.would_land(&h))
+    }) == Some(true);
+    if !waits {
+        st.waiting_since = None;
+        return false;
+    }
+    let since = *st.waiting_since.get_or_insert_with(Instant::now);
+    let len = st
+        .peer
+        .rx
+        .peek(|_, data| decode_header(&data[..HEADER_LEN], inner.max_message).map_or(0, |h| h.len))
+        .unwrap_or(0);
+    if since.elapsed() < RECEIVE_GRACE_PER_MIB.mul_f64(len as f64 / (1 << 20) as f64) {
+        // The receiving thread may need this CPU to post its receive (ranks pinned one per
+        // core share it with their progress thread).
+        std::thread::yield_now();
+        return true;
+    }
+    st.waiting_since = None;
+    false
 }
 
 fn deliver(inner: &Inner, f: Frame) {
