@@ -16,6 +16,7 @@
 //! * [`shared`]: the shared file pointer (`MPI_File_read_shared`, `read_ordered`, ...);
 //! * [`split`]: split collectives (`MPI_File_read_all_begin` / `_end`, ...);
 //! * [`two_phase`]: collective buffering for the `_all` reads and writes;
+//! * [`worker`]: its file-access thread (an aggregator's disk works while the ranks exchange);
 //! * [`datarep`]: `MPI_Register_datarep` (representations without conversion functions).
 //!
 //! How it behaves:
@@ -27,7 +28,8 @@
 //!   the ranks. The `_all` reads and writes use two-phase collective buffering when the ranks'
 //!   accesses interleave (hints decide: see [`two_phase`]); otherwise, and for independent
 //!   access, each rank accesses its own runs (adjacent runs coalesced, reads with small holes
-//!   sieved through one larger read; writes are not sieved).
+//!   sieved through one larger read, or one `preadv` when the runs are long; writes are not
+//!   sieved).
 //! * Non-blocking calls (`MPI_File_iread*`, `MPI_File_iwrite*`, their `_all` forms too) do the
 //!   I/O at once and return a completed request; the non-blocking collective forms do not
 //!   communicate (they never block on another rank), so they report only this rank's errors.
@@ -54,6 +56,7 @@ pub mod shared;
 pub mod split;
 pub mod two_phase;
 pub mod view;
+pub mod worker;
 
 /// The standard ABI's `MPI_File` (a pointer-sized handle).
 pub type MPI_File = usize;
