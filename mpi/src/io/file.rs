@@ -60,8 +60,6 @@ pub struct FileObj {
     pub shared: super::shared::SharedPointer,
     /// The mutable state.
     pub state: Mutex<FileState>,
-    /// Collective buffering's buffers, kept for the next collective access (freed on close).
-    pub cb_buffers: Mutex<super::two_phase::Buffers>,
 }
 
 impl FileObj {

@@ -173,7 +173,6 @@ fn open(
             errhandler: super::file::default_errhandler(),
             split: None,
         }),
-        cb_buffers: Mutex::default(),
         fd,
     };
     let h = super::file::insert(obj)?;

@@ -6,17 +6,18 @@
 //! * The ranks exchange the byte range each one accesses (one allgather). The range they
 //!   cover together is cut into one contiguous file domain per aggregator, and each domain
 //!   into windows of at most `cb_buffer_size` bytes; window `r` of every domain is handled in
-//!   round `r`, so an aggregator holds at most one window.
-//! * Each round: the ranks send each aggregator the pieces of their runs that fall in its
-//!   window (an alltoall of counts, an alltoallv of `(offset, length)` pairs and, for writes,
-//!   one of the bytes). An aggregator writes the union of the pieces it got, coalesced, or
-//!   reads that union and sends every rank its pieces back.
-//! * An aggregator's own pieces go straight between its data and the window, never through
-//!   the exchange. Its file access overlaps the exchange, on a helper thread ([`Worker`]): a
-//!   write's window is written while the next one is gathered, a read's next window is read
-//!   while this one is sent out (descriptions are exchanged a round ahead). The buffers are
-//!   the file's, reused across rounds and calls ([`Buffers`]), so only the first round pays
-//!   for fresh pages.
+//!   round `r`.
+//! * The ranks cut their runs into pieces at those boundaries and tell each aggregator, once
+//!   for all rounds, the pieces it gets (an alltoall of counts and an alltoallv of
+//!   descriptions, a strided run of equal pieces as one: [`encode`]).
+//! * Each round: one alltoallv of the bytes. An aggregator writes the union of the pieces it
+//!   got, coalesced, or reads that union and sends every rank its pieces back. Its own pieces
+//!   go straight between its data and the window, never through the exchange.
+//! * An aggregator's file access overlaps the exchange, on a helper thread ([`Worker`]): a
+//!   write's window is written while the next one is gathered, the next windows of a read
+//!   are read while this one is sent out; it holds at most [`WINDOWS`] windows. The buffers
+//!   are kept for the next call ([`Buffers`]), so only the first rounds of a process pay for
+//!   fresh pages.
 //! * Aggregators: `cb_nodes` of them (default: one per host, the first rank of each host);
 //!   more than there are hosts are spread evenly over the ranks.
 //! * Whether it is used: hint `romio_cb_write` / `romio_cb_read` of rank 0: `enable`,
@@ -35,6 +36,7 @@ use super::posix::{self, Run};
 use super::worker::{Job, Worker};
 use crate::consts::MPI_ERR_INTERN;
 use crate::errors::report::{MpiError, Result};
+use parking_lot::Mutex;
 use std::os::fd::AsFd;
 
 /// In `automatic` mode, collective buffering is used only when some rank's pieces average less
@@ -190,17 +192,45 @@ fn pieces(plan: &Plan, runs: &[Run]) -> Vec<Piece> {
 /// writer thread is writing.
 const WINDOWS: usize = 2;
 
-/// The buffers of collective buffering, kept by the file ([`FileObj::cb_buffers`]) so that
-/// the rounds and calls after the first reuse pages already mapped (a fresh 16 MiB buffer is
-/// zeroed and page-faulted, which cost as much as the copies into it).
+/// The buffers of collective buffering, kept by the process between calls ([`POOL`]) so
+/// that the rounds and calls after the first reuse pages already mapped: the files of a
+/// checkpoint are often opened, written once and closed, and a fresh 16 MiB window is zeroed
+/// and page-faulted (4096 faults), which cost as much as the copies into it.
 #[derive(Default)]
-pub struct Buffers {
+struct Buffers {
     /// The bytes this rank sends in a round's exchange.
     send: Vec<u8>,
     /// The bytes it receives.
     recv: Vec<u8>,
     /// An aggregator's windows not in use.
     windows: Vec<Vec<u8>>,
+}
+
+/// Buffers larger than this are not kept between calls (a large `cb_buffer_size` would
+/// otherwise stay mapped for the life of the process).
+const KEEP_MAX: usize = 2 * DEFAULT_BUFFER as usize;
+
+/// The buffers between calls (a call takes them, and puts back what it had if none are
+/// there then: calls on several threads at once each use their own).
+static POOL: Mutex<Option<Buffers>> = Mutex::new(None);
+
+impl Buffers {
+    /// The kept buffers, or none.
+    fn take() -> Self {
+        POOL.lock().take().unwrap_or_default()
+    }
+
+    /// Keeps the buffers (those not over [`KEEP_MAX`]) for the next call.
+    fn keep(mut self) {
+        let small = |v: &Vec<u8>| v.capacity() <= KEEP_MAX;
+        self.windows.retain(small);
+        for v in [&mut self.send, &mut self.recv] {
+            if !small(v) {
+                *v = Vec::new();
+            }
+        }
+        POOL.lock().get_or_insert(self);
+    }
 }
 
 /// The first `n` bytes of `v`, grown when shorter (unused bytes are not cleared: every byte
@@ -415,7 +445,7 @@ pub fn write(f: &FileObj, runs: &[Run], data: &[u8]) -> Result<()> {
     let x = exchange(f, &plan, &all)?;
     let (p, me) = (f.comm.size() as usize, f.comm.rank() as usize);
     let is_agg = plan.aggs.contains(&(me as u32));
-    let mut bufs = std::mem::take(&mut *f.cb_buffers.lock());
+    let mut bufs = Buffers::take();
     let windows = std::mem::take(&mut bufs.windows);
     let (windows, failed) = std::thread::scope(|s| -> Result<_> {
         let mut writer = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Write, windows));
@@ -474,7 +504,7 @@ pub fn write(f: &FileObj, runs: &[Run], data: &[u8]) -> Result<()> {
         Ok((windows, failed.or(last)))
     })?;
     bufs.windows = windows;
-    *f.cb_buffers.lock() = bufs;
+    bufs.keep();
     failed.map_or(Ok(()), |e| Err(io_err(e)))
 }
 
@@ -508,7 +538,7 @@ pub fn read(f: &FileObj, runs: &[Run], out: &mut [u8]) -> Result<usize> {
     });
     let (p, me) = (f.comm.size() as usize, f.comm.rank() as usize);
     let is_agg = plan.aggs.contains(&(me as u32));
-    let mut bufs = std::mem::take(&mut *f.cb_buffers.lock());
+    let mut bufs = Buffers::take();
     let windows = std::mem::take(&mut bufs.windows);
     let windows = std::thread::scope(|s| -> Result<_> {
         let mut reader = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Read, windows));
@@ -570,7 +600,7 @@ pub fn read(f: &FileObj, runs: &[Run], out: &mut [u8]) -> Result<usize> {
         }
     })?;
     bufs.windows = windows;
-    *f.cb_buffers.lock() = bufs;
+    bufs.keep();
     if let Some(e) = failed {
         return Err(e);
     }
