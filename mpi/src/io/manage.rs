@@ -5,7 +5,7 @@
 //! Hints: the ones in effect are reported by `MPI_File_get_info`. Collective buffering
 //! ([`super::two_phase`]) follows `romio_cb_read` / `romio_cb_write` (`enable`, `disable`,
 //! `automatic`: the default), `cb_nodes` (default: the number of hosts) and `cb_buffer_size`
-//! (default 16 MiB). nexar states what it does for data sieving (`romio_ds_read`
+//! (default 2 MiB). nexar states what it does for data sieving (`romio_ds_read`
 //! `automatic`: independent reads with small holes are sieved; `romio_ds_write` `disable`)
 //! whatever was asked. Other sizes (`ind_rd_buffer_size`, `striping_factor`,
 //! `striping_unit`, ...) are accepted when they are positive integers, and the standard's
