@@ -360,12 +360,16 @@ fn exchange<'a>(f: &FileObj, plan: &Plan, all: &'a [Piece]) -> Result<Exchange<'
     theirs.sort_by_key(|t| t.0);
     let mut mine: Vec<&Piece> = all.iter().collect();
     mine.sort_by_key(|pc| (pc.round, dest(pc)));
-    // An OR of every rank's bitmap of the rounds it has pieces in.
+    // An OR of every rank's bitmap of the rounds it has pieces in (one round: it is run).
     let mut busy = vec![0u64; plan.rounds.div_ceil(64) as usize];
     for pc in &mine {
         busy[(pc.round / 64) as usize] |= 1 << (pc.round % 64);
     }
-    f.comm.allreduce_blocking(&mut busy, nexar::ReduceOp::Bor)?;
+    if plan.rounds == 1 {
+        busy[0] = 1;
+    } else {
+        f.comm.allreduce_blocking(&mut busy, nexar::ReduceOp::Bor)?;
+    }
     let rounds = (0..plan.rounds)
         .filter(|r| busy[(r / 64) as usize] >> (r % 64) & 1 != 0)
         .collect();
@@ -470,7 +474,8 @@ pub fn write(f: &FileObj, runs: &[Run], data: &[u8]) -> Result<()> {
     let mut bufs = Buffers::take();
     let windows = std::mem::take(&mut bufs.windows);
     let (windows, failed) = std::thread::scope(|s| -> Result<_> {
-        let mut writer = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Write, windows));
+        let n = x.rounds.len();
+        let mut writer = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Write, windows, n));
         let mut failed = None;
         for &round in &x.rounds {
             let r = x.round(round, me, &plan);
@@ -531,7 +536,7 @@ pub fn write(f: &FileObj, runs: &[Run], data: &[u8]) -> Result<()> {
 }
 
 /// Hands the reader the window of round `r` (the union of its pieces), if it has any.
-fn queue_read(reader: &mut Worker, r: &Round<'_>) -> Result<()> {
+fn queue_read(reader: &mut Worker<'_>, r: &Round<'_>) -> Result<()> {
     if !r.accesses() {
         return Ok(());
     }
@@ -563,7 +568,8 @@ pub fn read(f: &FileObj, runs: &[Run], out: &mut [u8]) -> Result<usize> {
     let mut bufs = Buffers::take();
     let windows = std::mem::take(&mut bufs.windows);
     let windows = std::thread::scope(|s| -> Result<_> {
-        let mut reader = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Read, windows));
+        let n = x.rounds.len();
+        let mut reader = is_agg.then(|| Worker::start(s, f.fd.as_fd(), Dir::Read, windows, n));
         // The reader works [`WINDOWS`] rounds ahead: the disk reads the next window while
         // this one is exchanged.
         if let Some(reader) = reader.as_mut() {

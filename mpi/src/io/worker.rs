@@ -6,6 +6,7 @@ use super::access::Dir;
 use super::posix::{self, Run};
 use crate::consts::MPI_ERR_INTERN;
 use crate::errors::report::{MpiError, Result};
+use std::collections::VecDeque;
 use std::io;
 use std::os::fd::BorrowedFd;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -42,15 +43,31 @@ fn access(fd: BorrowedFd<'_>, dir: Dir, job: &mut Job) -> Option<io::Error> {
 /// An aggregator's file access, on a helper thread, so that the disk works while the ranks
 /// exchange: a write's window `k` is written while window `k + 1` is exchanged and gathered,
 /// a read's window `k + 1` is read while window `k` is exchanged. Jobs are done in order.
-pub struct Worker {
-    /// Jobs to do (closed to end the thread).
-    jobs: Option<Sender<Job>>,
-    /// Jobs done, with the first error of each.
-    done: Receiver<(Job, Option<io::Error>)>,
+/// With one window there is nothing to overlap: the jobs are done at once on the caller's
+/// thread (starting a thread and handing over to it cost a one-round call 3-5x its time).
+pub struct Worker<'scope> {
+    /// Where the jobs are done.
+    how: How<'scope>,
     /// Windows free to fill.
     pub free: Vec<Vec<u8>>,
     /// Jobs with the thread.
     pub out: usize,
+}
+
+/// Where a [`Worker`]'s jobs are done.
+enum How<'scope> {
+    /// On the helper thread: jobs go out on `jobs` (closed to end it) and come back on `done`
+    /// with the first error of each.
+    Thread {
+        jobs: Option<Sender<Job>>,
+        done: Receiver<(Job, Option<io::Error>)>,
+    },
+    /// At once, on `fd` in direction `dir`; `done` holds them until asked for.
+    Inline {
+        fd: BorrowedFd<'scope>,
+        dir: Dir,
+        done: VecDeque<(Job, Option<io::Error>)>,
+    },
 }
 
 /// The error of a helper thread that ended early (it panicked).
@@ -61,15 +78,24 @@ fn worker_gone() -> MpiError {
     )
 }
 
-impl Worker {
-    /// Starts the thread in `scope`, accessing `fd` in direction `dir`; `free` are the
-    /// windows to reuse.
-    pub fn start<'scope>(
+impl<'scope> Worker<'scope> {
+    /// Starts the thread in `scope` (if `windows`, the number of windows the call has, is
+    /// more than 1), accessing `fd` in direction `dir`; `free` are the windows to reuse.
+    pub fn start(
         scope: &'scope std::thread::Scope<'scope, '_>,
         fd: BorrowedFd<'scope>,
         dir: Dir,
         free: Vec<Vec<u8>>,
+        windows: usize,
     ) -> Self {
+        if windows <= 1 {
+            let done = VecDeque::new();
+            return Self {
+                how: How::Inline { fd, dir, done },
+                free,
+                out: 0,
+            };
+        }
         let (jobs, todo) = channel::<Job>();
         let (give, done) = channel();
         scope.spawn(move || {
@@ -81,8 +107,10 @@ impl Worker {
             }
         });
         Self {
-            jobs: Some(jobs),
-            done,
+            how: How::Thread {
+                jobs: Some(jobs),
+                done,
+            },
             free,
             out: 0,
         }
@@ -94,23 +122,36 @@ impl Worker {
     }
 
     /// Hands a job to the thread.
-    pub fn submit(&mut self, job: Job) -> Result<()> {
-        let jobs = self.jobs.as_ref().expect("open until finish");
-        jobs.send(job).map_err(|_| worker_gone())?;
+    pub fn submit(&mut self, mut job: Job) -> Result<()> {
+        match &mut self.how {
+            How::Thread { jobs, .. } => {
+                let jobs = jobs.as_ref().expect("open until finish");
+                jobs.send(job).map_err(|_| worker_gone())?;
+            }
+            How::Inline { fd, dir, done } => {
+                let err = access(*fd, *dir, &mut job);
+                done.push_back((job, err));
+            }
+        }
         self.out += 1;
         Ok(())
     }
 
     /// Waits for the oldest job the thread has.
     pub fn oldest(&mut self) -> Result<(Job, Option<io::Error>)> {
-        let got = self.done.recv().map_err(|_| worker_gone())?;
+        let got = match &mut self.how {
+            How::Thread { done, .. } => done.recv().map_err(|_| worker_gone())?,
+            How::Inline { done, .. } => done.pop_front().ok_or_else(worker_gone)?,
+        };
         self.out -= 1;
         Ok(got)
     }
 
     /// Waits for every job; gives the windows and the first error.
     pub fn finish(mut self) -> Result<(Vec<Vec<u8>>, Option<io::Error>)> {
-        self.jobs = None;
+        if let How::Thread { jobs, .. } = &mut self.how {
+            *jobs = None;
+        }
         let mut failed = None;
         while self.out > 0 {
             let (job, err) = self.oldest()?;
