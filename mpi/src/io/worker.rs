@@ -23,7 +23,7 @@ pub struct Job {
 }
 
 /// Does a job: writes its runs from the window, or reads them into it (zeros past the end of
-/// the file); gives the first error.
+/// the file, and in a run that failed); gives the first error.
 fn access(fd: BorrowedFd<'_>, dir: Dir, job: &mut Job) -> Option<io::Error> {
     let mut err = None;
     for &(o, l) in &job.spans {
@@ -34,6 +34,10 @@ fn access(fd: BorrowedFd<'_>, dir: Dir, job: &mut Job) -> Option<io::Error> {
                 .map(|n| job.buf[w + n..w + l].fill(0)),
         };
         if let Err(e) = r {
+            if dir == Dir::Read {
+                // Zeros go out, not what the reused window held before.
+                job.buf[w..w + l].fill(0);
+            }
             err.get_or_insert(e);
         }
     }
