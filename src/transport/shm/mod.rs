@@ -286,6 +286,43 @@ impl Inner {
         true
     }
 
+    /// A frame of several slots written straight from the caller's `payload` when nothing is
+    /// queued before it: as many slots as the ring has room for now, the rest copied and
+    /// queued behind them. What fits costs one copy instead of two (into a queued frame, then
+    /// into the ring). False (nothing written) when something is queued or the ring is full.
+    fn send_streamed(&self, peer: &Peer, head: &[u8], payload: &[u8]) -> bool {
+        {
+            let mut out = peer.out.lock();
+            let ring = &peer.tx;
+            let cap = ring.capacity();
+            let first = payload.len().min(cap - head.len());
+            if !out.is_empty() || !ring.try_push(outbound::FRAME, &[head, &payload[..first]]) {
+                return false;
+            }
+            let mut sent = first;
+            while sent < payload.len() {
+                let n = (payload.len() - sent).min(cap);
+                if !ring.try_push(outbound::CONT, &[&payload[sent..sent + n]]) {
+                    break;
+                }
+                sent += n;
+            }
+            if sent < payload.len() {
+                out.push(Item::Frame {
+                    head: head.to_vec(),
+                    payload: Bytes::copy_from_slice(&payload[sent..]),
+                    started: true,
+                    sent: 0,
+                });
+                if out.pump(ring).blocked {
+                    peer.pending.store(true, Ordering::Release);
+                }
+            }
+        }
+        peer.seg.doorbell().ring_traffic();
+        true
+    }
+
     /// True when a ring holds unread slots or a queue waits for ring space.
     fn has_incoming(&self) -> bool {
         self.local
@@ -388,12 +425,14 @@ impl Transport for ShmTransport {
         let inner = &self.inner;
         let peer = inner.live_peer(to, payload.len())?;
         let head = encode_header(&header);
-        if HEADER_LEN + payload.len() <= peer.tx.capacity()
-            && inner.send_inline(peer, &head, payload)
-        {
-            return Ok(());
+        let sent = if HEADER_LEN + payload.len() <= peer.tx.capacity() {
+            inner.send_inline(peer, &head, payload)
+        } else {
+            payload.len() < CMA_THRESHOLD && inner.send_streamed(peer, &head, payload)
+        };
+        if !sent {
+            inner.send_queued(peer, head, Bytes::copy_from_slice(payload));
         }
-        inner.send_queued(peer, head, Bytes::copy_from_slice(payload));
         Ok(())
     }
 
