@@ -12,6 +12,7 @@
 
 pub mod budget;
 pub mod caller;
+pub mod landing;
 pub mod mem;
 pub mod quic;
 pub mod rdma;
@@ -40,22 +41,15 @@ pub trait FrameSink: Send + Sync + 'static {
         false
     }
 
-    /// A point-to-point frame announced by `header` whose payload the transport can read
-    /// itself (a shared-memory one-copy announcement): if a posted receive takes it, the sink
-    /// calls `read` with that receive's buffer (as many bytes as the receive keeps of the
-    /// payload) for the transport to fill, straight from the sender. `None`: no receive took it
-    /// (the default; the transport reads it into a frame as usual). `Some(true)`: it landed.
-    /// `Some(false)`: `read` failed, and the receive waits again as before.
-    fn land_direct(
-        &self,
-        header: &FrameHeader,
-        read: &mut dyn FnMut(&mut [u8]) -> bool,
-    ) -> Option<bool> {
-        let _ = (header, read);
+    /// The posted receive that takes the point-to-point frame `header` describes, lent to the
+    /// transport to fill straight from the wire (see [`landing`]), if there is one now; `None`
+    /// (the default) and the transport delivers the frame through [`FrameSink::on_frame`].
+    fn claim_landing(&self, header: &FrameHeader) -> Option<landing::Landing> {
+        let _ = header;
         None
     }
 
-    /// Whether [`FrameSink::land_direct`] would find a posted receive for the frame `header`
+    /// Whether [`FrameSink::claim_landing`] would find a posted receive for the frame `header`
     /// announces, now (a transport may then wait briefly for one before reading the payload
     /// into a frame of its own). False by default.
     fn would_land(&self, header: &FrameHeader) -> bool {

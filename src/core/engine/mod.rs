@@ -74,6 +74,8 @@ type SyncSends = FxHashMap<(u32, u64), (u64, oneshot::Sender<Result<()>>)>;
 
 /// The per-process engine.
 pub(crate) struct Engine {
+    /// This engine, for callbacks that outlive a borrow of it (a transport's landing).
+    me: std::sync::Weak<Engine>,
     /// World rank of this process.
     pub rank: u32,
     /// World size.
@@ -124,7 +126,8 @@ impl Engine {
         features: Features,
     ) -> Arc<Self> {
         let matcher = Matcher::new(cfg.max_unexpected, size);
-        Arc::new(Self {
+        Arc::new_cyclic(|me| Self {
+            me: me.clone(),
             rank,
             size,
             budget: matcher.budget(),
@@ -512,6 +515,47 @@ impl Engine {
         &self.arrivals
     }
 
+    /// Ends the landing of a claimed receive (see [`FrameSink::claim_landing`]): completes it
+    /// with the `len`-byte message from `src` with `tag`, puts it back in its place, or fails it.
+    fn end_landing(
+        &self,
+        claim: crate::core::matching::Claim,
+        src: u32,
+        tag: i32,
+        len: usize,
+        end: crate::transport::landing::LandingEnd,
+    ) {
+        use crate::transport::landing::LandingEnd;
+        let err = match end {
+            LandingEnd::Filled => {
+                claim.cell().complete(Ok(crate::core::recv_cell::Landed {
+                    src,
+                    tag,
+                    len,
+                    parked: None,
+                }));
+                return;
+            }
+            LandingEnd::Failed(e) => e,
+            LandingEnd::Again => {
+                let mut m = self.matcher.lock();
+                // Back in its place; if its source failed meanwhile, the failure may have
+                // swept the queue already, so the receive fails here (as a posting would).
+                let id = claim.id();
+                let dead = match claim.spec().source {
+                    Some(s) => self.failure_of(s),
+                    None => self.check_alive(&claim.spec().members).err(),
+                };
+                m.unclaim(claim);
+                if let Some(e) = dead {
+                    m.cancel_with(id, &e);
+                }
+                return;
+            }
+        };
+        claim.cell().complete(Err(self.named_failure(err)));
+    }
+
     /// Whether frame `h` may land straight in a posted receive's buffer: a point-to-point
     /// message from a live peer that needs no acknowledgement.
     fn lands_directly(&self, h: &FrameHeader) -> bool {
@@ -660,47 +704,25 @@ impl FrameSink for Engine {
                 .claimable(h.seq, h.context, h.src, h.tag)
     }
 
-    fn land_direct(
-        &self,
-        h: &FrameHeader,
-        read: &mut dyn FnMut(&mut [u8]) -> bool,
-    ) -> Option<bool> {
+    fn claim_landing(&self, h: &FrameHeader) -> Option<crate::transport::landing::Landing> {
         if !self.lands_directly(h) {
             return None;
         }
         let claim = self.matcher.lock().claim(h.seq, h.context, h.src, h.tag)?;
-        let cell = claim.cell().clone();
-        let (dst, cap) = cell.raw_buffer();
-        let keep = cap.min(h.len as usize);
-        let buf: &mut [u8] = if keep == 0 {
-            &mut []
-        } else {
-            // SAFETY: the claim makes this thread the buffer's only writer until the cell
-            // completes or the claim is given back, and its owner keeps it until then
-            // (`RecvCell::new`; a receive dropped while claimed waits for this).
-            unsafe { std::slice::from_raw_parts_mut(dst, keep) }
-        };
-        if read(buf) {
-            cell.complete(Ok(crate::core::recv_cell::Landed {
-                src: h.src,
-                tag: h.tag,
-                len: h.len as usize,
-                parked: None,
-            }));
-            return Some(true);
-        }
-        let mut m = self.matcher.lock();
-        // Back in its place; if its source failed meanwhile, the failure may have swept the
-        // queue already, so the receive fails here (as a posting would).
-        let (id, dead) = match claim.spec().source {
-            Some(s) => (claim.id(), self.failure_of(s)),
-            None => (claim.id(), self.check_alive(&claim.spec().members).err()),
-        };
-        m.unclaim(claim);
-        if let Some(e) = dead {
-            m.cancel_with(id, &e);
-        }
-        Some(false)
+        let (dst, cap) = claim.cell().raw_buffer();
+        let (src, tag, len) = (h.src, h.tag, h.len as usize);
+        // Weak: a landing held by the transport must not keep the engine (which owns the
+        // transport) alive; an engine gone by the end has nobody left to tell.
+        let me = self.me.clone();
+        let on_end = Box::new(move |end| {
+            if let Some(me) = me.upgrade() {
+                me.end_landing(claim, src, tag, len, end);
+            }
+        });
+        // SAFETY: the claim makes the landing's holder the buffer's only writer until it ends,
+        // and the buffer's owner keeps it until then (`RecvCell::new`; a receive dropped while
+        // claimed waits for the end).
+        Some(unsafe { crate::transport::landing::Landing::new(dst, cap.min(len), src, on_end) })
     }
 
     fn on_peer_lost(&self, peer: u32, reason: String) {

@@ -5,6 +5,7 @@ use super::doorbell::wait_private;
 use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK};
 use super::{GONE, Inner, LIVE, LIVENESS_PERIOD, Peer, cma};
 use crate::transport::budget::RxBudget;
+use crate::transport::landing::LandingEnd;
 use crate::wire::{Frame, FrameHeader, FrameKind, HEADER_LEN, PREALLOC_LIMIT, decode_header};
 use bytes::Bytes;
 use std::sync::Arc;
@@ -26,6 +27,14 @@ const RECEIVE_GRACE_PER_MIB: Duration = Duration::from_micros(100);
 struct Assembly {
     header: FrameHeader,
     buf: Vec<u8>,
+}
+
+/// Counts a p2p frame that landed straight in a posted receive.
+fn count_landed(inner: &Inner, len: u64) {
+    let stats = &inner.stats;
+    stats.frames_received.fetch_add(1, Ordering::Relaxed);
+    stats.landed_frames.fetch_add(1, Ordering::Relaxed);
+    stats.bytes_received.fetch_add(len, Ordering::Relaxed);
 }
 
 /// What one slot asks for after it has been released.
@@ -318,12 +327,7 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
                 // A small p2p message lands straight in a receive posted with its buffer,
                 // with no allocation (see `core::recv_cell`).
                 if h.frame_kind() == Some(FrameKind::P2p) && inner.sink.on_p2p_inline(&h, body) {
-                    let stats = &inner.stats;
-                    stats.frames_received.fetch_add(1, Ordering::Relaxed);
-                    stats.landed_frames.fetch_add(1, Ordering::Relaxed);
-                    stats
-                        .bytes_received
-                        .fetch_add(len as u64, Ordering::Relaxed);
+                    count_landed(inner, len as u64);
                     return Action::Nothing;
                 }
                 return Action::Deliver(Frame {
@@ -400,21 +404,15 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
 /// in all); any other into a fresh frame.
 fn copy_in(inner: &Inner, peer: &Peer, header: FrameHeader, addr: u64, token: u64) {
     let pid = peer.seg.pid();
-    let mut read =
-        |dst: &mut [u8]| -> bool { !inner.fail_reads && cma::read_into(pid, addr, dst).is_ok() };
-    match inner.sink.land_direct(&header, &mut read) {
-        Some(true) => {
-            acknowledge(inner, peer, ACK, token);
-            let stats = &inner.stats;
-            stats.frames_received.fetch_add(1, Ordering::Relaxed);
-            stats.landed_frames.fetch_add(1, Ordering::Relaxed);
-            stats
-                .bytes_received
-                .fetch_add(header.len, Ordering::Relaxed);
-            return;
+    if let Some(mut landing) = inner.sink.claim_landing(&header) {
+        if inner.fail_reads || cma::read_into(pid, addr, landing.buffer()).is_err() {
+            landing.end(LandingEnd::Again);
+            return read_failed(inner, peer, token, "into a posted receive");
         }
-        Some(false) => return read_failed(inner, peer, token, "into a posted receive"),
-        None => {}
+        landing.end(LandingEnd::Filled);
+        acknowledge(inner, peer, ACK, token);
+        count_landed(inner, header.len);
+        return;
     }
     let read = if inner.fail_reads {
         Err(std::io::Error::from_raw_os_error(libc::EPERM))
