@@ -343,15 +343,16 @@ impl Matcher {
         if let Some(env) = self.take(&spec) {
             return Posting::Matched(env);
         }
+        Posting::Queued(self.enqueue(spec, Reply::Channel(reply)))
+    }
+
+    /// Queues a receive behind those posted before it; returns its id.
+    fn enqueue(&mut self, spec: RecvSpec, reply: Reply) -> u64 {
         self.next_id += 1;
         let id = self.next_id;
         self.budget.receive_posted(spec.source);
-        self.posted.push_back(Posted {
-            id,
-            spec,
-            reply: Reply::Channel(reply),
-        });
-        Posting::Queued(id)
+        self.posted.push_back(Posted { id, spec, reply });
+        id
     }
 
     /// Completes `cell` with the oldest unexpected message `spec` matches, if there is one
@@ -369,15 +370,7 @@ impl Matcher {
     /// Queues a receive completed in `cell` (after [`Matcher::take_into`] found nothing);
     /// returns the id that withdraws it.
     pub fn post_cell(&mut self, spec: RecvSpec, cell: Arc<RecvCell>) -> u64 {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.budget.receive_posted(spec.source);
-        self.posted.push_back(Posted {
-            id,
-            spec,
-            reply: Reply::Cell(cell),
-        });
-        id
+        self.enqueue(spec, Reply::Cell(cell))
     }
 
     /// Gives back a message that was matched to a receive the caller then abandoned: it goes to
