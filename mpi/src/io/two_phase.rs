@@ -9,15 +9,15 @@
 //!   round `r`.
 //! * The ranks cut their runs into pieces at those boundaries and tell each aggregator, once
 //!   for all rounds, the pieces it gets (an alltoall of counts and an alltoallv of
-//!   descriptions, a strided run of equal pieces as one: [`encode`]).
+//!   descriptions, a strided run of equal pieces as one: `encode`).
 //! * Each round some rank has a piece in (an OR of bitmaps tells): one alltoallv of the
 //!   bytes. An aggregator writes the union of the pieces it got, coalesced, or reads that
 //!   union and sends every rank its pieces back. Its own pieces go straight between its data
 //!   and the window, never through the exchange.
 //! * An aggregator's file access overlaps the exchange, on a helper thread ([`Worker`]): a
 //!   write's window is written while the next one is gathered, the next windows of a read
-//!   are read while this one is sent out; it holds at most [`WINDOWS`] windows. The buffers
-//!   are kept for the next call ([`Buffers`]), so only the first rounds of a process pay for
+//!   are read while this one is sent out; it holds at most `WINDOWS` windows. The buffers
+//!   are kept for the next call (`Buffers`), so only the first rounds of a process pay for
 //!   fresh pages.
 //! * Aggregators: `cb_nodes` of them (default: one per host, the first rank of each host);
 //!   more than there are hosts are spread evenly over the ranks.
