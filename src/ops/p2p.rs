@@ -370,10 +370,7 @@ impl Comm {
         // A large buffer in host memory is posted with the receive, so a large message from a
         // shared-memory peer is read straight into it (one copy, no landing buffer).
         if buf.len() >= DIRECT_RECV_MIN && crate::device::device_of(buf).is_none() {
-            // SAFETY: `buf` is borrowed for this call, which returns only once the receive
-            // completed or (on an error or unwinding) was withdrawn by dropping it.
-            let (r, _) = unsafe { self.start_recv_into(buf.as_mut_ptr(), buf.len(), source, tag)? };
-            return self.block_on(r);
+            return self.block_on(self.post_into(buf, source, tag)?);
         }
         let spec = self.recv_spec(source, tag)?;
         let env = self.block_on(take_arriving(&self.inner.engine, &spec))?;
@@ -478,9 +475,8 @@ pub(super) async fn wait_matching<T>(
         if let Some(found) = look(engine) {
             return Ok(found);
         }
-        match spec.source {
-            Some(s) => engine.failure_of(s).map_or(Ok(()), Err)?,
-            None => engine.check_alive(&spec.members)?,
+        if let Some(e) = engine.source_failure(spec) {
+            return Err(e);
         }
         notified.await;
     }

@@ -261,6 +261,15 @@ impl Engine {
         )
     }
 
+    /// The recorded failure that means a receive with `spec` can never be satisfied: its
+    /// source's, or (for `ANY_SOURCE`) the first among the communicator's members.
+    pub(crate) fn source_failure(&self, spec: &RecvSpec) -> Option<Error> {
+        match spec.source {
+            Some(s) => self.failure_of(s),
+            None => self.check_alive(&spec.members).err(),
+        }
+    }
+
     /// Fails with the first recorded failure among `members` (world ranks).
     pub fn check_alive(&self, members: &[u32]) -> Result<()> {
         if !self.any_failed.load(Ordering::Acquire) {
@@ -428,11 +437,7 @@ impl Engine {
             }
             // Checked under the matcher lock, before queueing: a failure recorded after this
             // check fails the queued receive, since `mark_failed` needs this lock to do so.
-            let dead = match spec.source {
-                Some(s) => self.failure_of(s),
-                None => self.check_alive(&spec.members).err(),
-            };
-            if let Some(e) = dead {
+            if let Some(e) = self.source_failure(&spec) {
                 return Err(e);
             }
             let (tx, rx) = oneshot::channel();
@@ -459,11 +464,7 @@ impl Engine {
                 return Ok(None);
             }
             // As in `post_recv`: checked under the lock, before queueing.
-            let dead = match spec.source {
-                Some(s) => self.failure_of(s),
-                None => self.check_alive(&spec.members).err(),
-            };
-            if let Some(e) = dead {
+            if let Some(e) = self.source_failure(&spec) {
                 return Err(e);
             }
             Ok(Some(m.post_cell(spec, cell)))
@@ -528,12 +529,7 @@ impl Engine {
         use crate::transport::landing::LandingEnd;
         let err = match end {
             LandingEnd::Filled => {
-                claim.cell().complete(Ok(crate::core::recv_cell::Landed {
-                    src,
-                    tag,
-                    len,
-                    parked: None,
-                }));
+                claim.cell().filled(src, tag, len);
                 return;
             }
             LandingEnd::Failed(e) => e,
@@ -542,10 +538,7 @@ impl Engine {
                 // Back in its place; if its source failed meanwhile, the failure may have
                 // swept the queue already, so the receive fails here (as a posting would).
                 let id = claim.id();
-                let dead = match claim.spec().source {
-                    Some(s) => self.failure_of(s),
-                    None => self.check_alive(&claim.spec().members).err(),
-                };
+                let dead = self.source_failure(claim.spec());
                 m.unclaim(claim);
                 if let Some(e) = dead {
                     m.cancel_with(id, &e);
