@@ -75,17 +75,19 @@ impl RecvCell {
     /// Copies `body` (the first `cap` bytes of it) into the buffer and completes the cell.
     /// Called by the matcher, under its lock, at most once per cell.
     pub fn land(&self, src: u32, tag: i32, body: &[u8]) {
-        let n = body.len().min(self.cap);
-        if n > 0 {
-            // SAFETY: the buffer is valid and ours while the receive is posted
-            // (`RecvCell::new`); the matcher takes the receive out of its queue as it calls
-            // this, so once.
-            unsafe { std::ptr::copy_nonoverlapping(body.as_ptr(), self.dst, n) };
-        }
+        // SAFETY: the buffer is valid and ours while the receive is posted (`RecvCell::new`);
+        // the matcher takes the receive out of its queue as it calls this, so once.
+        unsafe { self.copy_in(body) };
+        self.filled(src, tag, body.len());
+    }
+
+    /// Completes the cell with the `len`-byte message from `src` with `tag`, already written
+    /// into the buffer (what fits of it).
+    pub fn filled(&self, src: u32, tag: i32, len: usize) {
         self.complete(Ok(Landed {
             src,
             tag,
-            len: body.len(),
+            len,
             parked: None,
         }));
     }
@@ -137,6 +139,15 @@ impl RecvCell {
     /// # Safety
     /// Only after completion (the matcher no longer writes), by the buffer's owner.
     pub unsafe fn fill(&self, data: &[u8]) {
+        // SAFETY: per this function's contract.
+        unsafe { self.copy_in(data) }
+    }
+
+    /// Copies what fits of `data` into the buffer.
+    ///
+    /// # Safety
+    /// The caller must be the buffer's only writer now (see `RecvCell::new`).
+    unsafe fn copy_in(&self, data: &[u8]) {
         let n = data.len().min(self.cap);
         if n > 0 {
             // SAFETY: per `RecvCell::new` and this function's contract.
