@@ -293,21 +293,16 @@ impl Inner {
     fn send_streamed(&self, peer: &Peer, head: &[u8], payload: &[u8]) -> bool {
         {
             let mut out = peer.out.lock();
-            let ring = &peer.tx;
-            let cap = ring.capacity();
-            let first = payload.len().min(cap - head.len());
-            if !out.is_empty() || !ring.try_push(outbound::FRAME, &[head, &payload[..first]]) {
+            if !out.is_empty() {
                 return false;
             }
-            let mut sent = first;
-            while sent < payload.len() {
-                let n = (payload.len() - sent).min(cap);
-                if !ring.try_push(outbound::CONT, &[&payload[sent..sent + n]]) {
-                    break;
-                }
-                sent += n;
+            let ring = &peer.tx;
+            let (mut started, mut sent) = (false, 0);
+            let done = outbound::write_frame(ring, head, payload, &mut started, &mut sent);
+            if !started {
+                return false;
             }
-            if sent < payload.len() {
+            if !done {
                 out.push(Item::Frame {
                     head: head.to_vec(),
                     payload: Bytes::copy_from_slice(&payload[sent..]),

@@ -65,27 +65,38 @@ impl Item {
                 payload,
                 started,
                 sent,
-            } => {
-                let cap = ring.capacity();
-                if !*started {
-                    let n = payload.len().min(cap - head.len());
-                    if !ring.try_push(FRAME, &[head, &payload[..n]]) {
-                        return false;
-                    }
-                    *started = true;
-                    *sent = n;
-                }
-                while *sent < payload.len() {
-                    let n = (payload.len() - *sent).min(cap);
-                    if !ring.try_push(CONT, &[&payload[*sent..*sent + n]]) {
-                        return false;
-                    }
-                    *sent += n;
-                }
-                true
-            }
+            } => write_frame(ring, head, payload, started, sent),
         }
     }
+}
+
+/// Writes as much of a frame (`head` and `payload`) as fits in `ring`, resuming after the
+/// first slot if `started` and after `sent` payload bytes; updates both. True when the whole
+/// frame is written.
+pub fn write_frame(
+    ring: &Ring,
+    head: &[u8],
+    payload: &[u8],
+    started: &mut bool,
+    sent: &mut usize,
+) -> bool {
+    let cap = ring.capacity();
+    if !*started {
+        let n = payload.len().min(cap - head.len());
+        if !ring.try_push(FRAME, &[head, &payload[..n]]) {
+            return false;
+        }
+        *started = true;
+        *sent = n;
+    }
+    while *sent < payload.len() {
+        let n = (payload.len() - *sent).min(cap);
+        if !ring.try_push(CONT, &[&payload[*sent..*sent + n]]) {
+            return false;
+        }
+        *sent += n;
+    }
+    true
 }
 
 /// What a call to [`Outbound::pump`] achieved.
