@@ -254,22 +254,25 @@ fn drain(inner: &Inner, st: &mut RxState, budget: Option<&RxBudget>) -> bool {
 /// its buffer, one copy in all; after the grace period the payload is read into a frame of
 /// its own (the sender's buffer is lent until it is read) and waits as an unexpected message.
 fn awaits_receive(inner: &Inner, st: &mut RxState) -> bool {
-    let waits = st.peer.rx.peek(|kind, data| {
-        kind == CMA
-            && data.len() >= HEADER_LEN
-            && decode_header(&data[..HEADER_LEN], inner.max_message)
-                .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p) && !inner.sink.would_land(&h))
-    }) == Some(true);
-    if !waits {
-        st.waiting_since = None;
-        return false;
-    }
-    let since = *st.waiting_since.get_or_insert_with(Instant::now);
-    let len = st
+    // The announced length, if the head of the ring is such an announcement.
+    let waiting_len = st
         .peer
         .rx
-        .peek(|_, data| decode_header(&data[..HEADER_LEN], inner.max_message).map_or(0, |h| h.len))
-        .unwrap_or(0);
+        .peek(|kind, data| {
+            if kind != CMA || data.len() < HEADER_LEN {
+                return None;
+            }
+            decode_header(&data[..HEADER_LEN], inner.max_message)
+                .ok()
+                .filter(|h| h.frame_kind() == Some(FrameKind::P2p) && !inner.sink.would_land(h))
+                .map(|h| h.len)
+        })
+        .flatten();
+    let Some(len) = waiting_len else {
+        st.waiting_since = None;
+        return false;
+    };
+    let since = *st.waiting_since.get_or_insert_with(Instant::now);
     if since.elapsed() < RECEIVE_GRACE_PER_MIB.mul_f64(len as f64 / (1 << 20) as f64) {
         // The receiving thread may need this CPU to post its receive (ranks pinned one per
         // core share it with their progress thread).
