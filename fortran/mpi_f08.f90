@@ -990,6 +990,26 @@ module mpi_f08
     end subroutine MPI_CARTDIM_GET
   end interface
   interface
+    subroutine MPI_CLOSE_PORT(port_name, ierror)
+      import
+      implicit none
+      character(len=*) :: port_name
+      integer, optional :: ierror
+    end subroutine MPI_CLOSE_PORT
+  end interface
+  interface
+    subroutine MPI_COMM_ACCEPT(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*) :: port_name
+      type(MPI_Info) :: info
+      integer :: root
+      type(MPI_Comm) :: comm
+      type(MPI_Comm) :: newcomm
+      integer, optional :: ierror
+    end subroutine MPI_COMM_ACCEPT
+  end interface
+  interface
     subroutine MPI_COMM_ATTACH_BUFFER(comm, buffer, size, ierror)
       import
       implicit none
@@ -1018,6 +1038,18 @@ module mpi_f08
       integer :: result
       integer, optional :: ierror
     end subroutine MPI_COMM_COMPARE
+  end interface
+  interface
+    subroutine MPI_COMM_CONNECT(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      character(len=*) :: port_name
+      type(MPI_Info) :: info
+      integer :: root
+      type(MPI_Comm) :: comm
+      type(MPI_Comm) :: newcomm
+      integer, optional :: ierror
+    end subroutine MPI_COMM_CONNECT
   end interface
   interface
     subroutine MPI_COMM_CREATE(comm, group, newcomm, ierror)
@@ -1165,6 +1197,15 @@ module mpi_f08
       type(MPI_Request) :: request
       integer, optional :: ierror
     end subroutine MPI_COMM_IFLUSH_BUFFER
+  end interface
+  interface
+    subroutine MPI_COMM_JOIN(fd, intercomm, ierror)
+      import
+      implicit none
+      integer :: fd
+      type(MPI_Comm) :: intercomm
+      integer, optional :: ierror
+    end subroutine MPI_COMM_JOIN
   end interface
   interface
     subroutine MPI_COMM_RANK(comm, rank, ierror)
@@ -3239,6 +3280,16 @@ module mpi_f08
     end subroutine MPI_KEYVAL_FREE
   end interface
   interface
+    subroutine MPI_LOOKUP_NAME(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*) :: service_name
+      type(MPI_Info) :: info
+      character(len=*) :: port_name
+      integer, optional :: ierror
+    end subroutine MPI_LOOKUP_NAME
+  end interface
+  interface
     subroutine MPI_MPROBE(source, tag, comm, message, status, ierror)
       import
       implicit none
@@ -3431,6 +3482,15 @@ module mpi_f08
     end subroutine MPI_OP_FREE
   end interface
   interface
+    subroutine MPI_OPEN_PORT(info, port_name, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: info
+      character(len=*) :: port_name
+      integer, optional :: ierror
+    end subroutine MPI_OPEN_PORT
+  end interface
+  interface
     subroutine MPI_PACK(inbuf, incount, datatype, outbuf, outsize, position, &
             comm, ierror)
       import
@@ -3571,6 +3631,16 @@ module mpi_f08
       type(MPI_Request) :: request
       integer, optional :: ierror
     end subroutine MPI_PSEND_INIT
+  end interface
+  interface
+    subroutine MPI_PUBLISH_NAME(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*) :: service_name
+      type(MPI_Info) :: info
+      character(len=*) :: port_name
+      integer, optional :: ierror
+    end subroutine MPI_PUBLISH_NAME
   end interface
   interface
     subroutine MPI_PUT(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
@@ -4792,6 +4862,16 @@ module mpi_f08
       type(MPI_Datatype) :: datatype
       integer, optional :: ierror
     end subroutine MPI_UNPACK_EXTERNAL
+  end interface
+  interface
+    subroutine MPI_UNPUBLISH_NAME(service_name, info, port_name, ierror)
+      import
+      implicit none
+      character(len=*) :: service_name
+      type(MPI_Info) :: info
+      character(len=*) :: port_name
+      integer, optional :: ierror
+    end subroutine MPI_UNPUBLISH_NAME
   end interface
   interface
     subroutine MPI_WAIT(request, status, ierror)

@@ -42,14 +42,13 @@ required=(test_environ test_comm test_p2p_buf test_p2p_obj test_cco_buf test_cco
   test_cco_pr_buf test_cco_pr_vec test_cco_vec_inter test_cffi test_comm_inter test_comm_topo
   test_ctypes test_doc test_errhandler test_file test_grequest test_handle test_info
   test_mpiabi test_mpiapi test_mpimem test_msgspec test_objmodel test_package test_pickle
-  test_subclass test_threads test_toplevel test_util_sync)
-# The 4 of mpi4py's 64 modules that do not pass (informational: `--next`):
-#   test_dynproc, test_spawn, test_util_pool: dynamic processes (MPI_Comm_spawn, ports,
-#     MPI_Comm_join) are not implemented; the pool spawns its workers;
+  test_subclass test_threads test_toplevel test_util_sync
+  test_dynproc test_spawn test_util_pool)
+# The 1 of mpi4py's 64 modules that does not pass (informational: `--next`):
 #   test_ulfm: on an MPI whose ULFM extension mpi4py does not recognise (it looks for MPICH's
 #     or Open MPI's), its Comm.Iagree falls back to an Iallreduce, which testIAgree starts before
 #     a Barrier on one rank and after it on the others: nexar reports the mismatched collective.
-next=(test_dynproc test_spawn test_util_pool test_ulfm)
+next=(test_ulfm)
 read -r -a nps <<<"${MPI4PY_NP:-1 2 3}"
 limit=${MPI4PY_TIMEOUT:-180}
 build=${NEXAR_BUILD_DIR:-$root/build}

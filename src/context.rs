@@ -6,6 +6,7 @@ use crate::comm::{Comm, SELF_CONTEXT, WORLD_CONTEXT};
 use crate::config::{Config, TransportChoice};
 use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
+use crate::spawn::FinalSync;
 use crate::transport::mem::MemFabric;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +66,10 @@ pub struct Context {
     epoch: u32,
     // The process manager's connection under PMI: finalized with this context.
     pmi: Option<Arc<bootstrap::pmi::PmiSession>>,
+    // For a process started by `Context::spawn`: how many world ranks are its parents.
+    parents: Option<u32>,
+    // Who the final barrier waits for (changed when spawned and spawning groups part).
+    final_sync: parking_lot::Mutex<FinalSync>,
     // Declared last: dropped after everything that may still touch the runtime.
     _runtime: Arc<RuntimeOwner>,
 }
@@ -111,7 +116,10 @@ impl Context {
             })?,
             Err(_) => 0,
         };
-        Self::from_launch(launch, cfg, epoch, runtime, None)
+        let parents = crate::spawn::parents_from_env(launch.size)?;
+        let mut ctx = Self::from_launch(launch, cfg, epoch, runtime, None)?;
+        ctx.parents = parents;
+        Ok(ctx)
     }
 
     /// Builds a context for `launch` on `runtime`: connects it to the world (with the
@@ -210,6 +218,8 @@ impl Context {
             launch: None,
             epoch: 0,
             pmi: None,
+            parents: None,
+            final_sync: Default::default(),
             _runtime: runtime,
         }
     }
@@ -244,6 +254,24 @@ impl Context {
     /// Host name of every world rank (index = rank).
     pub(crate) fn world_hosts(&self) -> &[String] {
         self.engine.hosts()
+    }
+
+    /// Whether `comm` is a communicator of this context (of its world, not another one's).
+    pub fn owns(&self, comm: &Comm) -> bool {
+        Arc::ptr_eq(&comm.inner.engine, &self.engine)
+    }
+
+    /// For a process started by [`Context::spawn`]: how many ranks of its world (ranks
+    /// `0..n`) are the group that spawned it.
+    pub fn parents(&self) -> Option<u32> {
+        self.parents
+    }
+
+    /// Sets whom the final barrier of [`Context::finalize`] waits for (see [`FinalSync`]):
+    /// groups that parted (`MPI_Comm_disconnect` of a spawn's intercommunicator) no longer
+    /// wait for each other.
+    pub fn set_final_sync(&self, sync: FinalSync) {
+        *self.final_sync.lock() = sync;
     }
 
     /// The communicator containing only this rank.
@@ -323,9 +351,13 @@ impl Context {
         }
         let transport = self.engine.transport().clone();
         let mut result = Ok(());
-        if self.engine.size > 1 && transport.name() != "mem" {
-            let world = self.world.clone();
-            let barrier = self.world.start_barrier();
+        let over = match &*self.final_sync.lock() {
+            FinalSync::World => Some(self.world.clone()),
+            FinalSync::Group(c) => Some(c.clone()),
+            FinalSync::Nobody => None,
+        };
+        if let Some(world) = over.filter(|c| c.size() > 1 && transport.name() != "mem") {
+            let barrier = world.start_barrier();
             // Peers that finish late are not failed ones (those fail the barrier at once).
             let timeout = self.engine.cfg.peer_timeout * 3;
             let fut = async move {

@@ -18,10 +18,12 @@ use crate::bootstrap::Launch;
 use crate::bootstrap::rendezvous::RendezvousServer;
 use crate::context::{Context, build_runtime};
 use crate::error::{Error, ErrorKind, Result};
-use crate::security::JobSecret;
+use crate::security::{JobSecret, SECRET_LEN};
+use crate::spawn::PARENTS_VAR;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
+use zeroize::Zeroizing;
 
 /// Longest rendezvous address carried by the grow announcement.
 const MAX_ADDR: usize = 256;
@@ -124,6 +126,27 @@ struct Hosted {
     server: RendezvousServer,
     dir: SecretDir,
     addr: String,
+    secret: JobSecret,
+}
+
+/// Which secret a grown world runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Growth {
+    /// The job's next epoch ([`Context::grow`]: the whole world grows).
+    NextEpoch,
+    /// A fresh one ([`Context::spawn`]: groups of one job may spawn at the same time); the new
+    /// processes learn the parents' count from [`PARENTS_VAR`].
+    Spawn,
+}
+
+/// What the hosting rank needs to start a new world.
+struct Planned {
+    secret: JobSecret,
+    epoch: u32,
+    old_size: u32,
+    new_size: u32,
+    /// Variables every new process gets on top of the joining ones.
+    env: Vec<(String, String)>,
 }
 
 /// The host other ranks reach rank 0's new rendezvous at.
@@ -154,15 +177,48 @@ impl Context {
     /// process that never arrives gives every old rank the rendezvous timeout error after
     /// `connect_timeout` (`NEXAR_CONNECT_TIMEOUT_MS`).
     pub fn grow(&self, add: u32, start: impl FnOnce(&GrowPlan) -> Result<()>) -> Result<Context> {
-        let old_size = self.size();
-        let new_size = old_size
-            .checked_add(add)
-            .filter(|_| add > 0)
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "grow: cannot add {add} ranks to a world of {old_size}"
-                ))
-            })?;
+        self.grow_group(self.world(), 0, add, Growth::NextEpoch, start)
+    }
+
+    /// The world `comm`'s members (ranks `0..n`, in `comm`'s order) form with `add` new
+    /// processes (ranks `n..n + add`): [`Context::grow`] over any intracommunicator of this
+    /// context, hosted by `root` (which runs `start`). Collective over `comm`.
+    pub(crate) fn grow_group(
+        &self,
+        comm: &crate::Comm,
+        root: u32,
+        add: u32,
+        growth: Growth,
+        start: impl FnOnce(&GrowPlan) -> Result<()>,
+    ) -> Result<Context> {
+        if comm.is_inter() || !self.owns(comm) {
+            return Err(Error::new(
+                ErrorKind::InvalidComm,
+                "grow: the communicator must be an intracommunicator of this context",
+            ));
+        }
+        let old_size = comm.size();
+        if root >= old_size {
+            return Err(Error::new(
+                ErrorKind::InvalidRank,
+                format!("grow: root {root} is not a rank of a communicator of {old_size}"),
+            ));
+        }
+        let size_after = |add: u32| {
+            old_size
+                .checked_add(add)
+                .filter(|_| add > 0)
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "grow: cannot add {add} ranks to a world of {old_size}"
+                    ))
+                })
+        };
+        // The whole world grows by an `add` every rank knows; a spawn's count counts at its
+        // root only (the others learn the new size from the announcement).
+        if growth == Growth::NextEpoch {
+            size_after(add)?;
+        }
         let launch = self.launch().ok_or_else(|| {
             Error::new(
                 ErrorKind::Unsupported,
@@ -173,34 +229,65 @@ impl Context {
             .epoch()
             .checked_add(1)
             .ok_or_else(|| Error::invalid("grow: the epoch counter is exhausted".to_string()))?;
-        // A singleton started without a secret makes one up: it is the whole job.
-        let base = match &launch.secret {
-            Some(s) => s.clone(),
-            None => JobSecret::generate()?,
-        };
-        let secret = base.for_epoch(epoch);
         let cfg = self.config().clone();
         let runtime = build_runtime(cfg.threads)?;
-        let hosted = if self.rank() == 0 {
-            Some(self.host_growth(launch, &secret, epoch, new_size, &runtime, start))
+        let hosted = if comm.rank() == root {
+            let secret = size_after(add).and_then(|_| match growth {
+                // A singleton started without a secret makes one up: it is the whole job.
+                Growth::NextEpoch => match &launch.secret {
+                    Some(s) => Ok(s.for_epoch(epoch)),
+                    None => JobSecret::generate().map(|s| s.for_epoch(epoch)),
+                },
+                // Groups may spawn at once: each new world needs a job id of its own.
+                Growth::Spawn => JobSecret::generate(),
+            });
+            Some(secret.and_then(|secret| {
+                let env = match growth {
+                    Growth::NextEpoch => Vec::new(),
+                    Growth::Spawn => vec![(PARENTS_VAR.to_string(), old_size.to_string())],
+                };
+                let plan = Planned {
+                    secret,
+                    epoch,
+                    old_size,
+                    new_size: old_size + add,
+                    env,
+                };
+                self.host_growth(launch, plan, &runtime, start)
+            }))
         } else {
             None
         };
-        let announced = self.announce(
+        let announced = announce(
+            comm,
+            root,
             hosted
                 .as_ref()
                 .and_then(|h| h.as_ref().ok())
-                .map(|h| h.addr.as_str()),
+                .map(|h| Joining {
+                    addr: h.addr.clone(),
+                    secret: h.secret.clone(),
+                    size: old_size + add,
+                    split: old_size,
+                }),
             epoch,
         );
-        let (hosted, addr) = match (hosted, announced) {
+        let (
+            hosted,
+            Joining {
+                addr,
+                secret,
+                size: new_size,
+                ..
+            },
+        ) = match (hosted, announced) {
             (Some(Err(e)), _) => return Err(e),
             (_, Err(e)) => return Err(e),
-            (Some(Ok(h)), Ok(addr)) => (Some(h), addr),
-            (None, Ok(addr)) => (None, addr),
+            (Some(Ok(h)), Ok(a)) => (Some(h), a),
+            (None, Ok(a)) => (None, a),
         };
         let next = Launch {
-            rank: self.rank(),
+            rank: comm.rank(),
             size: new_size,
             local_rank: launch.local_rank,
             rendezvous: Some(addr),
@@ -255,21 +342,21 @@ impl Context {
         })
     }
 
-    /// Rank 0: starts the new world's rendezvous (inside `runtime`), writes the secret file and
-    /// runs the program's `start` callback.
+    /// The hosting rank: starts the new world's rendezvous (inside `runtime`), writes the
+    /// secret file and runs the program's `start` callback.
     fn host_growth(
         &self,
         launch: &Launch,
-        secret: &JobSecret,
-        epoch: u32,
-        new_size: u32,
+        plan: Planned,
         runtime: &tokio::runtime::Runtime,
         start: impl FnOnce(&GrowPlan) -> Result<()>,
     ) -> Result<Hosted> {
         let cfg = self.config();
         let _in_runtime = runtime.enter();
         let bind_ip = self.growth_bind_ip(cfg, launch)?;
-        let server = RendezvousServer::start(secret, SocketAddr::new(bind_ip, 0), new_size, cfg)?;
+        let secret = plan.secret;
+        let server =
+            RendezvousServer::start(&secret, SocketAddr::new(bind_ip, 0), plan.new_size, cfg)?;
         let host = rendezvous_host(bind_ip, launch.rendezvous.as_deref());
         let addr = format!("{host}:{}", server.local_addr().port());
         if addr.len() > MAX_ADDR {
@@ -281,11 +368,10 @@ impl Context {
         let dir = SecretDir::create(&secret.job_id())?;
         let file = dir.0.join("secret");
         secret.write_file(&file)?;
-        let old_size = self.size();
+        let (old_size, new_size, epoch) = (plan.old_size, plan.new_size, plan.epoch);
         let newcomers = (old_size..new_size)
-            .map(|rank| Newcomer {
-                rank,
-                env: vec![
+            .map(|rank| {
+                let mut env: Vec<(String, String)> = vec![
                     ("NEXAR_RANK".into(), rank.to_string()),
                     ("NEXAR_SIZE".into(), new_size.to_string()),
                     ("NEXAR_LOCAL_RANK".into(), rank.to_string()),
@@ -294,55 +380,98 @@ impl Context {
                     ("NEXAR_EPOCH".into(), epoch.to_string()),
                     // Reachable from every old rank's host, like the new rendezvous.
                     ("NEXAR_BIND_ADDR".into(), bind_ip.to_string()),
-                ],
+                ];
+                env.extend(plan.env.iter().cloned());
+                Newcomer { rank, env }
             })
             .collect();
-        let plan = GrowPlan {
+        let grow_plan = GrowPlan {
             epoch,
             old_size,
             new_size,
             rendezvous: addr.clone(),
             newcomers,
         };
-        start(&plan)?;
-        Ok(Hosted { server, dir, addr })
+        start(&grow_plan)?;
+        Ok(Hosted {
+            server,
+            dir,
+            addr,
+            secret,
+        })
     }
+}
 
-    /// Broadcasts rank 0's outcome (`Some(addr)`: the new rendezvous; `None`: it failed, or
-    /// this is not rank 0) and the epoch; returns the address on every rank, or an error on
-    /// all of them.
-    fn announce(&self, mine: Option<&str>, epoch: u32) -> Result<String> {
-        let mut buf = vec![0u8; 7 + MAX_ADDR];
-        if let Some(addr) = mine {
-            buf[0] = 1;
-            buf[1..5].copy_from_slice(&epoch.to_be_bytes());
-            buf[5..7].copy_from_slice(&(addr.len() as u16).to_be_bytes());
-            buf[7..7 + addr.len()].copy_from_slice(addr.as_bytes());
-        }
-        let w = self.world();
-        w.block_on(w.bcast(&mut buf, 0))?;
-        if buf[0] != 1 {
+/// What the members of a group need to join a new world: its rendezvous, secret and size, and
+/// where the group's ranks start (`split`: the first group has ranks `0..split`).
+#[derive(Debug)]
+pub(crate) struct Joining {
+    pub addr: String,
+    pub secret: JobSecret,
+    pub size: u32,
+    pub split: u32,
+}
+
+/// Broadcasts the hosting rank's outcome over `comm` from `root` (`Some`: how to join the new
+/// world; `None`: it failed, or this is not the root) and the epoch; returns it on every rank,
+/// or an error on all of them.
+pub(crate) fn announce(
+    comm: &crate::Comm,
+    root: u32,
+    mine: Option<Joining>,
+    epoch: u32,
+) -> Result<Joining> {
+    const HEAD: usize = 15 + SECRET_LEN;
+    let mut buf = Zeroizing::new(vec![0u8; HEAD + MAX_ADDR]);
+    if let Some(j) = &mine {
+        if j.addr.len() > MAX_ADDR {
             return Err(Error::new(
                 ErrorKind::Bootstrap,
-                "grow: rank 0 could not start the new world (see its error)",
-            ));
-        }
-        let got = u32::from_be_bytes(buf[1..5].try_into().expect("4 bytes"));
-        if got != epoch {
-            return Err(Error::new(
-                ErrorKind::Internal,
                 format!(
-                    "grow: rank 0 grows to epoch {got} but this rank is at {}",
-                    epoch - 1
+                    "grow: rendezvous address {:?} is longer than {MAX_ADDR} bytes",
+                    j.addr
                 ),
             ));
         }
-        let len = usize::from(u16::from_be_bytes([buf[5], buf[6]])).min(MAX_ADDR);
-        String::from_utf8(buf[7..7 + len].to_vec()).map_err(|_| {
-            Error::new(
-                ErrorKind::Internal,
-                "grow: the announced address is not UTF-8",
-            )
-        })
+        buf[0] = 1;
+        buf[1..5].copy_from_slice(&epoch.to_be_bytes());
+        buf[5..7].copy_from_slice(&(j.addr.len() as u16).to_be_bytes());
+        buf[7..11].copy_from_slice(&j.size.to_be_bytes());
+        buf[11..15].copy_from_slice(&j.split.to_be_bytes());
+        buf[15..HEAD].copy_from_slice(j.secret.expose());
+        buf[HEAD..HEAD + j.addr.len()].copy_from_slice(j.addr.as_bytes());
     }
+    comm.block_on(comm.bcast(&mut buf, root))?;
+    if buf[0] != 1 {
+        return Err(Error::new(
+            ErrorKind::Bootstrap,
+            format!("grow: rank {root} could not start the new world (see its error)"),
+        ));
+    }
+    let got = u32::from_be_bytes(buf[1..5].try_into().expect("4 bytes"));
+    if got != epoch {
+        return Err(Error::new(
+            ErrorKind::Internal,
+            format!(
+                "grow: rank {root} grows to epoch {got} but this rank is at {}",
+                epoch.wrapping_sub(1)
+            ),
+        ));
+    }
+    let len = usize::from(u16::from_be_bytes([buf[5], buf[6]])).min(MAX_ADDR);
+    let word = |at: usize| u32::from_be_bytes(buf[at..at + 4].try_into().expect("4 bytes"));
+    let (size, split) = (word(7), word(11));
+    let secret = JobSecret::from_bytes(buf[15..HEAD].try_into().expect("32 bytes"));
+    let addr = String::from_utf8(buf[HEAD..HEAD + len].to_vec()).map_err(|_| {
+        Error::new(
+            ErrorKind::Internal,
+            "grow: the announced address is not UTF-8",
+        )
+    })?;
+    Ok(Joining {
+        addr,
+        secret,
+        size,
+        split,
+    })
 }

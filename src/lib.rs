@@ -41,9 +41,11 @@ mod driver;
 mod fault;
 mod grow;
 pub mod ops;
+mod port;
 mod request;
 pub mod rma;
 pub mod rpc;
+mod spawn;
 // Top: the frame router (the one file naming every feature) and the context that assembles them.
 mod context;
 mod logging;
@@ -68,8 +70,10 @@ pub use ops::p2p_into::{Owning, RecvInto};
 pub use ops::p2p_modes::{Message, RecvCancel, SyncSend};
 pub use ops::progress::PollBackoff;
 pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
+pub use port::Port;
 pub use request::{Request, wait_all};
 pub use rpc::Rpc;
+pub use spawn::{FinalSync, PARENTS_VAR, Spawned};
 
 /// The README's Rust code blocks, compiled as doctests so the quick start stays true.
 #[cfg(doctest)]

@@ -169,6 +169,11 @@ impl<T, H: Handle> Table<T, H> {
         self.slots[i].value.take()
     }
 
+    /// Every live object, in slot order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().filter_map(|s| s.value.as_ref())
+    }
+
     /// Every live object, mutably, in slot order.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.slots.iter_mut().filter_map(|s| s.value.as_mut())

@@ -63,6 +63,7 @@ pub const MPI_ERR_INTERN: c_int = 17;
 pub const MPI_ERR_PENDING: c_int = 18;
 pub const MPI_ERR_IN_STATUS: c_int = 19;
 pub const MPI_ERR_NO_MEM: c_int = 39;
+pub const MPI_ERR_SPAWN: c_int = 53;
 pub const MPI_ERR_UNSUPPORTED_OPERATION: c_int = 55;
 pub const MPI_ERR_PROC_ABORTED: c_int = 58;
 pub const MPI_ERR_VALUE_TOO_LARGE: c_int = 59;

@@ -3,7 +3,9 @@
 
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null, write_string};
-use crate::state::{Phase, Running, STATE, WORLD_ACTIVE, WORLD_DONE, WORLD_NEVER, with_running};
+use crate::state::{
+    CommEntry, Phase, Running, STATE, WORLD_ACTIVE, WORLD_DONE, WORLD_NEVER, with_running,
+};
 use crate::table::{Table, USER_HANDLES};
 use nexar::Context;
 use parking_lot::Mutex;
@@ -62,13 +64,32 @@ fn start_engine(level: c_int, world: u8, sessions: usize) -> Result<Box<Running>
         ..nexar::Config::from_env()?
     };
     let ctx = Context::init_with(cfg)?;
+    // A spawned process's MPI_COMM_WORLD is its own group; its parents are across an
+    // intercommunicator.
+    let (world_comm, parent) = match crate::comm::spawn::join_as_child(&ctx)? {
+        Some((group, inter)) => (group, Some(inter)),
+        None => (ctx.world().clone(), None),
+    };
+    let mut comms = Table::new(USER_HANDLES);
+    let parent = match parent {
+        Some(inter) => comms
+            .insert(CommEntry {
+                comm: inter,
+                errhandler: MPI_ERRORS_ARE_FATAL,
+            })
+            .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live communicators"))?,
+        None => MPI_COMM_NULL,
+    };
     Ok(Box::new(Running {
         ctx,
-        comms: Mutex::new(Table::new(USER_HANDLES)),
+        comms: Mutex::new(comms),
         main_thread: Mutex::new(std::thread::current().id()),
         thread_level: AtomicI32::new(level),
         world: AtomicU8::new(world),
         sessions: AtomicUsize::new(sessions),
+        world_comm,
+        parent: AtomicUsize::new(parent),
+        spawned: Mutex::new(Vec::new()),
     }))
 }
 
@@ -121,7 +142,7 @@ pub(crate) fn session_ended() -> Result<()> {
         }
         take_engine(&mut state)
     };
-    running.ctx.finalize()?;
+    running.finalize()?;
     Ok(())
 }
 
@@ -140,7 +161,7 @@ extern "C" fn leave_at_exit() {
     // On a thread of its own: the exiting thread's thread-locals are already destroyed.
     let left = std::thread::Builder::new()
         .name("nexar-exit".into())
-        .spawn(move || running.ctx.finalize());
+        .spawn(move || running.finalize());
     match left.map(|t| t.join()) {
         Ok(Ok(Ok(()))) => {}
         Ok(Ok(Err(e))) => eprintln!("nexar MPI: leaving the job at exit: {e}"),
@@ -249,7 +270,7 @@ mpi_fn! {
                 }
                 take_engine(&mut state)
             };
-            running.ctx.finalize()?;
+            running.finalize()?;
             Ok(())
         })
     }
@@ -356,15 +377,4 @@ mpi_fn! {
         addr1.wrapping_sub(addr2)
     }
 
-    /// The parent communicator of a process started by `MPI_Comm_spawn`: always
-    /// `MPI_COMM_NULL`, as nexar does not spawn processes (every rank is started by the
-    /// launcher).
-    fn MPI_Comm_get_parent(parent: *mut MPI_Comm) -> c_int => PMPI_Comm_get_parent {
-        call("MPI_Comm_get_parent", MPI_COMM_WORLD, || {
-            non_null(parent, "parent")?;
-            // SAFETY: checked for NULL; writable per the MPI contract.
-            unsafe { parent.write(MPI_COMM_NULL) };
-            Ok(())
-        })
-    }
 }

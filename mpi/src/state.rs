@@ -6,6 +6,7 @@ use crate::errors::report::{MpiError, Result};
 use crate::table::Table;
 use nexar::{Comm, Context};
 use parking_lot::{Mutex, RwLock};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::thread::ThreadId;
 
@@ -31,6 +32,32 @@ pub struct Running {
     pub world: AtomicU8,
     /// Sessions initialized and not yet finalized (`crate::session`).
     pub sessions: AtomicUsize,
+    /// `MPI_COMM_WORLD`: the context's world, or a spawned process's own group.
+    pub world_comm: Comm,
+    /// What `MPI_Comm_get_parent` returns (`MPI_COMM_NULL` unless spawned and still
+    /// connected).
+    pub parent: AtomicUsize,
+    /// Worlds this process spawned into (`crate::comm::spawn`), kept until the program
+    /// disconnects from them or finalizes.
+    pub spawned: Mutex<Vec<Arc<Context>>>,
+}
+
+/// A context found by [`Running::context_of`].
+pub enum ContextRef<'a> {
+    /// This process's own.
+    Own(&'a Context),
+    /// A spawned or connected world (kept alive while in use, even if disconnected meanwhile).
+    Other(Arc<Context>),
+}
+
+impl std::ops::Deref for ContextRef<'_> {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        match self {
+            ContextRef::Own(c) => c,
+            ContextRef::Other(c) => c,
+        }
+    }
 }
 
 /// The world model (`MPI_Init` .. `MPI_Finalize`) has not started: the engine runs for
@@ -42,6 +69,30 @@ pub const WORLD_ACTIVE: u8 = 1;
 pub const WORLD_DONE: u8 = 2;
 
 impl Running {
+    /// Leaves the job: the worlds this process spawned into first (their final barriers wait
+    /// for the spawned processes that did not part), then its own.
+    pub fn finalize(self: Box<Self>) -> nexar::Result<()> {
+        let spawned = std::mem::take(&mut *self.spawned.lock());
+        let mut result = Ok(());
+        for w in spawned {
+            result = result.and(w.finalize());
+        }
+        result.and(self.ctx.finalize())
+    }
+
+    /// The context `c` belongs to: this process's, or a world it spawned into or met in.
+    pub fn context_of(&self, c: &Comm) -> Result<ContextRef<'_>> {
+        if self.ctx.owns(c) {
+            return Ok(ContextRef::Own(&self.ctx));
+        }
+        self.spawned
+            .lock()
+            .iter()
+            .find(|w| w.owns(c))
+            .map(|w| ContextRef::Other(w.clone()))
+            .ok_or_else(|| MpiError::new(MPI_ERR_COMM, "the communicator belongs to no live world"))
+    }
+
     /// The world model's state.
     pub fn world(&self) -> u8 {
         self.world.load(Ordering::Acquire)
@@ -89,7 +140,7 @@ fn bad_comm(h: MPI_Comm) -> MpiError {
 /// The engine communicator behind a handle (cloned: no lock is held while it is used).
 pub fn comm(h: MPI_Comm) -> Result<Comm> {
     with_running(|r| match h {
-        MPI_COMM_WORLD => Ok(r.ctx.world().clone()),
+        MPI_COMM_WORLD => Ok(r.world_comm.clone()),
         MPI_COMM_SELF => Ok(r.ctx.self_comm().clone()),
         _ => r
             .comms

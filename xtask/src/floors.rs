@@ -6,7 +6,8 @@
 //! * features: communicators, operations, the collective driver, failures, devices, RPC, RMA
 //!   windows;
 //! * top: the frame router, the context that assembles everything (and grows a world into a new
-//!   one), the crate root.
+//!   one, spawns processes into one, or meets another group in one through a port), the crate
+//!   root.
 //!
 //! So the core never names a feature (features reach it through `core::feature::Feature`), and
 //! nothing under `src/transport/` names `Comm` (a feature). Test code (`#[cfg(test)]` items,
@@ -40,7 +41,12 @@ const FLOORS: [(&str, &[&str]); 4] = [
             "rpc",
         ],
     ),
-    ("top", &["context", "grow", "logging", "router", "lib"]),
+    (
+        "top",
+        &[
+            "context", "grow", "port", "spawn", "logging", "router", "lib",
+        ],
+    ),
 ];
 
 /// The floor (index into [`FLOORS`]) of top-level module `m`.

@@ -15,7 +15,7 @@ use crate::comm::group::{MPI_CONGRUENT, MPI_Group, MPI_IDENT, comm_members, comp
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
 use crate::request::table::{MPI_Request, store_request};
-use crate::state::{comm, errhandler_of, insert_comm, remove_comm};
+use crate::state::{comm, errhandler_of, insert_comm, remove_comm, with_running};
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int};
@@ -193,8 +193,9 @@ mpi_fn! {
     /// Collective over every member (both groups of an intercommunicator): it returns once all
     /// of them have called it; by then everything sent on the communicator has been
     /// transmitted (nexar copies messages out when they are sent), and requests still pending
-    /// on it stay valid. nexar has no dynamic processes, so this is the whole of what MPI asks
-    /// of it here. Blocking, thread-safe. Errors: `MPI_ERR_ARG` (NULL), `MPI_ERR_COMM` (invalid
+    /// on it stay valid. When no other communicator connects a spawning group and the
+    /// processes it spawned, the two part: the spawned world is closed on the spawning side
+    /// and each side finalizes without waiting for the other. Blocking, thread-safe. Errors: `MPI_ERR_ARG` (NULL), `MPI_ERR_COMM` (invalid
     /// or predefined communicator), `MPIX_ERR_PROC_FAILED` (a member failed).
     fn MPI_Comm_disconnect(comm_p: *mut MPI_Comm) -> c_int => PMPI_Comm_disconnect {
         // SAFETY: read only when not NULL.
@@ -210,7 +211,11 @@ mpi_fn! {
             let c = comm(h)?;
             use crate::coll::blocking::Complete;
             crate::coll::blocking::barrier(&c, nexar::Mode::Blocking)?.complete()?;
-            free_comm(h, comm_p)
+            free_comm(h, comm_p)?;
+            with_running(|r| {
+                crate::comm::spawn::part_after_disconnect(r, &c);
+                Ok(())
+            })
         })
     }
 
@@ -389,6 +394,10 @@ fn free_comm(h: MPI_Comm, comm_p: *mut MPI_Comm) -> Result<()> {
         crate::comm::attr::delete_all(h)?;
     }
     remove_comm(h)?;
+    with_running(|r| {
+        crate::comm::spawn::forget_parent(r, h);
+        Ok(())
+    })?;
     NAMES.lock().remove(&h);
     crate::comm::info::drop_comm_hints(h);
     crate::session::forget_comm(h);

@@ -4,6 +4,8 @@
 //! * [`communicator`]: rank, size, dup, split, create, compare, names, free;
 //! * [`group`]: groups (`MPI_Group_*`);
 //! * [`intercomm`]: intercommunicators (`MPI_Intercomm_*`, remote size and group);
+//! * [`ports`]: ports, accept / connect / join and the name service;
+//! * [`spawn`]: dynamic processes (`MPI_Comm_spawn`, `_multiple`, `MPI_Comm_get_parent`);
 //! * [`topo`]: Cartesian topologies (`MPI_Cart_*`, `MPI_Dims_create`) and the topology store;
 //! * [`topo_graph`]: graph and distributed graph topologies;
 //! * [`info`]: `MPI_Info` objects and the info hints kept with communicators;
@@ -17,6 +19,8 @@ pub mod communicator;
 pub mod group;
 pub mod info;
 pub mod intercomm;
+pub mod ports;
+pub mod spawn;
 pub mod topo;
 pub mod topo_graph;
 pub mod ulfm;

@@ -16,6 +16,8 @@
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
 //! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Comm_spawn`: parameter `char *argv[]` has no mechanical mapping
+//! * `MPI_Comm_spawn_multiple`: parameter `char *array_of_commands[]` has no mechanical mapping
 //! * `MPI_File_create_errhandler`: parameter `MPI_File_errhandler_function *file_errhandler_fn` has no mechanical mapping
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
@@ -721,6 +723,42 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Close_port(port_name: *const c_char) -> c_int;
+    fn PMPI_Close_port(port_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Close_port`.
+    mpi_close_port_ / pmpi_close_port_ => MPI_Close_port / PMPI_Close_port,
+    |c| (port_name: *const u8, ierror: *mut c_int, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_port_name = fs::string_in(port_name, port_name_len);
+            let rc = c(s_port_name.as_ptr());
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_accept(port_name: *const c_char, info: usize, root: c_int, comm: usize, newcomm: *mut usize) -> c_int;
+    fn PMPI_Comm_accept(port_name: *const c_char, info: usize, root: c_int, comm: usize, newcomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_accept`.
+    mpi_comm_accept_ / pmpi_comm_accept_ => MPI_Comm_accept / PMPI_Comm_accept,
+    |c| (port_name: *const u8, info: *const c_int, root: *const c_int, comm: *const c_int, newcomm: *mut c_int, ierror: *mut c_int, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_port_name = fs::string_in(port_name, port_name_len);
+            let mut h_newcomm = PMPI_Comm_fromint(fs::get(newcomm));
+            let rc = c(s_port_name.as_ptr(), PMPI_Info_fromint(fs::get(info)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), &mut h_newcomm);
+            fs::set(newcomm, PMPI_Comm_toint(h_newcomm));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
     fn PMPI_Comm_attach_buffer(comm: usize, buffer: *mut c_void, size: c_int) -> c_int;
 }
@@ -763,6 +801,25 @@ fortran_fn! {
         // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
         unsafe {
             let rc = c(PMPI_Comm_fromint(fs::get(comm1)), PMPI_Comm_fromint(fs::get(comm2)), result);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_connect(port_name: *const c_char, info: usize, root: c_int, comm: usize, newcomm: *mut usize) -> c_int;
+    fn PMPI_Comm_connect(port_name: *const c_char, info: usize, root: c_int, comm: usize, newcomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_connect`.
+    mpi_comm_connect_ / pmpi_comm_connect_ => MPI_Comm_connect / PMPI_Comm_connect,
+    |c| (port_name: *const u8, info: *const c_int, root: *const c_int, comm: *const c_int, newcomm: *mut c_int, ierror: *mut c_int, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_port_name = fs::string_in(port_name, port_name_len);
+            let mut h_newcomm = PMPI_Comm_fromint(fs::get(newcomm));
+            let rc = c(s_port_name.as_ptr(), PMPI_Info_fromint(fs::get(info)), fs::get(root), PMPI_Comm_fromint(fs::get(comm)), &mut h_newcomm);
+            fs::set(newcomm, PMPI_Comm_toint(h_newcomm));
             fs::set(ierror, rc);
         }
     }
@@ -1046,6 +1103,24 @@ fortran_fn! {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Comm_join(fd: c_int, intercomm: *mut usize) -> c_int;
+    fn PMPI_Comm_join(fd: c_int, intercomm: *mut usize) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_join`.
+    mpi_comm_join_ / pmpi_comm_join_ => MPI_Comm_join / PMPI_Comm_join,
+    |c| (fd: *const c_int, intercomm: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h_intercomm = PMPI_Comm_fromint(fs::get(intercomm));
+            let rc = c(fs::get(fd), &mut h_intercomm);
+            fs::set(intercomm, PMPI_Comm_toint(h_intercomm));
             fs::set(ierror, rc);
         }
     }
@@ -3909,6 +3984,25 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Lookup_name(service_name: *const c_char, info: usize, port_name: *mut c_char) -> c_int;
+    fn PMPI_Lookup_name(service_name: *const c_char, info: usize, port_name: *mut c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Lookup_name`.
+    mpi_lookup_name_ / pmpi_lookup_name_ => MPI_Lookup_name / PMPI_Lookup_name,
+    |c| (service_name: *const u8, info: *const c_int, port_name: *mut u8, ierror: *mut c_int, service_name_len: usize, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_service_name = fs::string_in(service_name, service_name_len);
+            let mut s_port_name = fs::string_buffer(port_name_len);
+            let rc = c(s_service_name.as_ptr(), PMPI_Info_fromint(fs::get(info)), s_port_name.as_mut_ptr().cast());
+            if rc == 0 { fs::string_out(port_name, port_name_len, &s_port_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
     fn PMPI_Mprobe(source: c_int, tag: c_int, comm: usize, message: *mut usize, status: *mut c_void) -> c_int;
 }
@@ -4115,6 +4209,24 @@ fortran_fn! {
 }
 
 unsafe extern "C" {
+    fn MPI_Open_port(info: usize, port_name: *mut c_char) -> c_int;
+    fn PMPI_Open_port(info: usize, port_name: *mut c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Open_port`.
+    mpi_open_port_ / pmpi_open_port_ => MPI_Open_port / PMPI_Open_port,
+    |c| (info: *const c_int, port_name: *mut u8, ierror: *mut c_int, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut s_port_name = fs::string_buffer(port_name_len);
+            let rc = c(PMPI_Info_fromint(fs::get(info)), s_port_name.as_mut_ptr().cast());
+            if rc == 0 { fs::string_out(port_name, port_name_len, &s_port_name); }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
     fn MPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
     fn PMPI_Pack(inbuf: *mut c_void, incount: c_int, datatype: usize, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: usize) -> c_int;
 }
@@ -4293,6 +4405,24 @@ fortran_fn! {
             let mut h_request = PMPI_Request_fromint(fs::get(request));
             let rc = c(fs::buffer(buf), fs::get(partitions), fs::get(count), PMPI_Type_fromint(fs::get(datatype)), fs::get(dest), fs::get(tag), PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)), &mut h_request);
             fs::set(request, PMPI_Request_toint(h_request));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Publish_name(service_name: *const c_char, info: usize, port_name: *const c_char) -> c_int;
+    fn PMPI_Publish_name(service_name: *const c_char, info: usize, port_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Publish_name`.
+    mpi_publish_name_ / pmpi_publish_name_ => MPI_Publish_name / PMPI_Publish_name,
+    |c| (service_name: *const u8, info: *const c_int, port_name: *const u8, ierror: *mut c_int, service_name_len: usize, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_service_name = fs::string_in(service_name, service_name_len);
+            let s_port_name = fs::string_in(port_name, port_name_len);
+            let rc = c(s_service_name.as_ptr(), PMPI_Info_fromint(fs::get(info)), s_port_name.as_ptr());
             fs::set(ierror, rc);
         }
     }
@@ -6000,6 +6130,24 @@ fortran_fn! {
         unsafe {
             let s_datarep = fs::string_in(datarep, datarep_len);
             let rc = c(s_datarep.as_ptr(), fs::buffer(inbuf), fs::get(insize) as isize, position.cast(), fs::buffer(outbuf), fs::get(outcount), PMPI_Type_fromint(fs::get(datatype)));
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn MPI_Unpublish_name(service_name: *const c_char, info: usize, port_name: *const c_char) -> c_int;
+    fn PMPI_Unpublish_name(service_name: *const c_char, info: usize, port_name: *const c_char) -> c_int;
+}
+fortran_fn! {
+    /// Fortran binding of `MPI_Unpublish_name`.
+    mpi_unpublish_name_ / pmpi_unpublish_name_ => MPI_Unpublish_name / PMPI_Unpublish_name,
+    |c| (service_name: *const u8, info: *const c_int, port_name: *const u8, ierror: *mut c_int, service_name_len: usize, port_name_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let s_service_name = fs::string_in(service_name, service_name_len);
+            let s_port_name = fs::string_in(port_name, port_name_len);
+            let rc = c(s_service_name.as_ptr(), PMPI_Info_fromint(fs::get(info)), s_port_name.as_ptr());
             fs::set(ierror, rc);
         }
     }
