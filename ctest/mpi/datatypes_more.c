@@ -2,7 +2,8 @@
  * MPI_Type_create_f90_* as cached derived types (combiner, contents, no free, data movement);
  * external32 for long (4 bytes, range checked), pair types (members without padding) and
  * long double (16-byte IEEE quad); a huge contiguous type; datatype attributes with copy and
- * delete callbacks through MPI_Type_dup and MPI_Type_free. Every check verifies values. */
+ * delete callbacks through MPI_Type_dup and MPI_Type_free; a vector of INT_MAX / 2 blocks.
+ * Every check verifies values. */
 #include "mpi_check.h"
 
 #include <limits.h>
@@ -192,6 +193,41 @@ static void huge_contiguous(void)
     CHECK_OK(MPI_Type_size_c(t, &sz));
     CHECK(sz == (MPI_Count)INT_MAX * 16);
     CHECK_OK(MPI_Type_free(&t));
+
+    /* A vector of INT_MAX / 2 blocks is described by one block (it took one entry per block,
+     * gigabytes, before): sizes, bounds, a resized copy, and data through a short prefix. */
+    MPI_Datatype four, vec, rsz;
+    CHECK_OK(MPI_Type_contiguous(4, MPI_INT, &four));
+    CHECK_OK(MPI_Type_vector(INT_MAX / 2, 1, 3, four, &vec));
+    CHECK_OK(MPI_Type_commit(&vec));
+    int isz = 0;
+    CHECK_OK(MPI_Type_size(vec, &isz));
+    CHECK(isz == MPI_UNDEFINED);
+    CHECK_OK(MPI_Type_size_c(vec, &sz));
+    CHECK(sz == 16LL * (INT_MAX / 2));
+    MPI_Count lb = -1, ext = -1, tlb = -1, text = -1;
+    CHECK_OK(MPI_Type_get_extent_c(vec, &lb, &ext));
+    CHECK_OK(MPI_Type_get_true_extent_c(vec, &tlb, &text));
+    CHECK(lb == 0 && ext == 48LL * (INT_MAX / 2 - 1) + 16 && tlb == 0 && text == ext);
+    CHECK_OK(MPI_Type_create_resized(vec, INT_MAX, -1024, &rsz));
+    CHECK_OK(MPI_Type_get_extent_c(rsz, &lb, &ext));
+    CHECK(lb == INT_MAX && ext == -1024);
+    CHECK_OK(MPI_Type_free(&rsz));
+    CHECK_OK(MPI_Type_free(&vec));
+    /* The same shape at a size that moves: 3 blocks of 4 ints, 12 ints apart. */
+    int src[36], dst[36] = {0}, packed[12], pos = 0;
+    for (int i = 0; i < 36; i++)
+        src[i] = i;
+    CHECK_OK(MPI_Type_vector(3, 1, 3, four, &vec));
+    CHECK_OK(MPI_Type_commit(&vec));
+    CHECK_OK(MPI_Pack(src, 1, vec, packed, (int)sizeof packed, &pos, MPI_COMM_SELF));
+    CHECK(pos == 48 && packed[4] == 12 && packed[11] == 27);
+    pos = 0;
+    CHECK_OK(MPI_Unpack(packed, (int)sizeof packed, &pos, dst, 1, vec, MPI_COMM_SELF));
+    for (int i = 0; i < 36; i++)
+        CHECK(dst[i] == ((i % 12) < 4 ? i : 0));
+    CHECK_OK(MPI_Type_free(&vec));
+    CHECK_OK(MPI_Type_free(&four));
 }
 
 static int copies, deletes, last_deleted;

@@ -102,7 +102,19 @@ fn vector(
         mul(stride, o.extent())?
     };
     let bl = nonneg(bl, "blocklength")?;
-    let blocks = (0..nonneg(n, "count")?)
+    let n = nonneg(n, "count")?;
+    // One block's runs repeated at the stride: no per-block memory, however many blocks.
+    let block = Type::blocks(&[(&o, bl, 0)], Envelope::default())?;
+    if let Some(t) = Type::strided(&block, n, step as isize, e.clone())? {
+        return publish(out, t);
+    }
+    if n > super::layout::MAX_SEGS {
+        return Err(MpiError::new(
+            MPI_ERR_ARG,
+            format!("a vector of {n} blocks of this type has too many non-contiguous pieces"),
+        ));
+    }
+    let blocks = (0..n)
         .map(|k| Ok((&o, bl, mul(k as i64, step)?)))
         .collect::<Result<Vec<_>>>()?;
     publish(out, Type::blocks(&blocks, e)?)

@@ -59,6 +59,90 @@ pub struct Seg {
     pub len: usize,
 }
 
+/// The byte runs of one instance, in typemap order: `pattern` repeated `count` times, each copy
+/// `stride` bytes after the one before (a listed typemap is one copy). A vector keeps one
+/// block's runs, so `MPI_Type_vector(INT_MAX / 2, ...)` costs one run, not a billion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Runs {
+    pattern: Vec<Seg>,
+    count: usize,
+    stride: isize,
+}
+
+impl Runs {
+    /// The runs `v`, once.
+    pub fn listed(v: Vec<Seg>) -> Self {
+        Self {
+            pattern: v,
+            count: 1,
+            stride: 0,
+        }
+    }
+
+    /// How many runs (saturating).
+    pub fn len(&self) -> usize {
+        self.pattern.len().saturating_mul(self.count)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every run, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Seg> + '_ {
+        (0..self.count).flat_map(move |k| {
+            let shift = (k as isize).wrapping_mul(self.stride);
+            self.pattern.iter().map(move |s| Seg {
+                off: s.off.wrapping_add(shift),
+                len: s.len,
+            })
+        })
+    }
+
+    /// The first run.
+    pub fn first(&self) -> Option<Seg> {
+        self.iter().next()
+    }
+
+    /// The one run, when there is exactly one.
+    pub fn single(&self) -> Option<Seg> {
+        (self.len() == 1).then(|| self.pattern[0])
+    }
+
+    /// Appends a run to a listed typemap, merging it with the last when they touch.
+    fn push(&mut self, off: isize, len: usize) {
+        debug_assert!(self.count <= 1, "runs are appended to listed typemaps only");
+        self.count = 1;
+        if len == 0 {
+            return;
+        }
+        if let Some(last) = self.pattern.last_mut()
+            && last.off + last.len as isize == off
+        {
+            last.len += len;
+            return;
+        }
+        self.pattern.push(Seg { off, len });
+    }
+
+    /// Lowest byte and one past the highest of all runs.
+    fn bounds(&self) -> Option<(isize, isize)> {
+        let lo = self.pattern.iter().map(|s| s.off).min()?;
+        let hi = self.pattern.iter().map(|s| s.off + s.len as isize).max()?;
+        let span = (self.count.max(1) as isize - 1).saturating_mul(self.stride);
+        Some((lo + span.min(0), hi + span.max(0)))
+    }
+}
+
+impl<'a> IntoIterator for &'a Runs {
+    type Item = Seg;
+    type IntoIter = Box<dyn Iterator<Item = Seg> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
 /// How a datatype was made (`MPI_Type_get_envelope` / `MPI_Type_get_contents`).
 #[derive(Debug, Clone, Default)]
 pub struct Envelope {
@@ -78,7 +162,7 @@ pub struct Envelope {
 #[derive(Debug, Clone)]
 pub struct Type {
     /// The byte runs of one instance, in typemap order, adjacent runs merged.
-    pub segs: Vec<Seg>,
+    pub segs: Runs,
     /// The signature of one instance: `(element, repetitions)` runs.
     pub sig: Vec<(Prim, usize)>,
     /// Bytes of data in one instance.
@@ -99,16 +183,16 @@ pub struct Type {
     pub env: Envelope,
 }
 
-/// Upper limit on the byte runs of one type (keeps hostile constructors from exhausting
-/// memory).
-const MAX_SEGS: usize = 1 << 24;
+/// Upper limit on the listed byte runs of one type (keeps hostile constructors from exhausting
+/// memory; a vector's runs are not listed, see [`Runs`]).
+pub const MAX_SEGS: usize = 1 << 24;
 
 impl Type {
     /// A predefined type of `n` elements `prim`.
     pub fn predefined(name: &'static str, prim: Prim, n: usize, align: usize) -> Self {
         let size = prim.size * n;
         Self {
-            segs: vec![Seg { off: 0, len: size }],
+            segs: Runs::listed(vec![Seg { off: 0, len: size }]),
             sig: vec![(prim, n)],
             size,
             lb: 0,
@@ -136,7 +220,7 @@ impl Type {
         align: usize,
     ) -> Self {
         let mut t = Self::predefined(name, prim, 1, align);
-        t.segs.clear();
+        t.segs = Runs::listed(Vec::new());
         t.push_seg(0, value);
         t.push_seg(off as isize, size_of::<c_int>());
         t.size = value + size_of::<c_int>();
@@ -154,7 +238,10 @@ impl Type {
     /// (so the user's memory is already the packed form).
     pub fn dense(&self, count: usize) -> bool {
         let one = self.size == 0
-            || (self.segs.len() == 1 && self.segs[0].off == 0 && self.segs[0].len == self.size);
+            || self
+                .segs
+                .single()
+                .is_some_and(|s| s.off == 0 && s.len == self.size);
         one && (count <= 1 || self.extent() == self.size as isize)
     }
 
@@ -180,7 +267,7 @@ impl Type {
     /// Blocks of `(child, count, byte displacement)`; `combiner` etc. describe the call.
     pub fn blocks(blocks: &[(&Arc<Type>, usize, isize)], env: Envelope) -> Result<Self> {
         let mut t = Self {
-            segs: Vec::new(),
+            segs: Runs::listed(Vec::new()),
             sig: Vec::new(),
             size: 0,
             lb: 0,
@@ -200,8 +287,10 @@ impl Type {
             let ext = child.extent();
             // A child that is one element kind filling its extent repeats into a single run
             // (no per-instance loop: `MPI_Type_contiguous(INT_MAX, MPI_BYTE)` stays cheap).
-            let solid =
-                child.segs.len() == 1 && child.segs[0].len as isize == ext && child.sig.len() == 1;
+            let solid = child
+                .segs
+                .single()
+                .is_some_and(|s| s.len as isize == ext && child.sig.len() == 1);
             let pieces = if solid {
                 Some(1)
             } else {
@@ -219,16 +308,17 @@ impl Type {
             bounds = Some(bounds.map_or((lo, hi), |(l, h)| (l.min(lo), h.max(hi))));
             t.align = t.align.max(child.align);
             if solid {
+                let first = child.segs.first().expect("a solid child has one run");
                 let len = count
-                    .checked_mul(child.segs[0].len)
+                    .checked_mul(first.len)
                     .ok_or_else(|| too_large("the type's size overflows"))?;
-                t.push_seg(disp + child.segs[0].off, len);
+                t.push_seg(disp + first.off, len);
                 let (p, n) = child.sig[0];
                 t.push_sig(p, n * count);
             }
             for k in 0..if solid { 0 } else { count } {
                 let base = disp + k as isize * ext;
-                for s in &child.segs {
+                for s in child.segs.iter() {
                     t.push_seg(base + s.off, s.len);
                 }
                 for &(p, n) in &child.sig {
@@ -247,17 +337,62 @@ impl Type {
         Ok(t)
     }
 
-    fn push_seg(&mut self, off: isize, len: usize) {
-        if len == 0 {
-            return;
-        }
-        if let Some(last) = self.segs.last_mut()
-            && last.off + last.len as isize == off
+    /// `count` copies of `block` (one block of a vector, made by [`Type::blocks`]), each
+    /// `stride` bytes after the one before, described by the block's runs alone. `None` when
+    /// that description does not fit (fewer than two copies, copies that touch and would merge,
+    /// a block of several element kinds, or one that is itself compact): the caller then lists
+    /// the blocks.
+    pub fn strided(
+        block: &Type,
+        count: usize,
+        stride: isize,
+        env: Envelope,
+    ) -> Result<Option<Self>> {
+        let (Some(first), Some(last)) = (block.segs.pattern.first(), block.segs.pattern.last())
+        else {
+            return Ok(None);
+        };
+        if count < 2
+            || block.segs.count != 1
+            || block.sig.len() != 1
+            || last.off + last.len as isize == first.off + stride
         {
-            last.len += len;
-            return;
+            return Ok(None);
         }
-        self.segs.push(Seg { off, len });
+        let (p, m) = block.sig[0];
+        let span = isize::try_from(count - 1)
+            .ok()
+            .and_then(|c| c.checked_mul(stride))
+            .ok_or_else(|| too_large("the type's extent overflows"))?;
+        let size = block
+            .size
+            .checked_mul(count)
+            .ok_or_else(|| too_large("the type's size overflows"))?;
+        let reps = m
+            .checked_mul(count)
+            .ok_or_else(|| too_large("the type's size overflows"))?;
+        let mut t = Self {
+            segs: Runs {
+                pattern: block.segs.pattern.clone(),
+                count,
+                stride,
+            },
+            sig: vec![(p, reps)],
+            size,
+            lb: block.lb + span.min(0),
+            ub: block.ub + span.max(0),
+            true_lb: 0,
+            true_ub: 0,
+            align: block.align,
+            name: "",
+            env,
+        };
+        t.set_true_bounds();
+        Ok(Some(t))
+    }
+
+    fn push_seg(&mut self, off: isize, len: usize) {
+        self.segs.push(off, len);
     }
 
     fn push_sig(&mut self, p: Prim, n: usize) {
@@ -271,9 +406,7 @@ impl Type {
     }
 
     fn set_true_bounds(&mut self) {
-        let lo = self.segs.iter().map(|s| s.off).min();
-        let hi = self.segs.iter().map(|s| s.off + s.len as isize).max();
-        (self.true_lb, self.true_ub) = (lo.unwrap_or(0), hi.unwrap_or(0));
+        (self.true_lb, self.true_ub) = self.segs.bounds().unwrap_or((0, 0));
     }
 
     /// Rounds the extent up to the alignment (what C does for structs).
@@ -343,7 +476,7 @@ mod tests {
         assert_eq!((t.lb, t.ub), (0, 40));
         assert_eq!((t.true_lb, t.true_ub), (0, 40));
         assert_eq!(t.segs.len(), 3);
-        assert_eq!(t.segs[1], Seg { off: 16, len: 8 });
+        assert_eq!(t.segs.iter().nth(1), Some(Seg { off: 16, len: 8 }));
         assert_eq!(t.elements(), 6);
         assert!(!t.dense(1));
         assert_eq!(t.uniform(), Some(Red::Basic(D::I32)));
@@ -355,7 +488,7 @@ mod tests {
     fn contiguous_merges_and_is_dense() {
         let i = int();
         let t = Type::blocks(&[(&i, 5, 0)], Envelope::default()).unwrap();
-        assert_eq!(t.segs, vec![Seg { off: 0, len: 20 }]);
+        assert_eq!(t.segs, Runs::listed(vec![Seg { off: 0, len: 20 }]));
         assert!(t.dense(7));
         let r = t.resized(0, 32, Envelope::default());
         assert!(r.dense(1) && !r.dense(2));
@@ -374,5 +507,53 @@ mod tests {
         assert_eq!(t.move_type(), D::U8);
         assert_eq!(t.elements(), 5);
         assert_eq!(t.elements_in(12), Some(2));
+    }
+
+    /// The listed form of a vector: every block given explicitly.
+    fn listed_vector(child: &Arc<Type>, n: usize, bl: usize, stride: isize) -> Type {
+        let b: Vec<_> = (0..n).map(|k| (child, bl, k as isize * stride)).collect();
+        Type::blocks(&b, Envelope::default()).unwrap()
+    }
+
+    #[test]
+    fn strided_vectors_match_their_listed_form() {
+        let i = int();
+        let d = predefined::get(0x214).unwrap();
+        let pair = Arc::new(Type::blocks(&[(&i, 1, 0), (&i, 1, 12)], Envelope::default()).unwrap());
+        let resized = Arc::new(i.resized(-4, 16, Envelope::default()));
+        for child in [&i, &d, &pair, &resized] {
+            for (n, bl, stride) in [(2, 1, 16), (5, 2, 40), (3, 1, -24), (7, 3, 100), (4, 1, 4)] {
+                let block = Type::blocks(&[(child, bl, 0)], Envelope::default()).unwrap();
+                let listed = listed_vector(child, n, bl, stride);
+                let Some(t) = Type::strided(&block, n, stride, Envelope::default()).unwrap() else {
+                    // Touching copies (or a mixed block) keep the listed form.
+                    continue;
+                };
+                let runs = |t: &Type| t.segs.iter().collect::<Vec<_>>();
+                assert_eq!(runs(&t), runs(&listed), "{n} x {bl} at {stride}");
+                assert_eq!(t.sig, listed.sig);
+                assert_eq!((t.size, t.lb, t.ub), (listed.size, listed.lb, listed.ub));
+                assert_eq!((t.true_lb, t.true_ub), (listed.true_lb, listed.true_ub));
+                assert_eq!(t.elements(), listed.elements());
+            }
+        }
+    }
+
+    #[test]
+    fn a_vector_of_a_billion_blocks_is_one_run_long() {
+        // MPICH's datatype/large_count: vector(INT_MAX / 2, 1, 3, contiguous(4, int)).
+        let i = int();
+        let four = Arc::new(Type::blocks(&[(&i, 4, 0)], Envelope::default()).unwrap());
+        let n = (i32::MAX / 2) as usize;
+        let block = Type::blocks(&[(&four, 1, 0)], Envelope::default()).unwrap();
+        let t = Type::strided(&block, n, 48, Envelope::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(t.size, 16 * n);
+        assert_eq!((t.lb, t.ub), (0, 48 * (n as isize - 1) + 16));
+        assert_eq!(t.segs.len(), n);
+        assert_eq!(t.segs.pattern.len(), 1);
+        assert_eq!(t.elements(), 4 * n);
+        assert!(!t.dense(1));
     }
 }

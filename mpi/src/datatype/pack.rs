@@ -20,7 +20,7 @@ fn addr(base: usize, ty: &Type, k: usize, off: isize) -> usize {
 pub unsafe fn pack(base: usize, count: usize, ty: &Type, out: &mut Vec<u8>) {
     out.reserve(count * ty.size);
     for k in 0..count {
-        for s in &ty.segs {
+        for s in ty.segs.iter() {
             let p = addr(base, ty, k, s.off) as *const u8;
             // SAFETY: readable per the contract above.
             out.extend_from_slice(unsafe { std::slice::from_raw_parts(p, s.len) });
@@ -36,7 +36,7 @@ pub unsafe fn pack(base: usize, count: usize, ty: &Type, out: &mut Vec<u8>) {
 pub unsafe fn unpack(data: &[u8], base: usize, count: usize, ty: &Type) -> usize {
     let mut used = 0;
     'outer: for k in 0..count {
-        for s in &ty.segs {
+        for s in ty.segs.iter() {
             let n = s.len.min(data.len() - used);
             let p = addr(base, ty, k, s.off) as *mut u8;
             // SAFETY: writable per the contract above; `n` bytes remain in `data`.

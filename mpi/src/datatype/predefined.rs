@@ -251,7 +251,10 @@ mod tests {
             (12, 16),
             "double_int: size without padding"
         );
-        assert_eq!(di.segs, [super::super::layout::Seg { off: 0, len: 12 }]);
+        assert_eq!(
+            di.segs.single(),
+            Some(super::super::layout::Seg { off: 0, len: 12 })
+        );
         let si = get(0x22c).unwrap();
         assert_eq!(
             (si.size, si.extent(), si.segs.len()),

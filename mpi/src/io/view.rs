@@ -107,7 +107,7 @@ impl View {
     /// Whether the filetype tiles into one contiguous stream (its data fills its extent).
     fn contiguous(&self) -> bool {
         let ft = &self.filetype.1;
-        ft.segs.len() == 1 && ft.segs[0].len == ft.size && ft.extent() == ft.size as isize
+        ft.segs.single().is_some_and(|s| s.len == ft.size) && ft.extent() == ft.size as isize
     }
 
     /// The file byte runs of `n` data bytes from stream position `pos` (bytes), in stream
@@ -125,7 +125,7 @@ impl View {
             ));
         }
         if self.contiguous() {
-            let start = (self.disp as i64 + ft.segs[0].off as i64)
+            let start = (self.disp as i64 + ft.segs.first().map_or(0, |s| s.off) as i64)
                 .checked_add_unsigned(pos)
                 .and_then(|s| u64::try_from(s).ok())
                 .ok_or_else(|| overflow("the access"))?;
@@ -177,7 +177,7 @@ impl View {
         }
         let room = (fsize - self.disp) as i128;
         if self.contiguous() {
-            let data = (room - ft.segs[0].off as i128).max(0) as u64;
+            let data = (room - ft.segs.first().map_or(0, |s| s.off) as i128).max(0) as u64;
             return (data / esize) as MPI_Offset;
         }
         let ext = (ft.extent() as i128).max(1);

@@ -41,7 +41,7 @@ struct Target {
 /// The byte runs of `count` instances of `ty`, adjacent runs merged.
 fn runs_of(ty: &Type, count: usize) -> Vec<(isize, usize)> {
     let ext = ty.extent();
-    if let [one] = ty.segs[..]
+    if let Some(one) = ty.segs.single()
         && one.len as isize == ext
     {
         // Instances that tile: one run (a count of a predefined type, mostly).
@@ -51,9 +51,10 @@ fn runs_of(ty: &Type, count: usize) -> Vec<(isize, usize)> {
             vec![(one.off, one.len * count)]
         };
     }
-    let mut v: Vec<(isize, usize)> = Vec::with_capacity(count * ty.segs.len());
+    let mut v: Vec<(isize, usize)> =
+        Vec::with_capacity(count.saturating_mul(ty.segs.len()).min(1 << 16));
     for k in 0..count {
-        for s in &ty.segs {
+        for s in ty.segs.iter() {
             let off = k as isize * ext + s.off;
             match v.last_mut() {
                 Some(last) if last.0 + last.1 as isize == off => last.1 += s.len,
