@@ -286,6 +286,13 @@ impl Comm {
         self.inner.size()
     }
 
+    /// An identity of the world (the [`crate::Context`]) this communicator belongs to: equal
+    /// for every communicator of one context, distinct between contexts alive at the same
+    /// time in this process (a spawned or connected world is a context of its own).
+    pub fn world_id(&self) -> usize {
+        Arc::as_ptr(&self.inner.engine) as usize
+    }
+
     /// The context id (identical on every member; distinct between communicators).
     pub fn context_id(&self) -> u64 {
         self.inner.context

@@ -6,7 +6,7 @@ use crate::comm::{Comm, SELF_CONTEXT, WORLD_CONTEXT};
 use crate::config::{Config, TransportChoice};
 use crate::core::engine::Engine;
 use crate::error::{Error, ErrorKind, Result};
-use crate::spawn::FinalSync;
+use crate::spawn::{FinalSync, Origin};
 use crate::transport::mem::MemFabric;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,6 +70,8 @@ pub struct Context {
     parents: Option<u32>,
     // Who the final barrier waits for (changed when spawned and spawning groups part).
     final_sync: parking_lot::Mutex<FinalSync>,
+    // This process's identity across worlds (see `Origin`).
+    origin: Origin,
     // Declared last: dropped after everything that may still touch the runtime.
     _runtime: Arc<RuntimeOwner>,
 }
@@ -153,6 +155,7 @@ impl Context {
             engine.declare_returns_errors(true);
         }
         let mut ctx = Self::assemble(engine, Arc::new(RuntimeOwner(Some(runtime))), None);
+        ctx.origin.world = world_key(launch.secret.as_ref());
         ctx.launch = Some(launch);
         ctx.epoch = epoch;
         Ok(ctx)
@@ -207,6 +210,7 @@ impl Context {
         runtime: Arc<RuntimeOwner>,
         fabric: Option<Arc<MemFabric>>,
     ) -> Self {
+        let rank = engine.rank;
         let world = Comm::from_parts(engine.clone(), WORLD_CONTEXT, (0..engine.size).collect());
         let self_comm = Comm::from_parts(engine.clone(), SELF_CONTEXT, vec![engine.rank]);
         Self {
@@ -220,6 +224,7 @@ impl Context {
             pmi: None,
             parents: None,
             final_sync: Default::default(),
+            origin: Origin { world: 0, rank },
             _runtime: runtime,
         }
     }
@@ -265,6 +270,17 @@ impl Context {
     /// `0..n`) are the group that spawned it.
     pub fn parents(&self) -> Option<u32> {
         self.parents
+    }
+
+    /// This process's identity across worlds: the world it was started in and its rank there
+    /// (kept in the worlds it spawns or meets).
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    /// A world made by spawning or meeting keeps its creator's identity.
+    pub(crate) fn set_origin(&mut self, o: Origin) {
+        self.origin = o;
     }
 
     /// Sets whom the final barrier of [`Context::finalize`] waits for (see [`FinalSync`]):
@@ -389,5 +405,16 @@ impl Drop for Context {
         if let Err(e) = self.finalize() {
             tracing::warn!(rank = self.engine.rank, "finalize: {e}");
         }
+    }
+}
+
+/// The key of a world for [`Origin`]: its job id (every member derives the same from the
+/// secret); a world without a secret (a singleton) gets a random one.
+fn world_key(secret: Option<&crate::security::JobSecret>) -> u64 {
+    match secret {
+        Some(s) => u64::from_str_radix(&s.job_id(), 16).unwrap_or(0),
+        None => crate::security::JobSecret::generate()
+            .map(|s| u64::from_str_radix(&s.job_id(), 16).unwrap_or(0))
+            .unwrap_or(0),
     }
 }

@@ -73,7 +73,7 @@ pub use ops::{ANY_SOURCE, ANY_TAG, Source, Status, TAG_UB, TagMatch};
 pub use port::Port;
 pub use request::{Request, wait_all};
 pub use rpc::Rpc;
-pub use spawn::{FinalSync, PARENTS_VAR, Spawned};
+pub use spawn::{FinalSync, Origin, PARENTS_VAR, Spawned};
 
 /// The README's Rust code blocks, compiled as doctests so the quick start stays true.
 #[cfg(doctest)]

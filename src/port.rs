@@ -19,7 +19,7 @@ use crate::context::{Context, build_runtime};
 use crate::error::{Error, ErrorKind, Result};
 use crate::grow::{Joining, announce};
 use crate::security::{JobSecret, SECRET_LEN};
-use crate::spawn::{Spawned, join_groups};
+use crate::spawn::{Spawned, gather_origins, join_groups};
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 use std::io::{Read, Write};
@@ -344,9 +344,16 @@ impl Context {
             Some((rt, s)) => (rt, Some(s)),
             None => (build_runtime(self.config().threads)?, None),
         };
-        let world = Context::from_launch(launch, self.config().clone(), epoch, runtime, server)?;
+        let mut world =
+            Context::from_launch(launch, self.config().clone(), epoch, runtime, server)?;
+        world.set_origin(self.origin());
+        let origins = gather_origins(world.world(), self.origin())?;
         let (_, inter) = join_groups(world.world(), j.split, accepting)?;
-        Ok(Spawned { world, inter })
+        Ok(Spawned {
+            world,
+            inter,
+            origins,
+        })
     }
 }
 

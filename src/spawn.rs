@@ -29,6 +29,37 @@ const GROUP_TAG: u64 = 0x5350_4157_4e47_5250; // "SPAWNGRP"
 /// Tag of the leaders' swap when the intercommunicator is made.
 const LEADER_TAG: i32 = 0x5350_4157; // "SPAW"
 
+/// A process's identity across worlds: the world it was started in (a key derived from that
+/// world's job id) and its rank there. A process keeps it in every world it spawns or meets,
+/// so programs can tell the same process apart from a new one (MPI's groups do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// The world it was started in.
+    pub world: u64,
+    /// Its rank in that world.
+    pub rank: u32,
+}
+
+impl Origin {
+    fn to_words(self) -> [u64; 2] {
+        [self.world, u64::from(self.rank)]
+    }
+}
+
+/// Every member's [`Origin`], by rank of world `w` (collective over `w`); `mine` is this
+/// process's.
+pub(crate) fn gather_origins(w: &Comm, mine: Origin) -> Result<Vec<Origin>> {
+    let mut all = vec![0u64; 2 * w.size() as usize];
+    w.allgather_blocking(&mine.to_words(), &mut all)?;
+    Ok(all
+        .chunks_exact(2)
+        .map(|c| Origin {
+            world: c[0],
+            rank: c[1] as u32,
+        })
+        .collect())
+}
+
 /// What a spawn gives the spawning group.
 #[derive(Debug)]
 pub struct Spawned {
@@ -38,6 +69,8 @@ pub struct Spawned {
     /// Intercommunicator of the new world: local group the spawning group, remote group the
     /// new processes (in their rank order).
     pub inter: Comm,
+    /// Every member's [`Origin`], by rank of the new world.
+    pub origins: Vec<Origin>,
 }
 
 /// Who the final barrier of [`Context::finalize`] waits for.
@@ -71,20 +104,29 @@ impl Context {
         start: impl FnOnce(&GrowPlan) -> Result<()>,
     ) -> Result<Spawned> {
         let n = comm.size();
-        let world = self.grow_group(comm, root, add, Growth::Spawn, start)?;
+        let mut world = self.grow_group(comm, root, add, Growth::Spawn, start)?;
+        world.set_origin(self.origin());
+        let origins = gather_origins(world.world(), self.origin())?;
         let (_, inter) = join_groups(world.world(), n, true)?;
-        Ok(Spawned { world, inter })
+        Ok(Spawned {
+            world,
+            inter,
+            origins,
+        })
     }
 
     /// For a process started by [`Context::spawn`]: a communicator of the processes started
-    /// with it (in their order) and the intercommunicator to the spawning group (its remote
-    /// group). Collective over the started processes, matching the spawning side's
-    /// [`Context::spawn`]. `None` for a process that was not spawned.
-    pub fn spawned(&self) -> Result<Option<(Comm, Comm)>> {
+    /// with it (in their order), the intercommunicator to the spawning group (its remote
+    /// group), and every world member's [`Origin`] (the parents keep theirs). Collective over
+    /// the started processes, matching the spawning side's [`Context::spawn`]. `None` for a
+    /// process that was not spawned.
+    pub fn spawned(&self) -> Result<Option<(Comm, Comm, Vec<Origin>)>> {
         let Some(n) = self.parents() else {
             return Ok(None);
         };
-        join_groups(self.world(), n, false).map(Some)
+        let origins = gather_origins(self.world(), self.origin())?;
+        let (group, inter) = join_groups(self.world(), n, false)?;
+        Ok(Some((group, inter, origins)))
     }
 }
 

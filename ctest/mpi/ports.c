@@ -3,6 +3,8 @@
  * stranger (the port name with one key digit changed) is refused with MPI_ERR_PORT while the
  * acceptor goes on waiting for the real client; the two halves then get an intercommunicator
  * (sizes, an allreduce and a merge across it), disconnect, and meet again on the same port.
+ * The accepting half is the odd ranks, so the new world numbers everyone differently from
+ * MPI_COMM_WORLD: groups must still name the same processes (compare, translate).
  * MPI_Comm_join over a TCP socket between ranks 0 and 1. Errors at any size: a malformed port
  * name (MPI_ERR_PORT), closing a port never opened (MPI_ERR_PORT), looking up or unpublishing
  * an unknown service (MPI_ERR_NAME, MPI_ERR_SERVICE), publishing a name twice. */
@@ -38,10 +40,28 @@ static void check_inter(MPI_Comm inter, MPI_Comm half, int accepting, int nacc, 
     CHECK_OK(MPI_Comm_size(inter, &lsize));
     CHECK_OK(MPI_Comm_remote_size(inter, &rsize));
     CHECK(lsize == (accepting ? nacc : size - nacc) && rsize == size - lsize);
+    /* The local group is this half's, though the intercommunicator lives in a new world; the
+     * remote group is the other half: in MPI_COMM_WORLD at their world ranks. */
+    MPI_Group hg, lg, rg, wg;
+    int cmp = -1, zero = 0, w0 = -1;
+    CHECK_OK(MPI_Comm_group(half, &hg));
+    CHECK_OK(MPI_Comm_group(inter, &lg));
+    CHECK_OK(MPI_Group_compare(hg, lg, &cmp));
+    CHECK(cmp == MPI_IDENT);
+    CHECK_OK(MPI_Comm_remote_group(inter, &rg));
+    CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    CHECK_OK(MPI_Group_translate_ranks(rg, 1, &zero, wg, &w0));
+    CHECK(w0 == (accepting ? 0 : 1));
+    CHECK_OK(MPI_Group_free(&hg));
+    CHECK_OK(MPI_Group_free(&lg));
+    CHECK_OK(MPI_Group_free(&rg));
+    CHECK_OK(MPI_Group_free(&wg));
     me = check_rank;
     CHECK_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, inter));
-    /* The remote half's world ranks: 0..nacc-1 or nacc..size-1. */
-    int want = accepting ? (size * (size - 1) / 2 - nacc * (nacc - 1) / 2) : nacc * (nacc - 1) / 2;
+    /* The remote half's world ranks: the even ones (seen by the odd) or the odd ones. */
+    int want = 0;
+    for (int r = accepting ? 0 : 1; r < size; r += 2)
+        want += r;
     CHECK(sum == want);
     MPI_Comm merged;
     CHECK_OK(MPI_Intercomm_merge(inter, !accepting, &merged));
@@ -66,13 +86,13 @@ int main(int argc, char **argv)
     if (size < 2)
         return check_finish();
 
-    int nacc = size / 2, accepting = check_rank < nacc;
+    int nacc = size / 2, accepting = check_rank % 2 == 1;
     MPI_Comm half, inter;
     CHECK_OK(MPI_Comm_split(MPI_COMM_WORLD, accepting, check_rank, &half));
     CHECK_OK(MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN));
     char port[MPI_MAX_PORT_NAME] = "";
     snprintf(service, sizeof service, "nexar-ctest-ports-%d", pid);
-    if (check_rank == 0) {
+    if (check_rank == 1) {
         CHECK_OK(MPI_Open_port(MPI_INFO_NULL, port));
         CHECK_OK(MPI_Publish_name(service, MPI_INFO_NULL, port));
     }
@@ -82,7 +102,7 @@ int main(int argc, char **argv)
             CHECK_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, half, &inter));
         } else {
             char found[MPI_MAX_PORT_NAME] = "";
-            if (check_rank == nacc) {
+            if (check_rank == 0) {
                 CHECK_OK(MPI_Lookup_name(service, MPI_INFO_NULL, found));
                 if (round == 0) {
                     /* A stranger: the right address, a wrong key. */
@@ -101,7 +121,7 @@ int main(int argc, char **argv)
         check_inter(inter, half, accepting, nacc, size);
         CHECK_OK(MPI_Comm_disconnect(&inter));
     }
-    if (check_rank == 0) {
+    if (check_rank == 1) {
         CHECK_OK(MPI_Unpublish_name(service, MPI_INFO_NULL, port));
         CHECK_OK(MPI_Close_port(port));
     }

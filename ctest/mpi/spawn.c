@@ -38,6 +38,18 @@ static int child(MPI_Comm parent, int argc, char **argv)
     CHECK(flag);
     CHECK_OK(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     CHECK(sum == size * (size - 1) / 2);
+    /* Groups name this world's processes: my rank in my world's group, and the parents'
+     * group is disjoint from it. */
+    MPI_Group wg, pg;
+    int grank = -1, cmp = -1;
+    CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    CHECK_OK(MPI_Group_rank(wg, &grank));
+    CHECK(grank == rank);
+    CHECK_OK(MPI_Comm_remote_group(parent, &pg));
+    CHECK_OK(MPI_Group_compare(wg, pg, &cmp));
+    CHECK(cmp == MPI_UNEQUAL);
+    CHECK_OK(MPI_Group_free(&wg));
+    CHECK_OK(MPI_Group_free(&pg));
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "world") == 0) {
         CHECK(argc == 3 && strcmp(argv[2], "two words") == 0);
@@ -99,6 +111,16 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_remote_size(inter, &n));
     CHECK_OK(MPI_Comm_size(inter, &lsize));
     CHECK(n == 2 && lsize == size);
+    /* The intercommunicator's local group is MPI_COMM_WORLD's, though its world differs. */
+    MPI_Group wg, lg;
+    int cmp = -1, in[1] = {size - 1}, out[1] = {-1};
+    CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    CHECK_OK(MPI_Comm_group(inter, &lg));
+    CHECK_OK(MPI_Group_compare(wg, lg, &cmp));
+    CHECK(cmp == MPI_IDENT);
+    CHECK_OK(MPI_Group_translate_ranks(wg, 1, in, lg, out));
+    CHECK(out[0] == size - 1);
+    CHECK_OK(MPI_Group_free(&lg));
     if (rank == 0) {
         for (int i = 0; i < 2; i++) {
             int v = 1000 + i, back = -1;
@@ -131,6 +153,13 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_SELF, &inter,
                                      merrs));
     CHECK(merrs[0] == MPI_SUCCESS && merrs[1] == MPI_SUCCESS && merrs[2] == MPI_SUCCESS);
+    /* This rank alone is the local group; it is in MPI_COMM_WORLD at its rank. */
+    CHECK_OK(MPI_Comm_group(inter, &lg));
+    in[0] = 0;
+    CHECK_OK(MPI_Group_translate_ranks(lg, 1, in, wg, out));
+    CHECK(out[0] == rank);
+    CHECK_OK(MPI_Group_free(&lg));
+    CHECK_OK(MPI_Group_free(&wg));
     CHECK_OK(MPI_Comm_remote_size(inter, &n));
     CHECK(n == 3);
     CHECK(children_failures(inter, 1) == 0);

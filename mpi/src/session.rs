@@ -179,8 +179,7 @@ fn c_str<'a>(p: *const c_char, name: &str) -> Result<&'a str> {
 /// without regard to case, as URIs' schemes do.
 fn pset_members(name: &str) -> Result<Vec<u32>> {
     if name.eq_ignore_ascii_case(PSETS[0]) {
-        let world = comm(MPI_COMM_WORLD)?;
-        return Ok((0..world.size()).collect());
+        return crate::comm::group::comm_members(&comm(MPI_COMM_WORLD)?);
     }
     if name.eq_ignore_ascii_case(PSETS[1]) {
         return Ok(vec![my_world_rank()?]);
@@ -263,7 +262,7 @@ fn create_from_group(
             "this process is not in the group (only its members call MPI_Comm_create_from_group)",
         ));
     }
-    let world = comm(MPI_COMM_WORLD)?;
+    let world = crate::state::whole_world()?;
     let c = world
         .create_subset(&g, crate::comm::intercomm::string_tag(4, tag.as_bytes()))?
         .ok_or_else(|| MpiError::new(MPI_ERR_GROUP, "this process is not in the group"))?;

@@ -151,6 +151,12 @@ pub fn comm(h: MPI_Comm) -> Result<Comm> {
     })
 }
 
+/// Every rank of this process's world: `MPI_COMM_WORLD`, or for a spawned process its group
+/// and its parents. Group members (process ids) are ranks of this communicator.
+pub fn whole_world() -> Result<Comm> {
+    with_running(|r| Ok(r.ctx.world().clone()))
+}
+
 /// Registers a new communicator with `errhandler` and returns its handle.
 pub fn insert_comm(c: Comm, errhandler: MPI_Errhandler) -> Result<MPI_Comm> {
     with_running(|r| {

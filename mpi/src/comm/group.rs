@@ -1,4 +1,11 @@
-//! Groups: ordered sets of processes, kept as lists of world ranks (group rank -> world rank).
+//! Groups: ordered sets of processes, kept as lists of process ids (group rank -> id).
+//!
+//! A process id is its world rank in this process's own world (`MPI_COMM_WORLD`'s context;
+//! a spawned process's world includes its parents). Worlds this process spawned or met through
+//! a port number their members differently, so each registers how its ranks map to ids
+//! ([`register_world`]): members this process already knows keep their ids, the others get
+//! fresh ones from `2^31` up. Groups of communicators of different worlds thus compare and
+//! translate correctly.
 //!
 //! `MPI_GROUP_EMPTY` is the empty group and every operation whose result is empty returns it
 //! (as the standard allows); freeing it is accepted and only sets the handle to
@@ -29,7 +36,60 @@ pub const MPI_SIMILAR: c_int = 203;
 /// Compare result: different members.
 pub const MPI_UNEQUAL: c_int = 204;
 
-/// Live user groups: world ranks in group-rank order.
+/// Rank -> process id of every spawned or connected world, by [`nexar::Comm::world_id`].
+static WORLD_IDS: Mutex<Option<HashMap<usize, Arc<[u32]>>>> = Mutex::new(None);
+/// Process ids by identity across worlds ([`nexar::Origin`]).
+static ORIGIN_IDS: Mutex<Option<HashMap<nexar::Origin, u32>>> = Mutex::new(None);
+/// The next fresh process id (for processes first met in a spawned or connected world).
+static NEXT_ID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1 << 31);
+
+/// Seeds the ids of this process's own world: world rank `w` (whose identity is
+/// `origins[w]`) has id `w`. Called once, at start.
+pub fn seed_ids(origins: impl Iterator<Item = nexar::Origin>) {
+    let mut m = ORIGIN_IDS.lock();
+    let m = m.get_or_insert_with(HashMap::new);
+    m.clear();
+    for (w, o) in origins.enumerate() {
+        m.insert(o, w as u32);
+    }
+}
+
+/// Registers world `world_id` (see [`nexar::Comm::world_id`]) whose rank `w` is the process
+/// `origins[w]`: processes already known keep their ids, the others get fresh ones.
+pub fn register_world(world_id: usize, origins: &[nexar::Origin]) {
+    let ids: Arc<[u32]> = {
+        let mut m = ORIGIN_IDS.lock();
+        let m = m.get_or_insert_with(HashMap::new);
+        origins
+            .iter()
+            .map(|o| {
+                *m.entry(*o)
+                    .or_insert_with(|| NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            })
+            .collect()
+    };
+    WORLD_IDS
+        .lock()
+        .get_or_insert_with(HashMap::new)
+        .insert(world_id, ids);
+}
+
+/// Forgets a world registered with [`register_world`] (it was closed).
+pub fn forget_world(world_id: usize) {
+    if let Some(m) = WORLD_IDS.lock().as_mut() {
+        m.remove(&world_id);
+    }
+}
+
+/// The process id of world rank `w` of `c`'s world.
+pub fn id_of(c: &nexar::Comm, w: u32) -> u32 {
+    match WORLD_IDS.lock().as_ref().and_then(|m| m.get(&c.world_id())) {
+        Some(ids) => ids.get(w as usize).copied().unwrap_or(w),
+        None => w,
+    }
+}
+
+/// Live user groups: process ids in group-rank order.
 static GROUPS: Mutex<Table<Arc<[u32]>>> = Mutex::new(Table::new(USER_HANDLES));
 
 /// The members (world ranks) of a group handle, or `MPI_ERR_GROUP`.
@@ -62,16 +122,21 @@ pub fn new_group(world: Vec<u32>) -> Result<MPI_Group> {
         .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live groups"))
 }
 
-/// The group of a communicator's members, in comm-rank order.
+/// The group of a communicator's members (process ids), in comm-rank order.
 pub fn comm_members(c: &nexar::Comm) -> Result<Vec<u32>> {
     (0..c.size())
-        .map(|r| c.world_rank_of(r).map_err(MpiError::from))
+        .map(|r| {
+            c.world_rank_of(r)
+                .map(|w| id_of(c, w))
+                .map_err(MpiError::from)
+        })
         .collect()
 }
 
-/// This process's world rank.
+/// This process's id (its world rank in its own world; see the module documentation).
 pub fn my_world_rank() -> Result<u32> {
-    Ok(comm(MPI_COMM_WORLD)?.rank())
+    let w = comm(MPI_COMM_WORLD)?;
+    Ok(w.world_rank_of(w.rank())?)
 }
 
 /// The rank of world rank `w` in `g`, if a member.

@@ -32,7 +32,11 @@ fn inter(h: MPI_Comm) -> Result<nexar::Comm> {
 /// The world ranks of `c`'s remote group, in remote rank order.
 pub fn remote_members(c: &nexar::Comm) -> Result<Vec<u32>> {
     (0..c.remote_size().ok_or_else(not_inter)?)
-        .map(|r| c.remote_world_rank_of(r).map_err(MpiError::from))
+        .map(|r| {
+            c.remote_world_rank_of(r)
+                .map(|w| crate::comm::group::id_of(c, w))
+                .map_err(MpiError::from)
+        })
         .collect()
 }
 
@@ -130,8 +134,8 @@ mpi_fn! {
             non_null(stringtag, "stringtag")?;
             crate::comm::info::pairs_or_empty(info)?;
             let (lg, rg) = (members(local_group)?, members(remote_group)?);
-            let world = comm(MPI_COMM_WORLD)?;
-            let me = world.rank();
+            let world = crate::state::whole_world()?;
+            let me = crate::comm::group::my_world_rank()?;
             let Some(_) = rank_in(&lg, me) else {
                 return Err(MpiError::new(MPI_ERR_GROUP, "this process is not in local_group"));
             };

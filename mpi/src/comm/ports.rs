@@ -118,6 +118,7 @@ fn meet(
         };
         got.map_err(meet_error)
     })?;
+    crate::comm::group::register_world(met.inter.world_id(), &met.origins);
     let h = insert_comm(met.inter, errhandler_of(comm_h))?;
     with_running(|r| {
         r.spawned.lock().push(Arc::new(met.world));

@@ -274,6 +274,7 @@ fn spawn(
         (r, _) => r.map_err(spawn_error)?,
     };
     let remote = spawned.inter.remote_size().unwrap_or(0);
+    crate::comm::group::register_world(spawned.inter.world_id(), &spawned.origins);
     let h = insert_comm(spawned.inter, errhandler_of(comm_h))?;
     with_running(|r| {
         r.spawned.lock().push(std::sync::Arc::new(spawned.world));
@@ -299,8 +300,19 @@ fn success_codes(errcodes: *mut c_int, n: u32) {
 /// For a process started by a spawn (called once, at `MPI_Init`): its group's communicator,
 /// which becomes its `MPI_COMM_WORLD`, and the intercommunicator `MPI_Comm_get_parent`
 /// returns; `None` for any other process. Collective over the processes started together.
+/// Seeds the process ids of groups either way (see [`crate::comm::group`]).
 pub fn join_as_child(ctx: &nexar::Context) -> Result<Option<(Comm, Comm)>> {
-    ctx.spawned().map_err(spawn_error)
+    match ctx.spawned().map_err(spawn_error)? {
+        Some((group, inter, origins)) => {
+            crate::comm::group::seed_ids(origins.into_iter());
+            Ok(Some((group, inter)))
+        }
+        None => {
+            let world = ctx.origin().world;
+            crate::comm::group::seed_ids((0..ctx.size()).map(|rank| nexar::Origin { world, rank }));
+            Ok(None)
+        }
+    }
 }
 
 /// Whether `c` reaches across the boundary of a spawned process's world: a member (local or
@@ -322,6 +334,7 @@ pub fn part_after_disconnect(r: &Running, c: &Comm) {
         if !still {
             let w = spawned.swap_remove(i);
             drop(spawned);
+            crate::comm::group::forget_world(w.world().world_id());
             w.set_final_sync(FinalSync::Nobody);
             drop(w);
         }

@@ -32,7 +32,11 @@ pub const MPIX_ERR_REVOKED: c_int = 103;
 fn group_of(c: &nexar::Comm, ranks: &[u32]) -> Result<MPI_Group> {
     let world = ranks
         .iter()
-        .map(|&r| c.world_rank_of(r).map_err(MpiError::from))
+        .map(|&r| {
+            c.world_rank_of(r)
+                .map(|w| crate::comm::group::id_of(c, w))
+                .map_err(MpiError::from)
+        })
         .collect::<Result<Vec<u32>>>()?;
     new_group(world)
 }
