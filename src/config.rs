@@ -6,7 +6,7 @@
 //! | `NEXAR_THREADS` | engine runtime worker threads | 1 |
 //! | `NEXAR_PEER_TIMEOUT_MS` | silence after which a peer is declared failed: QUIC's idle timeout (keep-alives at a third of it) and the shared-memory heartbeat limit (heartbeats at a tenth of it, from a background thread, so a rank busy computing still beats); 10 s leaves room for an overloaded host (a short `SIGSTOP` or scheduling stall is not a failure) while a frozen rank is still caught promptly; a rank that dies is detected much sooner (launcher notice, inbox lock, connection reset) | 10000 |
 //! | `NEXAR_CONNECT_TIMEOUT_MS` | limit for rendezvous and connection set-up | 60000 |
-//! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 4 GiB |
+//! | `NEXAR_MAX_MESSAGE` | largest single message in bytes | 1 TiB |
 //! | `NEXAR_MAX_UNEXPECTED` | bytes of unmatched p2p messages buffered per sending peer; past it that peer's p2p traffic is not read until receives drain it (back-pressure: its sends queue, nothing errors or is lost; see `transport::budget`) | 64 MiB |
 //! | `NEXAR_BIND_ADDR` | IP address the QUIC endpoint binds; always wins, even `127.0.0.1` (without it, ranks started by a scheduler across hosts pick a routable address: `bootstrap::bind`) | 127.0.0.1 |
 //! | `NEXAR_HOSTNAME` | the host name that decides which ranks share memory (read by `bootstrap::hostname`): containers sharing one name, tests | the system's host name |
@@ -144,7 +144,9 @@ impl Default for Config {
             threads: 1,
             peer_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(60),
-            max_message: 4 << 30,
+            // A bound on what a header may claim, not a reservation (receivers grow buffers
+            // as bytes arrive): MPI programs send messages of several GiB.
+            max_message: 1 << 40,
             max_unexpected: crate::transport::budget::DEFAULT_PER_PEER,
             bind_addr: IpAddr::from([127, 0, 0, 1]),
             shm_cma: true,
