@@ -28,8 +28,8 @@
 //!   the ranks. The `_all` reads and writes use two-phase collective buffering when the ranks'
 //!   accesses interleave (hints decide: see [`two_phase`]); otherwise, and for independent
 //!   access, each rank accesses its own runs (adjacent runs coalesced, reads with small holes
-//!   sieved through one larger read, or `preadv`s straight into place when the runs are long,
-//!   skipping holes over 16 KiB; writes are not sieved).
+//!   sieved through one larger read, or one `preadv` when the runs are long; writes are not
+//!   sieved).
 //! * Non-blocking calls (`MPI_File_iread*`, `MPI_File_iwrite*`, their `_all` forms too) do the
 //!   I/O at once and return a completed request; the non-blocking collective forms do not
 //!   communicate (they never block on another rank), so they report only this rank's errors.

@@ -102,11 +102,6 @@ const SIEVE_HOLE: u64 = 64 << 10;
 /// out after.
 const DIRECT_RUN: usize = 8 << 10;
 
-/// Holes between long runs up to this size are read into a sink with the runs (one
-/// `preadv`); longer ones are skipped by starting another read (a system call costs about as
-/// much as copying this many bytes).
-const SKIP_HOLE: u64 = 16 << 10;
-
 /// Most iovecs one `preadv` takes (Linux's `IOV_MAX`).
 const MAX_IOV: usize = 1024;
 
@@ -128,21 +123,60 @@ pub fn read_runs(fd: BorrowedFd<'_>, runs: &[Run], out: &mut [u8]) -> io::Result
                 return Ok(done);
             }
         } else if bytes / (j - i) >= DIRECT_RUN && 2 * (j - i) <= MAX_IOV {
-            // Long runs go straight into `out`; a hole longer than SKIP_HOLE costs more to
-            // copy into the sink than a system call to skip it, so it splits the read.
-            let mut a = i;
-            for b in i + 1..=j {
-                let split =
-                    b == j || runs[b].0 - (runs[b - 1].0 + runs[b - 1].1 as u64) > SKIP_HOLE;
-                if !split {
-                    continue;
+            // One read of the span, the runs landing in `out` and the holes in a sink.
+            let sink_len = runs[i..j]
+                .windows(2)
+                .map(|w| (w[1].0 - w[0].0 - w[0].1 as u64) as usize)
+                .max()
+                .unwrap_or(0);
+            sink.resize(sink_len.max(sink.len()), 0);
+            let mut iov = Vec::with_capacity(2 * (j - i));
+            let mut at = done;
+            for (k, &(o, l)) in runs[i..j].iter().enumerate() {
+                if k > 0 {
+                    let (po, pl) = runs[i + k - 1];
+                    let hole = (o - po - pl as u64) as usize;
+                    if hole > 0 {
+                        iov.push(libc::iovec {
+                            iov_base: sink.as_mut_ptr().cast(),
+                            iov_len: hole,
+                        });
+                    }
                 }
-                let (n, short) = read_direct(fd, &runs[a..b], &mut out[done..], &mut sink)?;
+                iov.push(libc::iovec {
+                    iov_base: out[at..].as_mut_ptr().cast(),
+                    iov_len: l,
+                });
+                at += l;
+            }
+            let got = loop {
+                // SAFETY: every iovec points into `out` (disjoint ranges) or the sink, both
+                // writable for their lengths and not otherwise used during the call.
+                let r = unsafe {
+                    libc::preadv(
+                        fd.as_raw_fd(),
+                        iov.as_ptr(),
+                        iov.len() as c_int,
+                        start as libc::off_t,
+                    )
+                };
+                match check(r) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    r => break r? as u64,
+                }
+            };
+            // A short read (the end of the file, or a signal): the rest run by run.
+            for &(o, l) in &runs[i..j] {
+                let have = (got.saturating_sub(o - start) as usize).min(l);
+                let n = if have < l {
+                    have + pread_full(fd, &mut out[done + have..done + l], o + have as u64)?
+                } else {
+                    l
+                };
                 done += n;
-                if short {
+                if n < l {
                     return Ok(done);
                 }
-                a = b;
             }
         } else {
             scratch.resize((end - start) as usize, 0);
@@ -159,75 +193,6 @@ pub fn read_runs(fd: BorrowedFd<'_>, runs: &[Run], out: &mut [u8]) -> io::Result
         }
     }
     Ok(done)
-}
-
-/// Reads ascending `runs` by one `preadv` from the first run's offset: the runs land in
-/// consecutive bytes of `out`, the holes between them in `sink` (grown as needed). Returns the
-/// bytes of `out` filled and whether a run hit the end of the file (then the later runs were
-/// not read).
-fn read_direct(
-    fd: BorrowedFd<'_>,
-    runs: &[Run],
-    out: &mut [u8],
-    sink: &mut Vec<u8>,
-) -> io::Result<(usize, bool)> {
-    let start = runs[0].0;
-    let sink_len = runs
-        .windows(2)
-        .map(|w| (w[1].0 - w[0].0 - w[0].1 as u64) as usize)
-        .max()
-        .unwrap_or(0);
-    sink.resize(sink_len.max(sink.len()), 0);
-    let mut iov = Vec::with_capacity(2 * runs.len());
-    let mut at = 0;
-    for (k, &(o, l)) in runs.iter().enumerate() {
-        if k > 0 {
-            let (po, pl) = runs[k - 1];
-            let hole = (o - po - pl as u64) as usize;
-            if hole > 0 {
-                iov.push(libc::iovec {
-                    iov_base: sink.as_mut_ptr().cast(),
-                    iov_len: hole,
-                });
-            }
-        }
-        iov.push(libc::iovec {
-            iov_base: out[at..].as_mut_ptr().cast(),
-            iov_len: l,
-        });
-        at += l;
-    }
-    let got = loop {
-        // SAFETY: every iovec points into `out` (disjoint ranges) or the sink, both writable
-        // for their lengths and not otherwise used during the call.
-        let r = unsafe {
-            libc::preadv(
-                fd.as_raw_fd(),
-                iov.as_ptr(),
-                iov.len() as c_int,
-                start as libc::off_t,
-            )
-        };
-        match check(r) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            r => break r? as u64,
-        }
-    };
-    // A short read (the end of the file, or a signal): the rest run by run.
-    let mut done = 0;
-    for &(o, l) in runs {
-        let have = (got.saturating_sub(o - start) as usize).min(l);
-        let n = if have < l {
-            have + pread_full(fd, &mut out[done + have..done + l], o + have as u64)?
-        } else {
-            l
-        };
-        done += n;
-        if n < l {
-            return Ok((done, true));
-        }
-    }
-    Ok((done, false))
 }
 
 /// The runs cut into sieved spans, as index ranges `i..j` of `runs`: ascending runs with
@@ -433,33 +398,6 @@ mod tests {
             out[n..].iter().all(|&b| b == 0xEE),
             "bytes past the end untouched"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// The array benchmark's shape: 32 KiB runs with 32 KiB holes (each hole skipped by a new
-    /// read, not copied into the sink), mixed with runs 4 KiB apart (one read), ending past
-    /// the end of the file.
-    #[test]
-    fn long_holes_between_long_runs_are_skipped_and_the_bytes_still_match() {
-        let dir = std::env::temp_dir().join(format!("nexar-io-skip-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("runs");
-        let data: Vec<u8> = (0..=250u8).cycle().take(1_000_000).collect();
-        std::fs::write(&p, &data).unwrap();
-        let f = std::fs::File::open(&p).unwrap();
-        let mut runs: Vec<Run> = (0..12).map(|k| (k * 65_536, 32_768)).collect();
-        runs.extend((0..4).map(|k| (800_000 + k * 36_864, 32_768)));
-        runs.push((990_000, 32_768));
-        let total: usize = runs.iter().map(|r| r.1).sum();
-        let mut out = vec![0xEEu8; total];
-        let n = read_runs(f.as_fd(), &runs, &mut out).unwrap();
-        assert_eq!(n, 16 * 32_768 + 10_000);
-        let mut want = Vec::new();
-        for &(o, l) in &runs {
-            want.extend(data.iter().skip(o as usize).take(l));
-        }
-        assert_eq!(&out[..n], &want[..n]);
-        assert!(out[n..].iter().all(|&b| b == 0xEE));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
