@@ -23,13 +23,21 @@ pub struct Job {
 }
 
 /// Does a job: writes its runs from the window, or reads them into it (zeros past the end of
-/// the file, and in a run that failed); gives the first error.
-fn access(fd: BorrowedFd<'_>, dir: Dir, job: &mut Job) -> Option<io::Error> {
+/// the file, and in a run that failed); gives the first error. `behind` follows the writes of
+/// the whole call.
+fn access(
+    fd: BorrowedFd<'_>,
+    dir: Dir,
+    job: &mut Job,
+    behind: &mut posix::WriteBehind,
+) -> Option<io::Error> {
     let mut err = None;
     for &(o, l) in &job.spans {
         let w = (o - job.base) as usize;
         let r = match dir {
-            Dir::Write => posix::pwrite_all(fd, &job.buf[w..w + l], o),
+            Dir::Write => {
+                posix::pwrite_all(fd, &job.buf[w..w + l], o).map(|()| behind.wrote(fd, o, l))
+            }
             Dir::Read => posix::pread_full(fd, &mut job.buf[w..w + l], o)
                 .map(|n| job.buf[w + n..w + l].fill(0)),
         };
@@ -103,8 +111,9 @@ impl<'scope> Worker<'scope> {
         let (jobs, todo) = channel::<Job>();
         let (give, done) = channel();
         scope.spawn(move || {
+            let mut behind = posix::WriteBehind::default();
             for mut job in todo {
-                let err = access(fd, dir, &mut job);
+                let err = access(fd, dir, &mut job, &mut behind);
                 if give.send((job, err)).is_err() {
                     break;
                 }
@@ -133,7 +142,8 @@ impl<'scope> Worker<'scope> {
                 jobs.send(job).map_err(|_| worker_gone())?;
             }
             How::Inline { fd, dir, done } => {
-                let err = access(*fd, *dir, &mut job);
+                // One window: at most one job, so nothing to follow across jobs.
+                let err = access(*fd, *dir, &mut job, &mut posix::WriteBehind::default());
                 done.push_back((job, err));
             }
         }
