@@ -54,18 +54,35 @@ pub struct Newcomer {
     pub env: Vec<(String, String)>,
 }
 
+impl Newcomer {
+    /// A command that starts this process as `program args...` with its environment from the
+    /// plan (on top of this process's, less the launcher's private variables); standard
+    /// streams are inherited unless the caller changes them.
+    pub fn command(&self, program: &Path, args: &[String]) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .env_remove("NEXAR_SECRET_FD")
+            .env_remove("NEXAR_RENDEZVOUS_HOST")
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        cmd
+    }
+}
+
 impl GrowPlan {
     /// Starts every new process as `program args...` with its environment from the plan
     /// (standard streams inherited), and returns the children (the caller may wait for them).
     /// Stops at the first process that cannot be started, killing the ones already started.
     pub fn spawn(&self, program: &Path, args: &[String]) -> Result<Vec<Child>> {
+        self.start_with(|n| n.command(program, args))
+    }
+
+    /// Starts every new process, in rank order, with the command `make` gives for it (made
+    /// with [`Newcomer::command`], so that it joins), and returns the children. Stops at the
+    /// first process that cannot be started, killing the ones already started.
+    pub fn start_with(&self, mut make: impl FnMut(&Newcomer) -> Command) -> Result<Vec<Child>> {
         let mut children: Vec<Child> = Vec::new();
         for n in &self.newcomers {
-            let mut cmd = Command::new(program);
-            cmd.args(args)
-                .env_remove("NEXAR_SECRET_FD")
-                .env_remove("NEXAR_RENDEZVOUS_HOST");
-            cmd.envs(n.env.iter().map(|(k, v)| (k, v)));
+            let mut cmd = make(n);
             match cmd.spawn() {
                 Ok(c) => children.push(c),
                 Err(e) => {
@@ -78,7 +95,7 @@ impl GrowPlan {
                         format!(
                             "grow: cannot start new rank {} as {}: {e}",
                             n.rank,
-                            program.display()
+                            Path::new(cmd.get_program()).display()
                         ),
                     ));
                 }

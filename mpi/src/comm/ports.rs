@@ -89,15 +89,7 @@ fn meet(
 ) -> Result<()> {
     non_null(newcomm, "newcomm")?;
     let c = comm(comm_h)?;
-    if root < 0 || root as u32 >= c.size() {
-        return Err(MpiError::new(
-            MPI_ERR_ROOT,
-            format!(
-                "root {root} is not a rank of a communicator of {}",
-                c.size()
-            ),
-        ));
-    }
+    let root = crate::comm::spawn::root_arg(root, &c)?;
     let met = with_running(|r| {
         let ctx = r.context_of(&c)?;
         let got = if accepting {
@@ -106,15 +98,15 @@ fn meet(
                 .and_then(|n| PORTS.lock().as_ref()?.get(n.trim()).cloned());
             if name.is_some() && port.is_none() {
                 // Still take part, so the other members fail too instead of waiting.
-                let _ = ctx.accept(None, &c, root as u32);
+                let _ = ctx.accept(None, &c, root);
                 return Err(MpiError::new(
                     MPI_ERR_PORT,
                     "MPI_Comm_accept: the port was not opened by this process (or was closed)",
                 ));
             }
-            ctx.accept(port.as_deref(), &c, root as u32)
+            ctx.accept(port.as_deref(), &c, root)
         } else {
-            ctx.connect(name.as_deref(), &c, root as u32)
+            ctx.connect(name.as_deref(), &c, root)
         };
         got.map_err(meet_error)
     })?;

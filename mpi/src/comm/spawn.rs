@@ -21,7 +21,7 @@ use crate::state::{Running, comm, errhandler_of, insert_comm, with_running};
 use nexar::{Comm, FinalSync, GrowPlan};
 use std::ffi::{CStr, c_char, c_int};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::Ordering;
 
 /// One command of a spawn: what the root starts `procs` times.
@@ -168,35 +168,22 @@ unsafe fn apps_arg(
 /// thread that reaps them when they exit. Stops at the first that cannot start, killing the
 /// ones already started.
 fn start(apps: &[App], plan: &GrowPlan) -> nexar::Result<()> {
-    let mut children = Vec::new();
-    let mut newcomers = plan.newcomers.iter();
-    for (appnum, app) in apps.iter().enumerate() {
-        for n in newcomers.by_ref().take(app.procs as usize) {
-            let mut cmd = Command::new(&app.program);
-            cmd.args(&app.args)
-                .stdin(Stdio::null())
-                .env_remove("NEXAR_SECRET_FD")
-                .env_remove("NEXAR_RENDEZVOUS_HOST")
-                .envs(n.env.iter().map(|(k, v)| (k, v)))
-                .env("NEXAR_APPNUM", appnum.to_string());
-            if let Some(d) = &app.wdir {
-                cmd.current_dir(d);
-            }
-            match cmd.spawn() {
-                Ok(c) => children.push(c),
-                Err(e) => {
-                    for mut c in children {
-                        let _ = c.kill();
-                        let _ = c.wait();
-                    }
-                    return Err(nexar::Error::new(
-                        nexar::ErrorKind::Bootstrap,
-                        format!("cannot start {}: {e}", app.program.display()),
-                    ));
-                }
-            }
+    // The app of each new process, in rank order.
+    let mut which = apps
+        .iter()
+        .enumerate()
+        .flat_map(|(k, a)| std::iter::repeat_n(k, a.procs as usize));
+    let children = plan.start_with(|n| {
+        let appnum = which.next().unwrap_or(0);
+        let app = &apps[appnum];
+        let mut cmd = n.command(&app.program, &app.args);
+        cmd.stdin(Stdio::null())
+            .env("NEXAR_APPNUM", appnum.to_string());
+        if let Some(d) = &app.wdir {
+            cmd.current_dir(d);
         }
-    }
+        cmd
+    })?;
     let reaper = std::thread::Builder::new()
         .name("nexar-spawn-reaper".into())
         .spawn(move || {
@@ -239,16 +226,7 @@ fn spawn(
             "spawning needs an intracommunicator",
         ));
     }
-    if root < 0 || root as u32 >= c.size() {
-        return Err(MpiError::new(
-            MPI_ERR_ROOT,
-            format!(
-                "root {root} is not a rank of a communicator of {}",
-                c.size()
-            ),
-        ));
-    }
-    let root = root as u32;
+    let root = root_arg(root, &c)?;
     // The root's bad arguments still go through the engine's announcement (with a
     // placeholder count), so the other members fail too instead of waiting.
     let (apps, add, mut bad) = match apps {
@@ -283,6 +261,20 @@ fn spawn(
     // SAFETY: checked for NULL.
     unsafe { intercomm.write(h) };
     Ok(remote)
+}
+
+/// A root argument checked against `c`'s size, or `MPI_ERR_ROOT`.
+pub(crate) fn root_arg(root: c_int, c: &Comm) -> Result<u32> {
+    if root < 0 || root as u32 >= c.size() {
+        return Err(MpiError::new(
+            MPI_ERR_ROOT,
+            format!(
+                "root {root} is not a rank of a communicator of {}",
+                c.size()
+            ),
+        ));
+    }
+    Ok(root as u32)
 }
 
 /// Writes `MPI_SUCCESS` to the first `n` entries of `errcodes` unless it is
