@@ -234,7 +234,7 @@ pub fn write_runs(fd: BorrowedFd<'_>, runs: &[Run], data: &[u8]) -> io::Result<(
 /// Bytes a long write produces between two starts of the kernel's write-back.
 const WRITE_BEHIND: usize = 8 << 20;
 
-/// Starts the kernel's write-back of a long write every [`WRITE_BEHIND`] bytes, so the disk
+/// Starts the kernel's write-back of a long write every 8 MiB (`WRITE_BEHIND`), so the disk
 /// works while later bytes are still being copied in and the `MPI_File_sync` or close that
 /// follows waits for less (2-rank array of the I/O benchmark, interleaved runs: 1157-1194 ->
 /// 1313-1597 MiB/s). It only starts write-back (`sync_file_range(SYNC_FILE_RANGE_WRITE)`):
