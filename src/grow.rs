@@ -41,6 +41,10 @@ pub struct GrowPlan {
     pub rendezvous: String,
     /// One entry per new process, in rank order.
     pub newcomers: Vec<Newcomer>,
+    /// Fails the new world's rendezvous at once, for every rank waiting in it: for a starter
+    /// that sees a new process exit before it joined (otherwise the others wait out the
+    /// connect timeout). Does nothing once the new world is connected.
+    pub abort: crate::bootstrap::rendezvous::RendezvousAbort,
 }
 
 /// One process to start for a grow.
@@ -159,6 +163,8 @@ pub(crate) enum Growth {
 /// What the hosting rank needs to start a new world.
 struct Planned {
     secret: JobSecret,
+    /// The hosting rank (ranks of the new world: the old ones keep theirs).
+    host: u32,
     epoch: u32,
     old_size: u32,
     new_size: u32,
@@ -265,6 +271,7 @@ impl Context {
                 };
                 let plan = Planned {
                     secret,
+                    host: root,
                     epoch,
                     old_size,
                     new_size: old_size + add,
@@ -318,7 +325,7 @@ impl Context {
         let ctx = Context::from_launch(next, cfg, epoch, runtime, server);
         // Every new process read the secret before it could join; the file is no longer needed.
         drop(dir);
-        let ctx = ctx?;
+        let ctx = agree_on_outcome(comm, root, ctx)?;
         tracing::debug!(
             rank = ctx.rank(),
             size = new_size,
@@ -374,6 +381,9 @@ impl Context {
         let secret = plan.secret;
         let server =
             RendezvousServer::start(&secret, SocketAddr::new(bind_ip, 0), plan.new_size, cfg)?;
+        // If the new world fails, this process (whose runtime runs the rendezvous) hears last,
+        // so the other members, still connecting, hear why instead of finding nothing.
+        server.answer_host_last(plan.host, plan.old_size);
         let host = rendezvous_host(bind_ip, launch.rendezvous.as_deref());
         let addr = format!("{host}:{}", server.local_addr().port());
         if addr.len() > MAX_ADDR {
@@ -408,6 +418,7 @@ impl Context {
             new_size,
             rendezvous: addr.clone(),
             newcomers,
+            abort: server.abort_handle(),
         };
         start(&grow_plan)?;
         Ok(Hosted {
@@ -417,6 +428,45 @@ impl Context {
             secret,
         })
     }
+}
+
+/// Longest error text the hosting rank shares when the new world failed.
+const MAX_REASON: usize = 1024;
+
+/// The members of `comm` agree whether the new world formed: it did only if it did for every
+/// one. When it did not, each gets the hosting rank's reason (it holds the rendezvous, which
+/// knows why: a new process that exited, the ranks that never arrived), or its own.
+fn agree_on_outcome(comm: &crate::Comm, root: u32, mine: Result<Context>) -> Result<Context> {
+    let mut all = [u8::from(mine.is_ok())];
+    comm.block_on(comm.allreduce(&mut all, crate::ReduceOp::Min))?;
+    if all[0] == 1 {
+        return mine;
+    }
+    if let Ok(w) = &mine {
+        // Others never joined: closing must not wait for them.
+        w.set_final_sync(crate::spawn::FinalSync::Nobody);
+    }
+    let mut why = vec![0u8; 2 + MAX_REASON];
+    if comm.rank() == root
+        && let Err(e) = &mine
+    {
+        let text = e.message().as_bytes();
+        let n = text.len().min(MAX_REASON);
+        why[..2].copy_from_slice(&(n as u16).to_be_bytes());
+        why[2..2 + n].copy_from_slice(&text[..n]);
+    }
+    comm.block_on(comm.bcast(&mut why, root))?;
+    let n = usize::from(u16::from_be_bytes([why[0], why[1]])).min(MAX_REASON);
+    let reason = String::from_utf8_lossy(&why[2..2 + n]).into_owned();
+    Err(match mine {
+        Err(e) if reason.is_empty() => e,
+        Err(e) => Error::new(e.kind(), reason),
+        Ok(_) if reason.is_empty() => Error::new(
+            ErrorKind::Bootstrap,
+            "grow: another member could not join the new world (see its error)",
+        ),
+        Ok(_) => Error::new(ErrorKind::Bootstrap, reason),
+    })
 }
 
 /// What the members of a group need to join a new world: its rendezvous, secret and size, and

@@ -4,7 +4,8 @@
  * point-to-point and a broadcast both ways, MPI_Intercomm_merge ordering, MPI_APPNUM;
  * MPI_Comm_spawn_multiple from MPI_COMM_SELF on every rank at once (two commands: APPNUM 0
  * and 1); the `wdir` info key; MPI_Comm_disconnect leaving MPI_Comm_get_parent NULL; and the
- * errors: a program that does not exist (MPI_ERR_SPAWN on every rank, nobody hangs) and
+ * errors: a program that does not exist (MPI_ERR_SPAWN on every rank, nobody hangs), one that
+ * exits without joining (the same, at once, naming it) and
  * maxprocs 0 at the root (MPI_ERR_ARG there, MPI_ERR_SPAWN elsewhere). Children report
  * their failed checks to the parents, whose exit status carries them. */
 #define _XOPEN_SOURCE 700
@@ -183,6 +184,15 @@ int main(int argc, char **argv)
                                 MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE),
                  MPI_ERR_SPAWN);
     CHECK(inter == MPI_COMM_NULL);
+    /* A program that starts but never joins (not an MPI program): the spawn fails on every
+     * rank as soon as it exits, naming it, instead of waiting out the connect timeout. */
+    int rc = MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                            &inter, MPI_ERRCODES_IGNORE);
+    EXPECT_CLASS(rc, MPI_ERR_SPAWN);
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    CHECK_OK(MPI_Error_string(rc, msg, &len));
+    CHECK(strstr(msg, "/bin/true") && strstr(msg, "before joining"));
     EXPECT_CLASS(MPI_Comm_spawn(argv[0], args, rank == 0 ? 0 : -1, MPI_INFO_NULL, 0,
                                 MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE),
                  rank == 0 ? MPI_ERR_ARG : MPI_ERR_SPAWN);

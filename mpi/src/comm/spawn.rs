@@ -184,16 +184,31 @@ fn start(apps: &[App], plan: &GrowPlan) -> nexar::Result<()> {
         }
         cmd
     })?;
-    let reaper = std::thread::Builder::new()
-        .name("nexar-spawn-reaper".into())
-        .spawn(move || {
-            for mut c in children {
-                let _ = c.wait();
-            }
-        });
-    if let Err(e) = reaper {
-        // The children run on; they stay zombies until this process exits.
-        eprintln!("nexar MPI: no thread to reap spawned processes: {e}");
+    // One waiter a child: a child that exits before the new world is connected (not an MPI
+    // program, or one that failed at start) fails the spawn at once for every member; after
+    // that, exits are only reaped.
+    for (k, mut c) in children.into_iter().enumerate() {
+        let abort = plan.abort.clone();
+        let rank = plan.old_size as usize + k;
+        let program = apps
+            .iter()
+            .flat_map(|a| std::iter::repeat_n(&a.program, a.procs as usize))
+            .nth(k)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let waiter = std::thread::Builder::new()
+            .name("nexar-spawn-reaper".into())
+            .spawn(move || {
+                if let Ok(status) = c.wait() {
+                    abort.abort(format!(
+                        "spawned process {program} (new rank {rank}) exited ({status}) before joining"
+                    ));
+                }
+            });
+        if let Err(e) = waiter {
+            // The child runs on; it stays a zombie until this process exits.
+            eprintln!("nexar MPI: no thread to reap a spawned process: {e}");
+        }
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ mod server;
 pub use client::{RendezvousLink, join};
 pub use control::{Control, ControlHub};
 pub use proto::{Hello, Reply};
-pub use server::RendezvousServer;
+pub use server::{RendezvousAbort, RendezvousServer};
 
 // Multi-host launches: the link between one nexarrun per host.
 pub mod launcher_proto;

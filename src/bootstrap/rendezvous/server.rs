@@ -18,9 +18,30 @@ use tokio::time::{Instant, timeout};
 /// A running rendezvous. Dropping it closes every connection.
 pub struct RendezvousServer {
     endpoint: quinn::Endpoint,
+    hold: std::sync::Arc<std::sync::OnceLock<(u32, u32)>>,
     addr: SocketAddr,
     outcome: watch::Receiver<Option<Result<()>>>,
     hub: ControlHub,
+    abort: mpsc::UnboundedSender<String>,
+}
+
+/// Ends a rendezvous that is still gathering: every waiting rank is refused with the reason
+/// (a process that was to join is known to be gone). Does nothing once the rendezvous
+/// completed or failed.
+#[derive(Debug, Clone)]
+pub struct RendezvousAbort(mpsc::UnboundedSender<String>);
+
+impl RendezvousAbort {
+    /// Fails the rendezvous with `why`, if it is still gathering.
+    pub fn abort(&self, why: String) {
+        let _ = self.0.send(why);
+    }
+}
+
+impl Drop for RendezvousServer {
+    fn drop(&mut self) {
+        self.endpoint.close(codes::GOODBYE, b"rendezvous closed");
+    }
 }
 
 /// A rank that passed admission and waits for the table.
@@ -57,19 +78,44 @@ impl RendezvousServer {
             cfg.connect_timeout,
         ));
         let hub = ControlHub::default();
-        tokio::spawn(gather(jrx, size, cfg.connect_timeout, tx, hub.clone()));
+        let (abort, aborted) = mpsc::unbounded_channel();
+        let hold = std::sync::Arc::new(std::sync::OnceLock::new());
+        tokio::spawn(gather(
+            jrx,
+            size,
+            cfg.connect_timeout,
+            tx,
+            hub.clone(),
+            aborted,
+            hold.clone(),
+        ));
         tracing::debug!(%addr, size, "rendezvous listening");
         Ok(Self {
-            endpoint,
             addr,
             outcome,
             hub,
+            abort,
+            hold,
+            endpoint,
         })
     }
 
     /// The address ranks reach the rendezvous at.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// When this rendezvous fails, the joiner of rank `host` (the process hosting it, whose
+    /// runtime keeps it running) is answered last: after every rank below `members` (ranks
+    /// known to be alive) arrived and heard why, or the deadline passed. Otherwise ranks still
+    /// connecting would find no rendezvous and wait out their connect timeout.
+    pub fn answer_host_last(&self, host: u32, members: u32) {
+        let _ = self.hold.set((host, members));
+    }
+
+    /// A handle that fails this rendezvous while it gathers (see [`RendezvousAbort`]).
+    pub fn abort_handle(&self) -> RendezvousAbort {
+        RendezvousAbort(self.abort.clone())
     }
 
     /// The control channel to the ranks (usable once the rendezvous completed).
@@ -88,12 +134,6 @@ impl RendezvousServer {
                 "the rendezvous task ended without an outcome",
             )),
         }
-    }
-}
-
-impl Drop for RendezvousServer {
-    fn drop(&mut self) {
-        self.endpoint.close(codes::GOODBYE, b"rendezvous closed");
     }
 }
 
@@ -184,28 +224,70 @@ async fn gather(
     limit: Duration,
     outcome: watch::Sender<Option<Result<()>>>,
     hub: ControlHub,
+    mut aborted: mpsc::UnboundedReceiver<String>,
+    hold: std::sync::Arc<std::sync::OnceLock<(u32, u32)>>,
 ) {
     let deadline = Instant::now() + limit;
     let mut slots: Vec<Option<Joiner>> = (0..size).map(|_| None).collect();
     let mut arrived = 0u32;
     while arrived < size {
-        let j = tokio::select! {
+        let failed = tokio::select! {
             j = rx.recv() => match j {
-                Some(j) => j,
+                Some(j) => Ok(j),
                 None => return,
             },
+            Some(why) = aborted.recv() => Err((why, ErrorKind::Bootstrap)),
             _ = tokio::time::sleep_until(deadline) => {
-                let missing: Vec<u32> = (0..size).filter(|&r| slots[r as usize].is_none()).collect();
+                Err((format!("rendezvous timed out after {limit:?}"), ErrorKind::Timeout))
+            }
+        };
+        let j = match failed {
+            Ok(j) => j,
+            Err((why, kind)) => {
+                let missing: Vec<u32> =
+                    (0..size).filter(|&r| slots[r as usize].is_none()).collect();
                 let msg = format!(
-                    "rendezvous timed out after {limit:?}: {} of {size} ranks did not arrive (missing ranks {missing:?})",
+                    "{why}: {} of {size} ranks did not arrive (missing ranks {missing:?})",
                     missing.len()
                 );
                 tracing::error!("{msg}");
+                let hold = hold.get().copied();
+                let mut seen: Vec<bool> = slots.iter().map(Option::is_some).collect();
+                let mut held = None;
                 for j in slots.iter_mut().filter_map(Option::take) {
+                    if hold.is_some_and(|(host, _)| host == j.hello.rank) {
+                        held = Some(j);
+                    } else {
+                        refuse(j.conn, j.send, &msg, codes::REJECTED);
+                    }
+                }
+                // The host's own process keeps this rendezvous running: it hears last, once
+                // the ranks known to be alive heard why (or the deadline passed).
+                if let Some((host, members)) = hold {
+                    let members = members.min(size) as usize;
+                    while !seen[..members].iter().all(|&s| s) {
+                        tokio::select! {
+                            j = rx.recv() => {
+                                let Some(j) = j else { break };
+                                let r = j.hello.rank;
+                                if let Some(s) = seen.get_mut(r as usize) {
+                                    *s = true;
+                                }
+                                if r == host && held.is_none() {
+                                    held = Some(j);
+                                } else {
+                                    refuse(j.conn, j.send, &msg, codes::REJECTED);
+                                }
+                            }
+                            _ = tokio::time::sleep_until(deadline) => break,
+                        }
+                    }
+                }
+                if let Some(j) = held {
                     refuse(j.conn, j.send, &msg, codes::REJECTED);
                 }
-                let _ = outcome.send(Some(Err(Error::new(ErrorKind::Timeout, msg))));
-                refuse_all(rx, "the rendezvous already failed").await;
+                let _ = outcome.send(Some(Err(Error::new(kind, msg.clone()))));
+                refuse_all(rx, &format!("the rendezvous already failed: {msg}")).await;
                 return;
             }
         };
