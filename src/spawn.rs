@@ -147,11 +147,15 @@ pub(crate) fn join_groups(w: &Comm, n: u32, spawning: bool) -> Result<(Comm, Com
 }
 
 /// Reads [`PARENTS_VAR`] for a world of `size`: `None` when unset, an error when it does not
-/// name a proper part of the world.
+/// name a proper part of the world. The variable is then removed from the environment: a job
+/// this process launches in turn (`mpiexec` from a spawned program) was not spawned.
 pub(crate) fn parents_from_env(size: u32) -> Result<Option<u32>> {
     let Ok(v) = std::env::var(PARENTS_VAR) else {
         return Ok(None);
     };
+    // SAFETY: called during initialization, like `bootstrap::env::scrub_environment` (whose
+    // contract this shares): nothing of this library reads the environment concurrently.
+    unsafe { std::env::remove_var(PARENTS_VAR) };
     match v.trim().parse::<u32>() {
         Ok(n) if n > 0 && n < size => Ok(Some(n)),
         _ => Err(Error::new(

@@ -34,6 +34,8 @@ static int child(MPI_Comm parent, int argc, char **argv)
     CHECK_OK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_OK(MPI_Comm_size(MPI_COMM_WORLD, &size));
     check_rank = 100 + rank;
+    /* A job this process would launch in turn was not spawned: the variable is gone. */
+    CHECK(getenv("NEXAR_SPAWN_PARENTS") == NULL);
     CHECK_OK(MPI_Comm_remote_size(parent, &psize));
     CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
     CHECK(flag);
