@@ -169,10 +169,12 @@ unsafe fn apps_arg(
 /// ones already started.
 fn start(apps: &[App], plan: &GrowPlan) -> nexar::Result<()> {
     // The app of each new process, in rank order.
-    let mut which = apps
+    let appnums: Vec<usize> = apps
         .iter()
         .enumerate()
-        .flat_map(|(k, a)| std::iter::repeat_n(k, a.procs as usize));
+        .flat_map(|(k, a)| std::iter::repeat_n(k, a.procs as usize))
+        .collect();
+    let mut which = appnums.iter().copied();
     let children = plan.start_with(|n| {
         let appnum = which.next().unwrap_or(0);
         let app = &apps[appnum];
@@ -190,12 +192,7 @@ fn start(apps: &[App], plan: &GrowPlan) -> nexar::Result<()> {
     for (k, mut c) in children.into_iter().enumerate() {
         let abort = plan.abort.clone();
         let rank = plan.old_size as usize + k;
-        let program = apps
-            .iter()
-            .flat_map(|a| std::iter::repeat_n(&a.program, a.procs as usize))
-            .nth(k)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
+        let program = apps[appnums[k]].program.display().to_string();
         let waiter = std::thread::Builder::new()
             .name("nexar-spawn-reaper".into())
             .spawn(move || {
@@ -244,7 +241,7 @@ fn spawn(
     let root = root_arg(root, &c)?;
     // The root's bad arguments still go through the engine's announcement (with a
     // placeholder count), so the other members fail too instead of waiting.
-    let (apps, add, mut bad) = match apps {
+    let (apps, add, bad) = match apps {
         Some(Ok(a)) => {
             let add = a.iter().map(|a| a.procs).sum();
             (a, add, None)
@@ -252,7 +249,6 @@ fn spawn(
         Some(Err(e)) => (Vec::new(), 1, Some(e)),
         None => (Vec::new(), 0, None),
     };
-    let refused = bad.is_some();
     let spawned = with_running(|r| {
         Ok(r.context_of(&c)?.spawn(&c, root, add, |plan| match &bad {
             Some(e) => Err(nexar::Error::new(
@@ -262,8 +258,8 @@ fn spawn(
             None => start(&apps, plan),
         }))
     })?;
-    let spawned = match (spawned, bad.take()) {
-        (Err(_), Some(e)) if refused => return Err(e),
+    let spawned = match (spawned, bad) {
+        (Err(_), Some(e)) => return Err(e),
         (r, _) => r.map_err(spawn_error)?,
     };
     let remote = spawned.inter.remote_size().unwrap_or(0);
