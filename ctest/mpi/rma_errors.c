@@ -11,7 +11,8 @@
  * window), MPI_ERR_SIZE and MPI_ERR_DISP at creation (through the communicator's handler),
  * MPI_ERR_WIN for MPI_WIN_NULL; a user window error handler from MPI_Win_create_errhandler
  * sees the window and the code of MPI_Win_call_errhandler and of a real error. The window
- * still works afterwards.
+ * still works afterwards. A freed window's handle gives MPI_ERR_WIN, also right after a get on
+ * it.
  */
 #include "mpi_check.h"
 
@@ -68,6 +69,12 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Put(&v, 1, MPI_INT, -5, 0, 1, MPI_INT, win), MPI_ERR_RANK);
     CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win)); /* still usable */
     CHECK_OK(MPI_Win_unlock(right, win));
+    /* The epoch is over: accesses fail again. */
+    EXPECT_CLASS(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+    EXPECT_CLASS(MPI_Get(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+    CHECK_OK(MPI_Win_fence(0, win));
+    CHECK_OK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+    EXPECT_CLASS(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
     CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
     CHECK(buf[3] == 7 && buf[0] == 0);
 
@@ -81,6 +88,20 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Errhandler_free(&mine));
 
     EXPECT_CLASS(MPI_Win_fence(0, MPI_WIN_NULL), MPI_ERR_WIN);
+
+    /* A freed window's handle is refused, also right after puts and gets on it (the library
+     * remembers each thread's last window). */
+    MPI_Win gone, stale;
+    CHECK_OK(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &gone));
+    CHECK_OK(MPI_Win_set_errhandler(gone, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Win_fence(0, gone));
+    CHECK_OK(MPI_Get(&v, 1, MPI_INT, right, 3, 1, MPI_INT, gone));
+    CHECK(v == 7);
+    CHECK_OK(MPI_Win_fence(0, gone));
+    stale = gone;
+    CHECK_OK(MPI_Win_free(&gone));
+    EXPECT_CLASS(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, stale), MPI_ERR_WIN);
+    EXPECT_CLASS(MPI_Get(&v, 1, MPI_INT, right, 0, 1, MPI_INT, stale), MPI_ERR_WIN);
     CHECK_OK(MPI_Win_free(&win));
     return check_finish();
 }

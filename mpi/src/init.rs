@@ -96,6 +96,8 @@ fn start_engine(level: c_int, world: u8, sessions: usize) -> Result<Box<Running>
 /// Takes the running engine out of `state` (which the caller found running), leaving the
 /// library finalized: the caller finalizes the engine once the lock is released.
 fn take_engine(state: &mut Phase) -> Box<Running> {
+    // A window used after this must be refused, not found in a thread's cached lookup.
+    crate::win::forget_lookups();
     match std::mem::replace(state, Phase::Finalized) {
         Phase::Running(r) => r,
         _ => unreachable!("the caller checked that the engine runs"),

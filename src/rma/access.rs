@@ -9,7 +9,12 @@
 use super::{Flavor, Reach, Window, wait};
 use crate::error::{Error, ErrorKind, Result};
 use nexar_proto::{Order, Reducer};
+use smallvec::SmallVec;
 use std::sync::atomic::Ordering;
+
+/// The absolute addresses and lengths of one access's runs: inline up to two (a contiguous
+/// access, the usual case, allocates nothing).
+type Addresses = SmallVec<[(u64, usize); 2]>;
 
 /// How an accumulate combines the origin data into the target's.
 #[derive(Clone, Copy)]
@@ -28,10 +33,59 @@ enum Place {
     Cma(i32),
 }
 
+/// One checked access to one target: what turns its runs into absolute addresses.
+struct Landing {
+    rank: u32,
+    /// The target's window size (bytes).
+    size: usize,
+    dynamic: bool,
+    /// The displacement in bytes.
+    start: i128,
+    /// Where the target's window (a dynamic one's address space) starts, as `place` sees it.
+    base: i128,
+    place: Place,
+    /// The regions attached to a dynamic window of this process (checked for every run).
+    attached: Option<Vec<(usize, usize)>>,
+}
+
+impl Landing {
+    /// The absolute address of the run of `n` bytes at `off` past the displacement, or
+    /// [`ErrorKind::RmaRange`] if it leaves the target's window.
+    fn address(&self, off: isize, n: usize) -> Result<u64> {
+        let lo = self.start + off as i128;
+        let inside = match &self.attached {
+            Some(regions) => regions
+                .iter()
+                .any(|&(b, s)| lo >= b as i128 && lo + n as i128 <= b as i128 + s as i128),
+            None => self.dynamic || (lo >= 0 && lo + n as i128 <= self.size as i128),
+        };
+        let addr = self.base + lo;
+        if !inside || addr < 0 || addr + n as i128 > u64::MAX as i128 {
+            return Err(Error::new(
+                ErrorKind::RmaRange,
+                format!(
+                    "bytes {lo}..{} of rank {}'s window are outside it ({} bytes)",
+                    lo + n as i128,
+                    self.rank,
+                    self.size
+                ),
+            ));
+        }
+        Ok(addr as u64)
+    }
+}
+
 impl Window {
     /// Writes `src` (packed: the runs' total bytes) into member `rank`'s window at `disp`,
     /// spread over `runs`.
     pub fn put(&self, rank: u32, disp: isize, runs: &[(isize, usize)], src: &[u8]) -> Result<()> {
+        if let [(0, n)] = *runs
+            && n == src.len()
+            && n > 0
+        {
+            let (place, a) = self.locate_one(rank, disp, n)?;
+            return self.write(&place, &[(a, n)], src);
+        }
         let (place, at) = self.locate(rank, disp, runs, src.len())?;
         self.write(&place, &at, src)
     }
@@ -45,6 +99,13 @@ impl Window {
         runs: &[(isize, usize)],
         dst: &mut [u8],
     ) -> Result<()> {
+        if let [(0, n)] = *runs
+            && n == dst.len()
+            && n > 0
+        {
+            let (place, a) = self.locate_one(rank, disp, n)?;
+            return self.read(&place, &[(a, n)], dst);
+        }
         let (place, at) = self.locate(rank, disp, runs, dst.len())?;
         self.read(&place, &at, dst)
     }
@@ -148,29 +209,39 @@ impl Window {
         disp: isize,
         runs: &[(isize, usize)],
         len: usize,
-    ) -> Result<(Place, Vec<(u64, usize)>)> {
-        let t = *self.target(rank)?;
-        self.inner.epoch.lock().check_access(rank as usize)?;
+    ) -> Result<(Place, Addresses)> {
         let total: usize = runs.iter().map(|r| r.1).sum();
         if total != len {
             return Err(Error::invalid(format!(
                 "the origin data ({len} bytes) and the target data ({total} bytes) differ in size"
             )));
         }
+        let l = self.landing(rank, disp)?;
+        let mut at = Addresses::with_capacity(runs.len());
+        for &(off, n) in runs {
+            if n > 0 {
+                at.push((l.address(off, n)?, n));
+            }
+        }
+        Ok((l.place, at))
+    }
+
+    /// [`Window::locate`] of one run of `len` bytes at `disp` (a contiguous put or get).
+    fn locate_one(&self, rank: u32, disp: isize, len: usize) -> Result<(Place, u64)> {
+        let l = self.landing(rank, disp)?;
+        let a = l.address(0, len)?;
+        Ok((l.place, a))
+    }
+
+    /// Checks an access to member `rank` at `disp` (the target rank, the epoch, that the
+    /// target is alive) and gives what placing its runs needs.
+    fn landing(&self, rank: u32, disp: isize) -> Result<Landing> {
+        let t = *self.target(rank)?;
+        self.inner.epoch.check_access(rank as usize)?;
         let world = self.inner.comm.inner.members.world()[rank as usize];
         if let Some(e) = self.inner.comm.inner.engine.failure_of(world) {
             return Err(e);
         }
-        let out_of_range = |lo: i128, n: usize| {
-            Error::new(
-                ErrorKind::RmaRange,
-                format!(
-                    "bytes {lo}..{} of rank {rank}'s window are outside it ({} bytes)",
-                    lo + n as i128,
-                    t.size
-                ),
-            )
-        };
         let dynamic = self.inner.flavor == Flavor::Dynamic;
         let start = if dynamic {
             disp as i128
@@ -181,32 +252,20 @@ impl Window {
             Reach::Here(p) => (Place::Here, p as usize as i128),
             Reach::Cma { pid, base } => (Place::Cma(pid), base as i128),
         };
-        let here_dynamic = dynamic && matches!(place, Place::Here);
-        let attached = if here_dynamic {
-            self.inner.attached.lock().clone()
+        let attached = if dynamic && matches!(place, Place::Here) {
+            Some(self.inner.attached.lock().clone())
         } else {
-            Vec::new()
+            None
         };
-        let mut at = Vec::with_capacity(runs.len());
-        for &(off, n) in runs {
-            if n == 0 {
-                continue;
-            }
-            let lo = start + off as i128;
-            let inside = if here_dynamic {
-                attached
-                    .iter()
-                    .any(|&(b, s)| lo >= b as i128 && lo + n as i128 <= b as i128 + s as i128)
-            } else {
-                dynamic || (lo >= 0 && lo + n as i128 <= t.size as i128)
-            };
-            let addr = base + lo;
-            if !inside || addr < 0 || addr + n as i128 > u64::MAX as i128 {
-                return Err(out_of_range(lo, n));
-            }
-            at.push((addr as u64, n));
-        }
-        Ok((place, at))
+        Ok(Landing {
+            rank,
+            size: t.size,
+            dynamic,
+            start,
+            base,
+            place,
+            attached,
+        })
     }
 
     fn write(&self, place: &Place, at: &[(u64, usize)], src: &[u8]) -> Result<()> {

@@ -104,7 +104,7 @@ struct Inner {
     me: usize,
     area: Area,
     targets: Vec<Target>,
-    epoch: Mutex<sync::Epoch>,
+    epoch: sync::EpochCell,
     /// Regions attached to a dynamic window here (address, bytes).
     attached: Mutex<Vec<(usize, usize)>>,
 }
@@ -208,7 +208,7 @@ impl Comm {
             .collect::<Result<Vec<_>>>()?;
         Ok(Window {
             inner: Arc::new(Inner {
-                epoch: Mutex::new(sync::Epoch::new(n)),
+                epoch: sync::EpochCell::new(n),
                 comm,
                 flavor,
                 me,

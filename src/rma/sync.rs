@@ -18,8 +18,9 @@
 use super::area::EXCLUSIVE;
 use super::{Window, wait};
 use crate::error::{Error, ErrorKind, Result};
+use parking_lot::{Mutex, MutexGuard};
 use std::collections::BTreeMap;
-use std::sync::atomic::{Ordering, fence};
+use std::sync::atomic::{AtomicBool, Ordering, fence};
 
 /// A lock's kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,74 @@ fn sync_error(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::RmaSync, message)
 }
 
+/// This member's [`Epoch`] behind a mutex and, beside it, per target, whether an access to it
+/// is inside an epoch now: the question every put and get asks, answered without the lock.
+/// A guard that changed the epoch rewrites the flags when it is dropped, so a flag says "open"
+/// no longer than the epoch is (an access racing with the call that closes its epoch is
+/// erroneous MPI either way).
+pub(super) struct EpochCell {
+    epoch: Mutex<Epoch>,
+    open: Box<[AtomicBool]>,
+}
+
+impl EpochCell {
+    /// No epoch open, on a window of `n` members.
+    pub(super) fn new(n: usize) -> Self {
+        Self {
+            epoch: Mutex::new(Epoch::new(n)),
+            open: (0..n).map(|_| AtomicBool::new(false)).collect(),
+        }
+    }
+
+    /// The epoch, locked; changes through the guard are published to the flags on drop.
+    pub(super) fn lock(&self) -> EpochGuard<'_> {
+        EpochGuard {
+            epoch: self.epoch.lock(),
+            open: &self.open,
+            changed: false,
+        }
+    }
+
+    /// [`Epoch::check_access`], from the flags when they say "open" (the usual case).
+    pub(super) fn check_access(&self, t: usize) -> Result<()> {
+        if self.open.get(t).is_some_and(|f| f.load(Ordering::Acquire)) {
+            return Ok(());
+        }
+        self.lock().check_access(t)
+    }
+}
+
+/// A locked [`Epoch`] (see [`EpochCell::lock`]).
+pub(super) struct EpochGuard<'a> {
+    epoch: MutexGuard<'a, Epoch>,
+    open: &'a [AtomicBool],
+    changed: bool,
+}
+
+impl std::ops::Deref for EpochGuard<'_> {
+    type Target = Epoch;
+    fn deref(&self) -> &Epoch {
+        &self.epoch
+    }
+}
+
+impl std::ops::DerefMut for EpochGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Epoch {
+        self.changed = true;
+        &mut self.epoch
+    }
+}
+
+impl Drop for EpochGuard<'_> {
+    fn drop(&mut self) {
+        if self.changed {
+            for (t, f) in self.open.iter().enumerate() {
+                f.store(self.epoch.covers(t), Ordering::Release);
+            }
+        }
+    }
+}
+
 impl Epoch {
     pub(super) fn new(n: usize) -> Self {
         Self {
@@ -67,17 +136,21 @@ impl Epoch {
 
     /// Whether an access to target `t` is inside an epoch.
     pub(super) fn check_access(&self, t: usize) -> Result<()> {
-        let ok = self.fence
-            || self.lock_all
-            || self.locks.contains_key(&t)
-            || self.access.as_ref().is_some_and(|g| g.contains(&t));
-        if ok {
+        if self.covers(t) {
             return Ok(());
         }
         Err(sync_error(format!(
             "no access epoch covers target rank {t}: call MPI_Win_fence, MPI_Win_start with a \
              group containing it, MPI_Win_lock on it or MPI_Win_lock_all first"
         )))
+    }
+
+    /// Whether an epoch open now covers accesses to target `t`.
+    fn covers(&self, t: usize) -> bool {
+        self.fence
+            || self.lock_all
+            || self.locks.contains_key(&t)
+            || self.access.as_ref().is_some_and(|g| g.contains(&t))
     }
 
     /// Fails unless no lock, access or exposure epoch is open (`what` is the attempted call).

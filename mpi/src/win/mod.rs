@@ -29,7 +29,9 @@ use crate::table::{Table, USER_HANDLES};
 use nexar::rma::Window;
 use nexar_bind::boundary::Report;
 use parking_lot::Mutex;
+use std::cell::RefCell;
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The standard ABI's `MPI_Win` (a pointer-sized handle).
 pub type MPI_Win = usize;
@@ -72,13 +74,39 @@ fn bad_win(h: MPI_Win) -> MpiError {
     }
 }
 
+/// Changes whenever a window handle comes or goes, and at `MPI_Finalize`: a thread's cached
+/// lookup ([`LAST`]) is good only while it has not changed.
+static VERSION: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's last window lookup: (handle, [`VERSION`] then, window). A loop of small
+    /// puts or gets on one window then takes neither the table's lock nor the library state's.
+    static LAST: RefCell<Option<(MPI_Win, u64, Window)>> = const { RefCell::new(None) };
+}
+
+/// Makes every thread's cached window lookup stale (a handle freed, `MPI_Finalize`).
+pub(crate) fn forget_lookups() {
+    VERSION.fetch_add(1, Ordering::AcqRel);
+}
+
 /// The engine window behind `h` (cloned: no lock is held while it is used).
 pub fn win(h: MPI_Win) -> Result<Window> {
+    let version = VERSION.load(Ordering::Acquire);
+    let cached = LAST.with_borrow(|last| match last {
+        Some((lh, lv, w)) if *lh == h && *lv == version => Some(w.clone()),
+        _ => None,
+    });
+    if let Some(w) = cached {
+        return Ok(w);
+    }
     crate::state::with_running(|_| Ok(()))?;
-    WINS.lock()
+    let w = WINS
+        .lock()
         .get(h)
         .map(|e| e.win.clone())
-        .ok_or_else(|| bad_win(h))
+        .ok_or_else(|| bad_win(h))?;
+    LAST.set(Some((h, version, w.clone())));
+    Ok(w)
 }
 
 /// Runs `f` on the entry of `h`.
@@ -90,14 +118,22 @@ pub fn with_entry<R>(h: MPI_Win, f: impl FnOnce(&mut WinEntry) -> Result<R>) -> 
 
 /// Registers a new window and returns its handle.
 pub fn insert(e: WinEntry) -> Result<MPI_Win> {
-    WINS.lock()
+    let h = WINS
+        .lock()
         .insert(e)
-        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live windows"))
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many live windows"));
+    forget_lookups();
+    h
 }
 
 /// Forgets window `h`.
 pub fn remove(h: MPI_Win) -> Result<WinEntry> {
-    WINS.lock().remove(h).ok_or_else(|| bad_win(h))
+    let e = WINS.lock().remove(h).ok_or_else(|| bad_win(h));
+    forget_lookups();
+    // This thread's cached clone goes now, so the engine can release the window's memory when
+    // the entry's clone goes (another thread's stale clone goes at its next lookup).
+    LAST.set(None);
+    e
 }
 
 /// Whether `h` is `MPI_WIN_NULL` or a live window (for `MPI_Win_fromint`).

@@ -174,6 +174,32 @@ impl AccOp {
     }
 }
 
+/// The bytes of a contiguous access (the usual small put or get): the same count of the same
+/// gap-free predefined type on both sides, at a non-NULL origin in host memory. `None` sends
+/// the access down the general path, which also reports whatever is wrong with it.
+fn contiguous(
+    origin: *const c_void,
+    ocount: MPI_Count,
+    odt: MPI_Datatype,
+    tcount: MPI_Count,
+    tdt: MPI_Datatype,
+) -> Option<usize> {
+    if ocount != tcount || odt != tdt || ocount <= 0 || origin.is_null() {
+        return None;
+    }
+    if origin as usize == MPI_IN_PLACE {
+        return None;
+    }
+    let ty = crate::datatype::predefined::tiled(odt)?;
+    let len = (ocount as usize)
+        .checked_mul(ty.size)
+        .filter(|&l| l <= isize::MAX as usize)?;
+    if crate::device_buf::device_of(origin as usize, ty, ocount as usize).is_some() {
+        return None;
+    }
+    Some(len)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn put(
     origin: *const c_void,
@@ -185,6 +211,15 @@ fn put(
     tdt: MPI_Datatype,
     h: MPI_Win,
 ) -> Result<()> {
+    if let Some(len) = contiguous(origin, ocount, odt, tcount, tdt) {
+        let w = win(h)?;
+        let Some(r) = dest_rank(rank, w.comm().size(), "target")? else {
+            return Ok(());
+        };
+        // SAFETY: the MPI contract: `len` readable bytes at `origin` (dense, in host memory).
+        let src = unsafe { std::slice::from_raw_parts(origin.cast::<u8>(), len) };
+        return Ok(w.put(r, disp, &[(0, len)], src)?);
+    }
     let t = target(h, rank, disp, tcount, tdt)?;
     let o = Buf::new(origin, ocount, odt, "origin")?;
     check_sizes(o.len, &t, "origin")?;
@@ -204,6 +239,16 @@ fn get(
     tdt: MPI_Datatype,
     h: MPI_Win,
 ) -> Result<()> {
+    if let Some(len) = contiguous(origin, ocount, odt, tcount, tdt) {
+        let w = win(h)?;
+        let Some(r) = dest_rank(rank, w.comm().size(), "target")? else {
+            return Ok(());
+        };
+        // SAFETY: the MPI contract: `len` writable bytes at `origin` (dense, in host memory),
+        // which nothing else uses during the call.
+        let dst = unsafe { std::slice::from_raw_parts_mut(origin.cast::<u8>(), len) };
+        return Ok(w.get(r, disp, &[(0, len)], dst)?);
+    }
     let t = target(h, rank, disp, tcount, tdt)?;
     let o = Buf::new(origin, ocount, odt, "origin")?;
     check_sizes(o.len, &t, "origin")?;
@@ -225,6 +270,29 @@ fn accumulate(
     op: MPI_Op,
     h: MPI_Win,
 ) -> Result<()> {
+    if let Some(len) = contiguous(origin, ocount, odt, tcount, tdt)
+        && let Some(ty) = crate::datatype::predefined::tiled(tdt)
+        && result.is_none_or(|(p, n, dt)| contiguous(p, n, dt, tcount, tdt).is_some())
+        && !(op == MPI_REPLACE || op == MPI_NO_OP)
+        && let OpSpec::Builtin(o) = crate::coll::op::op(op)?
+    {
+        // The usual `MPI_Fetch_and_op` / `MPI_Accumulate` of a predefined type: no run list,
+        // no packing, no staging.
+        let red = crate::coll::reducers::builtin(o, ty, len)?;
+        let w = win(h)?;
+        let Some(r) = dest_rank(rank, w.comm().size(), "target")? else {
+            return Ok(());
+        };
+        // SAFETY: the MPI contract: `len` readable bytes at `origin` (dense, in host memory,
+        // checked by `contiguous`).
+        let src = unsafe { std::slice::from_raw_parts(origin.cast::<u8>(), len) };
+        let fetch = result.map(|(p, _, _)| {
+            // SAFETY: likewise `len` writable bytes at the result, which MPI keeps apart from
+            // the origin.
+            unsafe { std::slice::from_raw_parts_mut(p.cast::<u8>(), len) }
+        });
+        return Ok(w.accumulate(r, disp, &[(0, len)], src, Combine::Reduce(&red), fetch)?);
+    }
     let t = target(h, rank, disp, tcount, tdt)?;
     let how = acc_op(op, &t)?;
     // MPI_NO_OP ignores the origin buffer (it may be NULL).
