@@ -104,6 +104,25 @@ pub(crate) async fn prefer_mismatch(
 const DEPARTURE_CHECK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 const DEPARTURE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// The timers of a waiting collective call: when to probe its peers ([`COLL_PROBE_AFTER`]),
+/// and the ticks that look for members that left the job.
+struct Timers {
+    probe: std::pin::Pin<Box<tokio::time::Sleep>>,
+    departures: tokio::time::Interval,
+}
+
+impl Timers {
+    /// Starts both timers (inside the runtime's context: the caller's own thread may poll the
+    /// call, and a timer needs the runtime's time driver).
+    fn start(engine: &Engine) -> Self {
+        let _in_runtime = engine.runtime.enter();
+        Self {
+            probe: Box::pin(tokio::time::sleep(COLL_PROBE_AFTER)),
+            departures: tokio::time::interval(DEPARTURE_CHECK_EVERY),
+        }
+    }
+}
+
 /// One collective call in flight on one rank.
 pub(crate) struct CollectiveRun {
     comm: Arc<CommInner>,
@@ -242,46 +261,50 @@ impl CollectiveRun {
 
     /// Feeds the machine until it is done.
     async fn run_to_end(&mut self) -> Result<()> {
-        // Created inside the runtime's context: the caller's own thread may poll this future
-        // (blocking calls drive it there), and a timer needs the runtime's time driver.
-        let (probe, mut departures) = {
-            let _in_runtime = self.comm.engine.runtime.enter();
-            (
-                tokio::time::sleep(COLL_PROBE_AFTER),
-                tokio::time::interval(DEPARTURE_CHECK_EVERY),
-            )
-        };
-        tokio::pin!(probe);
+        // The probe and the departure checks are timers, set up only once the call has to
+        // wait: a call whose frames are already there reads no clock and arms no timer.
+        let mut timers: Option<Timers> = None;
         let mut probed = false;
-        let mut last_frame = std::time::Instant::now();
+        // Frames seen, and the departure checks since the last one that saw new frames.
+        let (mut frames, mut frames_at_check, mut quiet_checks) = (0u64, 0u64, 0u32);
         loop {
             let machine = self.machine.as_mut().expect("machine present until finish");
             if machine.is_done() {
                 break;
             }
-            let event = tokio::select! {
-                ev = self.rx.recv() => ev,
-                _ = &mut probe, if !probed => {
-                    probed = true;
-                    self.pass_probe(self.comm.engine.rank);
-                    continue;
-                }
-                _ = departures.tick(), if probed => {
-                    // A member that left the job sent everything it ever will before its
-                    // goodbye: a call that has heard nothing for a while since, with such a
-                    // member, is waiting for what will never come. (A correct program's
-                    // members leave only after the final barrier, when no call is open.)
-                    let engine = &self.comm.engine;
-                    if last_frame.elapsed() >= DEPARTURE_GRACE
-                        && let Some(r) = engine.departed_among(self.comm.members.world())
-                    {
-                        return Err(engine.departure_error(r));
+            let event = match self.rx.try_recv() {
+                Some(ev) => ev,
+                None => {
+                    let t = timers.get_or_insert_with(|| Timers::start(&self.comm.engine));
+                    tokio::select! {
+                        biased;
+                        ev = self.rx.recv() => ev,
+                        _ = &mut t.probe, if !probed => {
+                            probed = true;
+                            self.pass_probe(self.comm.engine.rank);
+                            continue;
+                        }
+                        _ = t.departures.tick(), if probed => {
+                            // A member that left the job sent everything it ever will before
+                            // its goodbye: a call that has heard nothing for a while since,
+                            // with such a member, is waiting for what will never come. (A
+                            // correct program's members leave only after the final barrier,
+                            // when no call is open.)
+                            quiet_checks = if frames == frames_at_check { quiet_checks + 1 } else { 0 };
+                            frames_at_check = frames;
+                            let engine = &self.comm.engine;
+                            if DEPARTURE_CHECK_EVERY * quiet_checks >= DEPARTURE_GRACE
+                                && let Some(r) = engine.departed_among(self.comm.members.world())
+                            {
+                                return Err(engine.departure_error(r));
+                            }
+                            continue;
+                        }
                     }
-                    continue;
                 }
             };
             if matches!(event, CollEvent::Frame(_)) {
-                last_frame = std::time::Instant::now();
+                frames += 1;
             }
             let machine = self.machine.as_mut().expect("machine present until finish");
             match event {
