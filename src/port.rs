@@ -24,6 +24,9 @@ use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 use zeroize::Zeroizing;
 
@@ -36,10 +39,20 @@ const MAX_ADDR: usize = 256;
 
 /// An open port: accepts connections from holders of its name until dropped.
 pub struct Port {
+    /// Non-blocking: [`Port::admit`] polls it.
     listener: TcpListener,
     key: Zeroizing<[u8; SECRET_LEN]>,
     name: String,
+    /// Connecting roots that proved the key, in the order they did, waiting for an accept
+    /// (two roots may connect while one accept runs: the second is the next accept's).
+    admitted: (Sender<Admitted>, parking_lot::Mutex<Receiver<Admitted>>),
+    /// Handshakes running now.
+    running: Arc<AtomicUsize>,
 }
+
+/// A connecting root admitted by its handshake: the stream, the nonce it answered and the size
+/// of its group.
+type Admitted = (TcpStream, [u8; 32], u32);
 
 impl std::fmt::Debug for Port {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -92,12 +105,18 @@ impl Port {
         let addr = listener
             .local_addr()
             .map_err(|e| port_error(format!("port: no local address: {e}")))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| port_error(format!("port: cannot poll the listener: {e}")))?;
         let key = Zeroizing::new(random::<SECRET_LEN>()?);
         let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+        let (tx, rx) = std::sync::mpsc::channel();
         Ok(Port {
             listener,
             key,
             name: format!("{SCHEME}{addr}/{hex}"),
+            admitted: (tx, parking_lot::Mutex::new(rx)),
+            running: Arc::new(AtomicUsize::new(0)),
         })
     }
 
@@ -107,35 +126,81 @@ impl Port {
     }
 
     /// Waits for a connecting root that proves it knows the key and tells its group's size;
-    /// strangers are dropped. Returns the stream, the nonce and the size.
-    fn admit(&self, limit: Duration) -> Result<(TcpStream, [u8; 32], u32)> {
+    /// strangers are dropped. Returns the stream, the nonce and the size. Each connection's
+    /// handshake runs on a thread of its own (at most [`HANDSHAKES`] at once, each given
+    /// `limit`), so a stranger that connects and says nothing holds up no one: the first root
+    /// to prove the key is admitted, and one that proved it meanwhile waits for the next call.
+    fn admit(&self, limit: Duration) -> Result<Admitted> {
+        let admitted = self.admitted.1.lock();
         loop {
-            let (mut s, from) = self
-                .listener
-                .accept()
-                .map_err(|e| port_error(format!("port: accept failed: {e}")))?;
-            let _ = s.set_read_timeout(Some(limit));
-            let _ = s.set_write_timeout(Some(limit));
-            let nonce = random::<32>()?;
-            let mut hello = [0u8; 36];
-            let ok = s
-                .write_all(MAGIC)
-                .and_then(|_| s.write_all(&nonce))
-                .and_then(|_| s.read_exact(&mut hello))
-                .is_ok();
-            let size = u32::from_be_bytes(hello[32..36].try_into().expect("4 bytes"));
-            if ok
-                && verify(
-                    &self.key[..],
-                    b"connect",
-                    &[&nonce, &hello[32..36]],
-                    &hello[..32],
-                )
-            {
-                return Ok((s, nonce, size));
+            match self.listener.accept() {
+                Ok((s, from)) => self.start_handshake(s, from, limit),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(port_error(format!("port: accept failed: {e}"))),
             }
-            tracing::warn!(%from, "port: a connection without the port's key was refused");
+            if let Ok(a) = admitted.recv_timeout(ADMIT_POLL) {
+                return Ok(a);
+            }
         }
+    }
+
+    /// Runs the handshake of connection `s` on a thread of its own.
+    fn start_handshake(&self, s: TcpStream, from: SocketAddr, limit: Duration) {
+        use std::sync::atomic::Ordering::AcqRel;
+        if self.running.fetch_add(1, AcqRel) >= HANDSHAKES {
+            self.running.fetch_sub(1, AcqRel);
+            tracing::warn!(%from, "port: too many handshakes at once; a connection was dropped");
+            return;
+        }
+        let (key, tx, running) = (
+            self.key.clone(),
+            self.admitted.0.clone(),
+            self.running.clone(),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("nexar-port-handshake".into())
+            .spawn(move || {
+                match handshake(s, &key[..], limit) {
+                    Ok(a) => {
+                        let _ = tx.send(a);
+                    }
+                    Err(()) => {
+                        tracing::warn!(%from, "port: a connection without the port's key was refused")
+                    }
+                }
+                running.fetch_sub(1, AcqRel);
+            });
+        if let Err(e) = spawned {
+            self.running.fetch_sub(1, AcqRel);
+            tracing::warn!(%from, "port: no thread for a handshake: {e}");
+        }
+    }
+}
+
+/// The most connections a port handshakes with at once (more are dropped until one ends).
+const HANDSHAKES: usize = 64;
+
+/// How often a port waiting for a connecting root looks for new connections.
+const ADMIT_POLL: Duration = Duration::from_millis(5);
+
+/// One connection's handshake at the port: sends the magic and a fresh nonce, and admits the
+/// peer if its answer proves the key (`Err(())`: a stranger, or silence for `limit`).
+fn handshake(mut s: TcpStream, key: &[u8], limit: Duration) -> std::result::Result<Admitted, ()> {
+    // The listener is non-blocking; the accepted stream must not be.
+    s.set_nonblocking(false).map_err(drop)?;
+    let _ = s.set_read_timeout(Some(limit));
+    let _ = s.set_write_timeout(Some(limit));
+    let nonce = random::<32>().map_err(drop)?;
+    let mut hello = [0u8; 36];
+    s.write_all(MAGIC)
+        .and_then(|_| s.write_all(&nonce))
+        .and_then(|_| s.read_exact(&mut hello))
+        .map_err(drop)?;
+    let size = u32::from_be_bytes(hello[32..36].try_into().expect("4 bytes"));
+    if verify(key, b"connect", &[&nonce, &hello[32..36]], &hello[..32]) {
+        Ok((s, nonce, size))
+    } else {
+        Err(())
     }
 }
 
@@ -398,6 +463,61 @@ mod tests {
         assert_eq!(acceptor.join().unwrap(), 3);
         assert_eq!((j.addr.as_str(), j.size, j.split), ("127.0.0.1:4242", 5, 2));
         assert_eq!(j.secret.expose(), &expected);
+    }
+
+    /// Answers one admitted root as the accepting side would (a made-up world).
+    fn answer(port: &Port, limit: Duration) -> u32 {
+        let (mut s, nonce, theirs) = port.admit(limit).unwrap();
+        let j = Joining {
+            addr: "127.0.0.1:4242".into(),
+            secret: JobSecret::generate().unwrap(),
+            size: 2 + theirs,
+            split: 2,
+        };
+        s.write_all(&seal_reply(&port.key[..], &nonce, &j).unwrap())
+            .unwrap();
+        theirs
+    }
+
+    /// A stranger that connects first and says nothing holds up no one: the root that knows
+    /// the key is admitted at once, not after the stranger's time runs out.
+    #[test]
+    fn a_silent_stranger_holds_up_no_one() {
+        let port = Port::open([127, 0, 0, 1].into()).unwrap();
+        let name = port.name().to_string();
+        let addr = port.listener.local_addr().unwrap();
+        let limit = Duration::from_secs(20);
+        let _silent = TcpStream::connect(addr).unwrap();
+        let started = std::time::Instant::now();
+        let acceptor = std::thread::spawn(move || answer(&port, limit));
+        std::thread::sleep(Duration::from_millis(100));
+        let j = knock(&name, 3, limit).unwrap();
+        assert_eq!((acceptor.join().unwrap(), j.size), (3, 5));
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(5), "admitted after {took:?}");
+    }
+
+    /// Two roots that prove the key while one accept runs: the first is that accept's, the
+    /// other waits for the next accept on the port.
+    #[test]
+    fn roots_knocking_at_once_are_admitted_one_per_accept() {
+        let port = std::sync::Arc::new(Port::open([127, 0, 0, 1].into()).unwrap());
+        let name = port.name().to_string();
+        let limit = Duration::from_secs(20);
+        let knockers: Vec<_> = [3u32, 4]
+            .into_iter()
+            .map(|n| {
+                let name = name.clone();
+                std::thread::spawn(move || knock(&name, n, limit).unwrap().size)
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(200));
+        let mut sizes = vec![answer(&port, limit), answer(&port, limit)];
+        sizes.sort_unstable();
+        assert_eq!(sizes, [3, 4]);
+        let mut got: Vec<u32> = knockers.into_iter().map(|k| k.join().unwrap()).collect();
+        got.sort_unstable();
+        assert_eq!(got, [5, 6]);
     }
 
     #[test]
