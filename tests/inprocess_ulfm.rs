@@ -172,3 +172,60 @@ fn agreement_survives_a_coordinator_that_dies_midway() {
         (0, vec![0], true)
     );
 }
+
+/// `ack_failed_first` acknowledges failures a prefix at a time, on top of earlier ones, and a
+/// non-blocking agreement started before a collective on some ranks and after it on others
+/// completes (agreements are numbered apart from collectives) and reports what is
+/// unacknowledged.
+#[test]
+fn failures_are_acknowledged_a_prefix_at_a_time_and_iagree_crosses_collectives() {
+    let ctxs = nexar::Context::in_process(5).unwrap();
+    assert!(ctxs[0].simulate_crash());
+    assert!(ctxs[2].simulate_crash());
+    let survivors = [1usize, 3, 4];
+    let out = std::thread::scope(|s| {
+        let hs: Vec<_> = survivors
+            .iter()
+            .map(|&i| {
+                let c = &ctxs[i];
+                s.spawn(move || {
+                    let w = c.world();
+                    wait_until("both failures", || w.failed_ranks() == vec![0, 2]);
+                    assert_eq!(w.ack_failed_first(0), 0);
+                    assert_eq!(w.ack_failed_first(1), 1);
+                    assert_eq!(w.acked_failed(), vec![0]);
+                    // Rank 2's failure is not acknowledged: wildcard receives still fail.
+                    let mut b = [0u8];
+                    let e = w.recv_blocking(&mut b, ANY_SOURCE, ANY_TAG).unwrap_err();
+                    assert_eq!(e.kind(), ErrorKind::ProcFailed);
+                    assert_eq!(w.ack_failed_first(1), 1);
+                    let a = w.iagree_outcome(0b111).unwrap().wait().unwrap();
+                    assert!(a.unacknowledged);
+                    assert_eq!(w.ack_failed_first(5), 2);
+                    assert_eq!(w.acked_failed(), vec![0, 2]);
+                    // On the survivors' communicator, its rank 0 starts an agreement before
+                    // a collective, the others after it.
+                    let s = w.shrink_blocking().unwrap();
+                    let mine = 0b1100 | (1 << s.rank());
+                    let mut x = [1u64];
+                    let req = if s.rank() == 0 {
+                        let r = s.iagree_outcome(mine).unwrap();
+                        s.allreduce_blocking(&mut x, ReduceOp::Sum).unwrap();
+                        r
+                    } else {
+                        s.allreduce_blocking(&mut x, ReduceOp::Sum).unwrap();
+                        s.iagree_outcome(mine).unwrap()
+                    };
+                    let a = req.wait().unwrap();
+                    (a.value, a.unacknowledged, x[0])
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap())
+            .collect::<Vec<_>>()
+    });
+    for o in out {
+        assert_eq!(o, (0b1100, false, 3));
+    }
+}

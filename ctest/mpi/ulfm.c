@@ -5,7 +5,10 @@
  *  - <mpi-ext.h> advertises MPIX_FT; the MPIX_ERR_* classes are their own classes with
  *    descriptions;
  *  - a fresh communicator has an empty failed group and acked group and is not revoked;
- *  - MPIX_Comm_agree gives every rank the bitwise AND of all flags;
+ *  - MPIX_Comm_agree gives every rank the bitwise AND of all flags; so does MPIX_Comm_iagree,
+ *    started before a barrier on one rank and after it on the others (mpi4py's test_ulfm
+ *    pattern), which cannot complete on the first before the others start it;
+ *  - MPIX_Comm_ack_failed acknowledges nothing when nothing failed, and checks its arguments;
  *  - rank 0 revokes a duplicate of MPI_COMM_WORLD while the others wait in a blocking
  *    ANY_SOURCE receive and a non-blocking receive on it: both fail with MPIX_ERR_REVOKED, as
  *    do later operations there; MPI_COMM_WORLD keeps working;
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPIX_Comm_shrink(d, NULL), MPI_ERR_ARG);
     EXPECT_CLASS(MPIX_Comm_get_failed(d, NULL), MPI_ERR_ARG);
 
+    MPI_Request req = MPI_REQUEST_NULL;
+
     /* Agreement: the AND of every rank's flag. */
     int v = ~(1 << (rank % 30)), want = ~0;
     for (int r = 0; r < size; r++) {
@@ -76,9 +81,44 @@ int main(int argc, char **argv)
     CHECK_OK(MPIX_Comm_agree(d, &v));
     CHECK(v == want);
 
+    /* Non-blocking agreement, in flight across a barrier that the ranks call before it or
+     * after it (agreements are numbered apart from collectives): each root starts it before
+     * the barrier, the others after, and the root cannot see it complete before they do. */
+    for (int root = 0; root < size; root++) {
+        MPI_Request areq = MPI_REQUEST_NULL;
+        int done = -1;
+        CHECK_OK(MPI_Barrier(d));
+        if (rank == root) {
+            v = 0xB;
+            CHECK_OK(MPIX_Comm_iagree(d, &v, &areq));
+            CHECK_OK(MPI_Test(&areq, &done, MPI_STATUS_IGNORE));
+            CHECK(size == 1 || (done == 0 && v == 0xB));
+            CHECK_OK(MPI_Barrier(d));
+        } else {
+            v = 0xD;
+            CHECK_OK(MPI_Barrier(d));
+            CHECK_OK(MPIX_Comm_iagree(d, &v, &areq));
+        }
+        if (areq != MPI_REQUEST_NULL) {
+            CHECK_OK(MPI_Wait(&areq, MPI_STATUS_IGNORE));
+        }
+        CHECK(v == (size == 1 ? 0xB : 0x9));
+    }
+    EXPECT_CLASS(MPIX_Comm_iagree(d, NULL, &req), MPI_ERR_ARG);
+    EXPECT_CLASS(MPIX_Comm_iagree(d, &v, NULL), MPI_ERR_ARG);
+
+    /* Acknowledging: nothing failed, so nothing is acknowledged whatever the count. */
+    int nacked = -1;
+    CHECK_OK(MPIX_Comm_ack_failed(d, 0, &nacked));
+    CHECK(nacked == 0);
+    CHECK_OK(MPIX_Comm_ack_failed(d, size, &nacked));
+    CHECK(nacked == 0);
+    EXPECT_CLASS(MPIX_Comm_ack_failed(d, -1, &nacked), MPI_ERR_ARG);
+    EXPECT_CLASS(MPIX_Comm_ack_failed(d, 1, NULL), MPI_ERR_ARG);
+
     /* Revoke while the others wait in receives. */
     int a = 0, b = 0;
-    MPI_Request req = MPI_REQUEST_NULL;
+    req = MPI_REQUEST_NULL;
     if (rank != 0) {
         CHECK_OK(MPI_Irecv(&b, 1, MPI_INT, 0, 7, d, &req));
     }

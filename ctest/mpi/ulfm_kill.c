@@ -3,7 +3,9 @@
  * itself with SIGKILL after a barrier while the others run allreduces. Each survivor:
  *   - gets MPIX_ERR_PROC_FAILED (or MPIX_ERR_REVOKED, if another survivor revoked first);
  *   - revokes MPI_COMM_WORLD and shrinks it; an allreduce on the shrunk communicator is right;
- *   - finds the dead rank in MPIX_Comm_get_failed, acknowledges it, and agrees on a flag;
+ *   - finds the dead rank in MPIX_Comm_get_failed; agrees on a flag, which raises
+ *     MPIX_ERR_PROC_FAILED while nobody acknowledged the failure (MPIX_Comm_ack_failed with 0)
+ *     and not once all did (with the group's size: 1 acknowledged), blocking and non-blocking;
  *   - prints "rank R recovered" and finalizes (cleanly, although the world is revoked).
  * The job's exit status is the dead rank's (128 + SIGKILL = 137). */
 #define _POSIX_C_SOURCE 200809L
@@ -79,13 +81,39 @@ int main(int argc, char **argv)
         fprintf(stderr, "rank %d: %d failed ranks known\n", rank, nfailed);
         return 1;
     }
-    MPIX_Comm_failure_ack(MPI_COMM_WORLD);
-    int flag = 0x10 | rank;
+    /* Nothing acknowledged yet: the agreement still agrees, and raises on every survivor. */
+    int nacked = -1;
+    if ((rc = MPIX_Comm_ack_failed(MPI_COMM_WORLD, 0, &nacked)) != MPI_SUCCESS || nacked != 0) {
+        fprintf(stderr, "rank %d: MPIX_Comm_ack_failed(0): rc %d, %d acked\n", rank, rc, nacked);
+        return 1;
+    }
+    int flag = 0x30 | rank;
+    rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+    MPI_Error_class(rc, &cls);
+    if (cls != MPIX_ERR_PROC_FAILED || flag != 0x30) {
+        fprintf(stderr, "rank %d: unacknowledged agree: class %d, flag %#x\n", rank, cls, flag);
+        return 1;
+    }
+    if ((rc = MPIX_Comm_ack_failed(MPI_COMM_WORLD, size, &nacked)) != MPI_SUCCESS || nacked != 1) {
+        fprintf(stderr, "rank %d: MPIX_Comm_ack_failed(size): rc %d, %d acked\n", rank, rc, nacked);
+        return 1;
+    }
+    flag = 0x10 | rank;
     if ((rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag)) != MPI_SUCCESS) {
         return fail(rank, "MPIX_Comm_agree", rc);
     }
     if (flag != 0x10) {
         fprintf(stderr, "rank %d: agreed flag %#x\n", rank, flag);
+        return 1;
+    }
+    MPI_Request areq;
+    flag = 0x20 | rank;
+    if ((rc = MPIX_Comm_iagree(MPI_COMM_WORLD, &flag, &areq)) != MPI_SUCCESS ||
+        (rc = MPI_Wait(&areq, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+        return fail(rank, "MPIX_Comm_iagree", rc);
+    }
+    if (flag != 0x20) {
+        fprintf(stderr, "rank %d: iagreed flag %#x\n", rank, flag);
         return 1;
     }
     MPI_Comm_free(&s);

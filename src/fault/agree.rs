@@ -121,6 +121,23 @@ impl Comm {
         Ok(run(&self.inner, flag).await?.1)
     }
 
+    /// Non-blocking [`Comm::agree_outcome`] (ULFM's `MPIX_Comm_iagree`): takes its place
+    /// among this communicator's agreements when called. Agreements are numbered apart from
+    /// collectives, so collectives may be called while one is in flight (in any order relative
+    /// to it on different members).
+    ///
+    /// # Errors
+    /// As [`Comm::agree_outcome`], from the start or from the request.
+    pub fn iagree_outcome(&self, flag: u32) -> Result<crate::Request<Agreement>> {
+        self.inner.refuse_inter("agreement")?;
+        let inner = self.inner.clone();
+        // The first poll, inside `spawn`, takes the agreement's number.
+        Ok(crate::Request::spawn(
+            &self.inner.engine.runtime,
+            async move { Ok(run(&inner, flag).await?.1) },
+        ))
+    }
+
     /// Blocking [`Comm::agree`].
     pub fn agree_blocking(&self, flag: u32) -> Result<u32> {
         self.block_on(self.agree(flag))

@@ -70,18 +70,29 @@ impl Comm {
     /// `ANY_SOURCE` receives on this communicator are no longer failed by them. Returns how
     /// many failures are acknowledged. Local; works on a revoked communicator.
     pub fn ack_failed(&self) -> usize {
-        let failed = self.inner.failed_ranks();
-        let world = self.inner.members.world();
-        let rest: Vec<u32> = (0..world.len() as u32)
-            .filter(|r| failed.binary_search(r).is_err())
-            .map(|r| world[r as usize])
-            .collect();
-        let n = failed.len();
-        *self.inner.fault.acked.lock() = (failed, Some(rest.into()));
-        n
+        self.ack_failed_first(usize::MAX)
     }
 
-    /// Comm ranks of the failures acknowledged by the last [`Comm::ack_failed`], ascending
+    /// Acknowledges the first `n` failures known now, in [`Comm::failed_ranks`]' order, on
+    /// top of those acknowledged before (ULFM's `MPIX_Comm_ack_failed`); returns how many
+    /// failures are acknowledged in all. Local; works on a revoked communicator.
+    pub fn ack_failed_first(&self, n: usize) -> usize {
+        let mut acked = self.inner.acked_ranks();
+        acked.extend(self.inner.failed_ranks().into_iter().take(n));
+        acked.sort_unstable();
+        acked.dedup();
+        let world = self.inner.members.world();
+        let rest: Vec<u32> = (0..world.len() as u32)
+            .filter(|r| acked.binary_search(r).is_err())
+            .map(|r| world[r as usize])
+            .collect();
+        let count = acked.len();
+        *self.inner.fault.acked.lock() = (acked, Some(rest.into()));
+        count
+    }
+
+    /// Comm ranks of the failures acknowledged so far ([`Comm::ack_failed`],
+    /// [`Comm::ack_failed_first`]), ascending
     /// (ULFM's `MPIX_Comm_failure_get_acked`).
     pub fn acked_failed(&self) -> Vec<u32> {
         self.inner.acked_ranks()

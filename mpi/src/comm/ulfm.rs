@@ -1,7 +1,8 @@
 //! The ULFM fault-tolerance extension (`MPIX_Comm_revoke`, `MPIX_Comm_shrink`,
-//! `MPIX_Comm_agree`, `MPIX_Comm_get_failed`, `MPIX_Comm_failure_ack`,
-//! `MPIX_Comm_failure_get_acked`, `MPIX_Comm_is_revoked`) over the engine's
-//! `nexar::Comm::{revoke, shrink, agree_outcome, failed_ranks, ack_failed, acked_failed}`.
+//! `MPIX_Comm_agree`, `MPIX_Comm_iagree`, `MPIX_Comm_get_failed`, `MPIX_Comm_ack_failed`,
+//! `MPIX_Comm_failure_ack`, `MPIX_Comm_failure_get_acked`, `MPIX_Comm_is_revoked`) over the
+//! engine's `nexar::Comm::{revoke, shrink, agree_outcome, iagree_outcome, failed_ranks,
+//! ack_failed, ack_failed_first, acked_failed}`.
 //!
 //! These are not part of the MPI standard ABI: they are declared in `mpi.h` (section "MPIX
 //! fault tolerance") and exported as `MPIX_X` / `PMPIX_X`; `mpi-ext.h` defines the feature
@@ -17,6 +18,7 @@
 use crate::comm::group::{MPI_Group, new_group};
 use crate::consts::*;
 use crate::errors::report::{MpiError, Result, call, non_null};
+use crate::request::table::{MPI_Request, store_request};
 use crate::state::{comm, errhandler_of, insert_comm};
 use std::ffi::c_int;
 
@@ -101,6 +103,59 @@ mpi_fn! {
                 ));
             }
             Ok(())
+        })
+    }
+
+    /// Non-blocking [`MPIX_Comm_agree`]: `*flag` is read now and holds the agreed value when
+    /// the request completes (keep it valid until then); the request's error is
+    /// `MPIX_ERR_PROC_FAILED` where `MPIX_Comm_agree` would raise it. Agreements are numbered
+    /// apart from collectives, so collectives may be called while it is in flight.
+    fn MPIX_Comm_iagree(comm_h: MPI_Comm, flag: *mut c_int, request: *mut MPI_Request) -> c_int
+        => PMPIX_Comm_iagree
+    {
+        call("MPIX_Comm_iagree", comm_h, || {
+            non_null(flag, "flag")?;
+            non_null(request, "request")?;
+            let c = comm(comm_h)?;
+            // SAFETY: checked for NULL; readable per the MPI contract.
+            let mine = unsafe { flag.read() } as u32;
+            let started = c.iagree_outcome(mine)?;
+            let at = flag as usize;
+            let req = nexar::Request::inline(async move {
+                let a = started.await?;
+                // SAFETY: MPI keeps `flag` valid and writable until the request completes.
+                unsafe { (at as *mut c_int).write(a.value as c_int) };
+                if a.unacknowledged {
+                    let first = a.failed.first().copied().unwrap_or(0);
+                    return Err(nexar::Error::proc_failed(
+                        c.world_rank_of(first).unwrap_or(u32::MAX),
+                        format!(
+                            "ranks {:?} of the communicator failed and not every member \
+                             acknowledged it (the flag is still agreed)",
+                            a.failed
+                        ),
+                    ));
+                }
+                Ok(None)
+            });
+            store_request(request, comm_h, req)
+        })
+    }
+
+    /// Acknowledges the first `num_to_ack` failures of `MPIX_Comm_get_failed`'s group (which
+    /// is in ascending rank order) on top of earlier ones; `*num_acked` gets how many are
+    /// acknowledged in all. Acknowledged failures no longer fail `MPI_ANY_SOURCE` receives
+    /// nor raise in agreements. Local.
+    fn MPIX_Comm_ack_failed(comm_h: MPI_Comm, num_to_ack: c_int, num_acked: *mut c_int)
+        -> c_int => PMPIX_Comm_ack_failed
+    {
+        call("MPIX_Comm_ack_failed", comm_h, || {
+            non_null(num_acked, "num_acked")?;
+            let n = usize::try_from(num_to_ack).map_err(|_| {
+                MpiError::new(MPI_ERR_ARG, format!("num_to_ack {num_to_ack} is negative"))
+            })?;
+            let acked = comm(comm_h)?.ack_failed_first(n);
+            write(num_acked, "num_acked", acked as c_int)
         })
     }
 
