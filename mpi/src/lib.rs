@@ -85,6 +85,7 @@ pub mod consts;
 pub mod datatype;
 pub mod device_buf;
 pub mod errors;
+pub mod fortran_manual;
 pub mod fortran_support;
 pub mod generated;
 pub mod handles;

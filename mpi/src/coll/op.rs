@@ -43,7 +43,15 @@ enum UserFn {
     Int(MPI_User_function),
     /// From `MPI_Op_create_c`: lengths are `MPI_Count`.
     Count(MPI_User_function_c),
+    /// From Fortran's `MPI_OP_CREATE`: lengths are INTEGER, and the datatype is the Fortran
+    /// INTEGER handle (every argument by reference).
+    Fortran(FortranUserFunction),
 }
+
+/// A Fortran user reduction (`SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE)`) as gfortran
+/// passes its arguments: all by reference, the datatype an INTEGER handle.
+pub type FortranUserFunction =
+    unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut c_int);
 
 /// A user operation: its function and whether it commutes.
 #[derive(Debug, Clone, Copy)]
@@ -189,7 +197,7 @@ impl UserCombiner {
     /// `invec` and writes `inoutvec` only (the MPI contract for user functions).
     unsafe fn invoke(&self, input: usize, inout: usize, n: usize, stride: isize) {
         let max = match self.op.f {
-            UserFn::Int(_) => i32::MAX as usize,
+            UserFn::Int(_) | UserFn::Fortran(_) => i32::MAX as usize,
             UserFn::Count(_) => i64::MAX as usize,
         };
         let mut done = 0;
@@ -204,6 +212,12 @@ impl UserCombiner {
                 match self.op.f {
                     UserFn::Int(f) => f(ip, op, &mut (k as c_int), &mut dt),
                     UserFn::Count(f) => f(ip, op, &mut (k as MPI_Count), &mut dt),
+                    UserFn::Fortran(f) => f(
+                        ip,
+                        op,
+                        &mut (k as c_int),
+                        &mut crate::handles::PMPI_Type_toint(dt),
+                    ),
                 }
             }
             done += k;
@@ -276,6 +290,19 @@ fn create(f: UserFn, commute: c_int, out: *mut MPI_Op) -> Result<()> {
     // SAFETY: checked non-NULL; the caller's `MPI_Op` out-parameter.
     unsafe { *out = h };
     Ok(())
+}
+
+/// Fortran's `MPI_OP_CREATE` (called by its binding in [`crate::fortran_manual`]): as
+/// `MPI_Op_create`, for a Fortran function; `commute` is a C truth value.
+pub(crate) fn create_from_fortran(
+    user_fn: Option<FortranUserFunction>,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    call("MPI_Op_create", MPI_COMM_WORLD, || {
+        let f = user_fn.ok_or_else(|| MpiError::new(MPI_ERR_ARG, "argument `user_fn` is NULL"))?;
+        create(UserFn::Fortran(f), commute, op)
+    })
 }
 
 /// `MPI_Reduce_local(_c)`: `inoutbuf = inbuf ⊕ inoutbuf`.

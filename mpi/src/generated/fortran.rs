@@ -2,43 +2,43 @@
 //! `mpif.h` and `use mpi` programs: arguments by reference, `ierror` last, CHARACTER
 //! lengths hidden after it. Generated from mpi/spec by `cargo xtask gen`; do not edit.
 //!
-//! Implemented functions without a Fortran binding (no mechanical mapping):
+//! Implemented functions without a generated Fortran binding (no mechanical mapping):
 //! * `MPI_Abi_get_fortran_booleans`: parameter `void *logical_true` has no mechanical mapping
 //! * `MPI_Abi_set_fortran_booleans`: parameter `void *logical_true` has no mechanical mapping
-//! * `MPI_Alloc_mem`: parameter `void *baseptr` has no mechanical mapping
-//! * `MPI_Attr_get`: parameter `void *attribute_val` has no mechanical mapping
-//! * `MPI_Attr_put`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Alloc_mem`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Attr_get`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Attr_put`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Buffer_detach`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
 //! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Comm_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
-//! * `MPI_Comm_get_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Comm_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
-//! * `MPI_Comm_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Comm_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_spawn`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Comm_spawn_multiple`: parameter `char *array_of_commands[]` has no mechanical mapping
 //! * `MPI_File_create_errhandler`: parameter `MPI_File_errhandler_function *file_errhandler_fn` has no mechanical mapping
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
-//! * `MPI_Info_create_env`: parameter `char *argv[]` has no mechanical mapping
+//! * `MPI_Info_create_env`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
 //! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`
 //! * `MPI_Neighbor_alltoallw_init`: no count for array `sendtypes`
-//! * `MPI_Op_create`: parameter `MPI_User_function *user_fn` has no mechanical mapping
-//! * `MPI_Pcontrol`: variadic
+//! * `MPI_Op_create`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Pcontrol`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
 //! * `MPI_Session_create_errhandler`: parameter `MPI_Session_errhandler_function *session_errhandler_fn` has no mechanical mapping
 //! * `MPI_Session_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
 //! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
-//! * `MPI_Type_get_attr`: parameter `void *attribute_val` has no mechanical mapping
-//! * `MPI_Type_set_attr`: parameter `void *attribute_val` has no mechanical mapping
-//! * `MPI_Win_allocate`: parameter `void *baseptr` has no mechanical mapping
-//! * `MPI_Win_allocate_shared`: parameter `void *baseptr` has no mechanical mapping
+//! * `MPI_Type_get_attr`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Type_set_attr`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Win_allocate`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Win_allocate_shared`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_create_errhandler`: parameter `MPI_Win_errhandler_function *win_errhandler_fn` has no mechanical mapping
 //! * `MPI_Win_create_keyval`: parameter `MPI_Win_copy_attr_function *win_copy_attr_fn` has no mechanical mapping
-//! * `MPI_Win_get_attr`: parameter `void *attribute_val` has no mechanical mapping
-//! * `MPI_Win_set_attr`: parameter `void *attribute_val` has no mechanical mapping
+//! * `MPI_Win_get_attr`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Win_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_shared_query`: parameter `void *baseptr` has no mechanical mapping
 
 #![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]

@@ -1,0 +1,107 @@
+! ctest test_mpi_f_manual: the hand-written Fortran bindings (mpi/src/fortran_manual.rs) from
+! `use mpi`: MPI_COMM_GET_ATTR of MPI_TAG_UB (its value, not an address) and MPI_ATTR_PUT on a
+! predefined attribute (refused); MPI_OP_CREATE of a Fortran reduction, which gets the
+! datatype's INTEGER handle, in MPI_ALLREDUCE; MPI_ALLOC_MEM's base address as a Fortran pointer
+! and MPI_FREE_MEM; MPI_WIN_ALLOCATE's base address, a fence epoch of gets through it, and
+! MPI_WIN_GET_ATTR of MPI_WIN_SIZE, MPI_WIN_DISP_UNIT and MPI_WIN_BASE; MPI_PCONTROL;
+! MPI_INFO_CREATE_ENV.
+module f_manual_ops
+  implicit none
+contains
+  ! inoutv = max(|invec|, |inoutv|), or -999 if the datatype handle is not MPI_INTEGER's.
+  subroutine maxabs(invec, inoutv, n, dt)
+    use mpi, only: MPI_INTEGER
+    integer :: n, dt
+    integer :: invec(n), inoutv(n)
+    if (dt /= MPI_INTEGER) then
+      inoutv = -999
+    else
+      inoutv = max(abs(invec), abs(inoutv))
+    end if
+  end subroutine maxabs
+end module f_manual_ops
+
+program f_manual
+  use mpi
+  use f_manual_ops
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_f_pointer
+  implicit none
+  integer :: ierr, rank, np, op, win, info, right
+  integer :: a(3), b(3)
+  integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp
+  logical :: flag
+  integer, pointer :: p(:), w(:)
+  integer :: got
+
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+
+  val = -1
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, val, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. val >= 32767 .and. val < 2_8**31, 'MPI_TAG_UB')
+  call MPI_ATTR_PUT(MPI_COMM_WORLD, MPI_TAG_UB, 5, ierr)
+  call check(ierr /= MPI_SUCCESS, 'MPI_ATTR_PUT on a predefined attribute is refused')
+
+  call MPI_OP_CREATE(maxabs, .true., op, ierr)
+  call check(ierr == MPI_SUCCESS .and. op /= MPI_OP_NULL, 'MPI_OP_CREATE')
+  a = [-(rank + 1), rank, 7]
+  b = 0
+  call MPI_ALLREDUCE(a, b, 3, MPI_INTEGER, op, MPI_COMM_WORLD, ierr)
+  ! One rank: the operation is never called, the result is the input.
+  if (np == 1) b = abs(b)
+  call check(ierr == MPI_SUCCESS .and. all(b == [np, np - 1, 7]), 'allreduce with a Fortran op')
+  call MPI_OP_FREE(op, ierr)
+  call check(ierr == MPI_SUCCESS .and. op == MPI_OP_NULL, 'MPI_OP_FREE')
+
+  call MPI_ALLOC_MEM(64_MPI_ADDRESS_KIND, MPI_INFO_NULL, mem, ierr)
+  call check(ierr == MPI_SUCCESS .and. mem /= 0, 'MPI_ALLOC_MEM')
+  call c_f_pointer(transfer(mem, c_null_ptr), p, [16])
+  p = rank
+  call check(all(p == rank), 'memory from MPI_ALLOC_MEM')
+  call MPI_FREE_MEM(p, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FREE_MEM')
+
+  wsize = 16
+  call MPI_WIN_ALLOCATE(wsize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win, ierr)
+  call check(ierr == MPI_SUCCESS .and. base /= 0 .and. win /= MPI_WIN_NULL, 'MPI_WIN_ALLOCATE')
+  call c_f_pointer(transfer(base, c_null_ptr), w, [4])
+  w = [10 * rank, 10 * rank + 1, 10 * rank + 2, 10 * rank + 3]
+  right = mod(rank + 1, np)
+  disp = 2
+  got = -1
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_GET(got, 1, MPI_INTEGER, right, disp, 1, MPI_INTEGER, win, ierr)
+  call MPI_WIN_FENCE(0, win, ierr)
+  call check(ierr == MPI_SUCCESS .and. got == 10 * right + 2, 'get through MPI_WIN_ALLOCATE')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_SIZE, val, flag, ierr)
+  call check(flag .and. val == 16, 'MPI_WIN_SIZE')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_DISP_UNIT, val, flag, ierr)
+  call check(flag .and. val == 4, 'MPI_WIN_DISP_UNIT')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_BASE, val, flag, ierr)
+  call check(flag .and. val == base, 'MPI_WIN_BASE')
+  call MPI_WIN_FREE(win, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_WIN_FREE')
+
+  call MPI_PCONTROL(1, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')
+  call MPI_INFO_CREATE_ENV(info, ierr)
+  call check(ierr == MPI_SUCCESS .and. info /= MPI_INFO_NULL, 'MPI_INFO_CREATE_ENV')
+  call MPI_INFO_FREE(info, ierr)
+
+  if (rank == 0) print '(a)', 'f_manual ok'
+  call MPI_FINALIZE(ierr)
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    integer :: e
+    if (.not. ok) then
+      print '(a,i0,2a)', 'rank ', rank, ': failed: ', what
+      call MPI_ABORT(MPI_COMM_WORLD, 1, e)
+    end if
+  end subroutine check
+end program f_manual
