@@ -3,7 +3,8 @@
 ! predefined attribute (refused); MPI_OP_CREATE of a Fortran reduction, which gets the
 ! datatype's INTEGER handle, in MPI_ALLREDUCE; MPI_ALLOC_MEM's base address as a Fortran pointer
 ! and MPI_FREE_MEM; MPI_WIN_ALLOCATE's base address, a fence epoch of gets through it, and
-! MPI_WIN_GET_ATTR of MPI_WIN_SIZE, MPI_WIN_DISP_UNIT and MPI_WIN_BASE; MPI_PCONTROL;
+! MPI_WIN_GET_ATTR of MPI_WIN_SIZE, MPI_WIN_DISP_UNIT and MPI_WIN_BASE; a neighbour's segment of
+! MPI_WIN_ALLOCATE_SHARED through MPI_WIN_SHARED_QUERY; MPI_BUFFER_DETACH's size; MPI_PCONTROL;
 ! MPI_INFO_CREATE_ENV.
 module f_manual_ops
   implicit none
@@ -28,10 +29,11 @@ program f_manual
   implicit none
   integer :: ierr, rank, np, op, win, info, right
   integer :: a(3), b(3)
-  integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp
+  integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp, qsize, qbase
   logical :: flag
-  integer, pointer :: p(:), w(:)
-  integer :: got
+  integer, pointer :: p(:), w(:), q(:)
+  integer :: got, qunit
+  character :: bsend(4096)
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -83,6 +85,26 @@ program f_manual
   call check(flag .and. val == base, 'MPI_WIN_BASE')
   call MPI_WIN_FREE(win, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_WIN_FREE')
+
+  ! A shared window: a neighbour's segment through MPI_WIN_SHARED_QUERY.
+  call MPI_WIN_ALLOCATE_SHARED(wsize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win, ierr)
+  call check(ierr == MPI_SUCCESS .and. base /= 0, 'MPI_WIN_ALLOCATE_SHARED')
+  call c_f_pointer(transfer(base, c_null_ptr), w, [4])
+  w = 100 + rank
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_WIN_SHARED_QUERY(win, right, qsize, qunit, qbase, ierr)
+  call check(ierr == MPI_SUCCESS .and. qsize == 16 .and. qunit == 4, 'MPI_WIN_SHARED_QUERY')
+  call c_f_pointer(transfer(qbase, c_null_ptr), q, [4])
+  call check(all(q == 100 + right), 'a neighbour''s shared segment')
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_WIN_FREE(win, ierr)
+
+  ! An attached send buffer: detaching gives its size back.
+  call MPI_BUFFER_ATTACH(bsend, 4096, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_BUFFER_ATTACH')
+  got = -1
+  call MPI_BUFFER_DETACH(bsend, got, ierr)
+  call check(ierr == MPI_SUCCESS .and. got == 4096, 'MPI_BUFFER_DETACH')
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

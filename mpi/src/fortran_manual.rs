@@ -9,15 +9,16 @@
 //!   `MPI_WIN_CREATE_FLAVOR`, `MPI_WIN_MODEL`; `MPI_WIN_BASE` is the base address, as in C.
 //! * Base addresses (`MPI_Alloc_mem`, `MPI_Win_allocate`, `_shared`, `MPI_Win_shared_query`)
 //!   come back as `INTEGER(KIND=MPI_ADDRESS_KIND)` (Fortran programs turn them into pointers with
-//!   `C_F_POINTER(TRANSFER(...))` or Cray pointers).
+//!   `C_F_POINTER(TRANSFER(...))` or Cray pointers). The buffer detach functions give back only
+//!   the size (the address means nothing to a Fortran program).
 //! * `MPI_OP_CREATE` takes `SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE)`, which gets the
 //!   INTEGER handle of the datatype (`coll::op::create_from_fortran`).
 //! * `MPI_PCONTROL(LEVEL)` has no varargs; `MPI_INFO_CREATE_ENV(INFO)` has no `argc`/`argv`.
 //!
 //! Not here yet: the functions that take callbacks (keyval and error handler creation,
 //! generalized requests, data representations), `MPI_Comm_idup` (its handle is written when the
-//! request completes), `MPI_Comm_spawn` / `_multiple` (arrays of strings), the buffer detach
-//! functions, and `MPI_(Ineighbor|Neighbor)_alltoallw(_init)`.
+//! request completes), `MPI_Comm_spawn` / `_multiple` (arrays of strings), and
+//! `MPI_(Ineighbor|Neighbor)_alltoallw(_init)`.
 
 use crate::coll::op::{FortranUserFunction, create_from_fortran};
 use crate::comm::attr::{
@@ -117,6 +118,34 @@ unsafe extern "C" {
         comm: usize,
         baseptr: *mut c_void,
         win: *mut usize,
+    ) -> c_int;
+    fn MPI_Win_shared_query(
+        win: usize,
+        rank: c_int,
+        size: *mut isize,
+        disp_unit: *mut c_int,
+        baseptr: *mut c_void,
+    ) -> c_int;
+    fn PMPI_Win_shared_query(
+        win: usize,
+        rank: c_int,
+        size: *mut isize,
+        disp_unit: *mut c_int,
+        baseptr: *mut c_void,
+    ) -> c_int;
+    fn MPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+    fn PMPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+    fn MPI_Comm_detach_buffer(comm: usize, buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+    fn PMPI_Comm_detach_buffer(comm: usize, buffer_addr: *mut c_void, size: *mut c_int) -> c_int;
+    fn MPI_Session_detach_buffer(
+        session: usize,
+        buffer_addr: *mut c_void,
+        size: *mut c_int,
+    ) -> c_int;
+    fn PMPI_Session_detach_buffer(
+        session: usize,
+        buffer_addr: *mut c_void,
+        size: *mut c_int,
     ) -> c_int;
     fn MPI_Pcontrol(level: c_int, ...) -> c_int;
     fn PMPI_Pcontrol(level: c_int, ...) -> c_int;
@@ -250,6 +279,78 @@ win_allocate! {
     "Fortran binding of `MPI_Win_allocate_shared` (the base address as an address-sized INTEGER)."
     mpi_win_allocate_shared_ / pmpi_win_allocate_shared_
         => MPI_Win_allocate_shared / PMPI_Win_allocate_shared;
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Win_shared_query`: `(WIN, RANK, SIZE, DISP_UNIT, BASEPTR,
+    /// IERROR)`, the base address an `INTEGER(KIND=MPI_ADDRESS_KIND)`.
+    mpi_win_shared_query_ / pmpi_win_shared_query_ => MPI_Win_shared_query / PMPI_Win_shared_query,
+    |c| (win: *const c_int, rank: *const c_int, size: *mut isize, disp_unit: *mut c_int,
+         baseptr: *mut isize, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let (mut n, mut unit, mut p) = (0isize, 0 as c_int, std::ptr::null_mut::<c_void>());
+            let rc = c(PMPI_Win_fromint(fs::get(win)), fs::get(rank), &mut n, &mut unit,
+                (&raw mut p).cast());
+            if rc == 0 {
+                fs::set(size, n);
+                fs::set(disp_unit, unit);
+                fs::set(baseptr, p as isize);
+            }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Buffer_detach`: `(BUFFER_ADDR, SIZE, IERROR)`. The address
+    /// means nothing to a Fortran program (it still has the buffer it attached): only the size
+    /// comes back.
+    mpi_buffer_detach_ / pmpi_buffer_detach_ => MPI_Buffer_detach / PMPI_Buffer_detach,
+    |c| (_buffer_addr: *mut c_void, size: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let (mut p, mut n) = (std::ptr::null_mut::<c_void>(), 0 as c_int);
+            let rc = c((&raw mut p).cast(), &mut n);
+            if rc == 0 {
+                fs::set(size, n);
+            }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+/// Fortran bindings of the per-communicator and per-session buffer detach:
+/// `(HANDLE, BUFFER_ADDR, SIZE, IERROR)` (only the size comes back, as for
+/// `MPI_BUFFER_DETACH`).
+macro_rules! detach_buffer {
+    ($($doc:literal $f:ident / $pf:ident => $cf:ident / $cpf:ident, $from:ident;)*) => {$(
+        fortran_fn! {
+            #[doc = $doc]
+            $f / $pf => $cf / $cpf,
+            |c| (h: *const c_int, _buffer_addr: *mut c_void, size: *mut c_int,
+                 ierror: *mut c_int) -> () {
+                // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+                unsafe {
+                    let (mut p, mut n) = (std::ptr::null_mut::<c_void>(), 0 as c_int);
+                    let rc = c($from(fs::get(h)), (&raw mut p).cast(), &mut n);
+                    if rc == 0 {
+                        fs::set(size, n);
+                    }
+                    fs::set(ierror, rc);
+                }
+            }
+        }
+    )*};
+}
+
+detach_buffer! {
+    "Fortran binding of `MPI_Comm_detach_buffer`."
+    mpi_comm_detach_buffer_ / pmpi_comm_detach_buffer_
+        => MPI_Comm_detach_buffer / PMPI_Comm_detach_buffer, PMPI_Comm_fromint;
+    "Fortran binding of `MPI_Session_detach_buffer`."
+    mpi_session_detach_buffer_ / pmpi_session_detach_buffer_
+        => MPI_Session_detach_buffer / PMPI_Session_detach_buffer, PMPI_Session_fromint;
 }
 
 fortran_fn! {

@@ -463,17 +463,21 @@ const MANUAL: &[&str] = &[
     "MPI_Alloc_mem",
     "MPI_Attr_get",
     "MPI_Attr_put",
+    "MPI_Buffer_detach",
+    "MPI_Comm_detach_buffer",
     "MPI_Comm_get_attr",
     "MPI_Comm_set_attr",
     "MPI_Info_create_env",
     "MPI_Op_create",
     "MPI_Pcontrol",
+    "MPI_Session_detach_buffer",
     "MPI_Type_get_attr",
     "MPI_Type_set_attr",
     "MPI_Win_allocate",
     "MPI_Win_allocate_shared",
     "MPI_Win_get_attr",
     "MPI_Win_set_attr",
+    "MPI_Win_shared_query",
 ];
 
 /// The text of `mpi/src/generated/fortran.rs` and the entry point names the library defines

@@ -8,10 +8,10 @@
 //! * `MPI_Alloc_mem`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Attr_get`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Attr_put`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Buffer_detach`: parameter `void *buffer_addr` has no mechanical mapping
+//! * `MPI_Buffer_detach`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
 //! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
-//! * `MPI_Comm_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
+//! * `MPI_Comm_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
@@ -29,7 +29,7 @@
 //! * `MPI_Pcontrol`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
 //! * `MPI_Session_create_errhandler`: parameter `MPI_Session_errhandler_function *session_errhandler_fn` has no mechanical mapping
-//! * `MPI_Session_detach_buffer`: parameter `void *buffer_addr` has no mechanical mapping
+//! * `MPI_Session_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Type_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_set_attr`: bound by hand in `crate::fortran_manual`
@@ -39,7 +39,7 @@
 //! * `MPI_Win_create_keyval`: parameter `MPI_Win_copy_attr_function *win_copy_attr_fn` has no mechanical mapping
 //! * `MPI_Win_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_set_attr`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Win_shared_query`: parameter `void *baseptr` has no mechanical mapping
+//! * `MPI_Win_shared_query`: bound by hand in `crate::fortran_manual`
 
 #![allow(unused_imports, clippy::too_many_arguments, clippy::unused_unit)]
 
