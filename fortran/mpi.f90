@@ -633,6 +633,19 @@ module mpi
       EXTERNAL MPI_WTICK
       DOUBLE PRECISION MPI_WTIME
       EXTERNAL MPI_WTIME
+! Predefined attribute callbacks
+      EXTERNAL MPI_COMM_NULL_COPY_FN
+      EXTERNAL MPI_COMM_DUP_FN
+      EXTERNAL MPI_COMM_NULL_DELETE_FN
+      EXTERNAL MPI_TYPE_NULL_COPY_FN
+      EXTERNAL MPI_TYPE_DUP_FN
+      EXTERNAL MPI_TYPE_NULL_DELETE_FN
+      EXTERNAL MPI_WIN_NULL_COPY_FN
+      EXTERNAL MPI_WIN_DUP_FN
+      EXTERNAL MPI_WIN_NULL_DELETE_FN
+      EXTERNAL MPI_NULL_COPY_FN
+      EXTERNAL MPI_DUP_FN
+      EXTERNAL MPI_NULL_DELETE_FN
 ! Explicit interfaces of the routines with a choice buffer
       interface
         subroutine MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &

@@ -5,10 +5,35 @@
 ! and MPI_FREE_MEM; MPI_WIN_ALLOCATE's base address, a fence epoch of gets through it, and
 ! MPI_WIN_GET_ATTR of MPI_WIN_SIZE, MPI_WIN_DISP_UNIT and MPI_WIN_BASE; a neighbour's segment of
 ! MPI_WIN_ALLOCATE_SHARED through MPI_WIN_SHARED_QUERY; MPI_BUFFER_DETACH's size; MPI_PCONTROL;
-! MPI_INFO_CREATE_ENV.
+! MPI_INFO_CREATE_ENV; keyvals with Fortran copy and delete callbacks (MPI_COMM_CREATE_KEYVAL),
+! and with the predefined MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN, MPI_TYPE_DUP_FN and the
+! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values).
 module f_manual_ops
   implicit none
+  integer :: deletions = 0
 contains
+  ! Copies value + extra_state, and counts nothing: a user copy callback.
+  subroutine copy_plus(oldcomm, keyval, extra, val_in, val_out, flag, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer :: oldcomm, keyval, ierr
+    integer(kind=MPI_ADDRESS_KIND) :: extra, val_in, val_out
+    logical :: flag
+    val_out = val_in + extra
+    flag = .true.
+    ierr = MPI_SUCCESS
+    if (oldcomm == 0 .or. keyval == 0) ierr = 1
+  end subroutine copy_plus
+
+  ! Counts the deletions of attributes whose value is 42 or 42 + 1000.
+  subroutine count_delete(comm, keyval, val, extra, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer :: comm, keyval, ierr
+    integer(kind=MPI_ADDRESS_KIND) :: val, extra
+    if (val == 42 .or. val == 42 + extra) deletions = deletions + 1
+    ierr = MPI_SUCCESS
+    if (comm == 0 .or. keyval == 0) ierr = 1
+  end subroutine count_delete
+
   ! inoutv = max(|invec|, |inoutv|), or -999 if the datatype handle is not MPI_INTEGER's.
   subroutine maxabs(invec, inoutv, n, dt)
     use mpi, only: MPI_INTEGER
@@ -29,10 +54,10 @@ program f_manual
   implicit none
   integer :: ierr, rank, np, op, win, info, right
   integer :: a(3), b(3)
-  integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp, qsize, qbase
+  integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp, qsize, qbase, extra
   logical :: flag
   integer, pointer :: p(:), w(:), q(:)
-  integer :: got, qunit
+  integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2)
   character :: bsend(4096)
 
   call MPI_INIT(ierr)
@@ -105,6 +130,58 @@ program f_manual
   got = -1
   call MPI_BUFFER_DETACH(bsend, got, ierr)
   call check(ierr == MPI_SUCCESS .and. got == 4096, 'MPI_BUFFER_DETACH')
+
+  ! Keyvals with Fortran callbacks, and the predefined ones.
+  extra = 1000
+  call MPI_COMM_CREATE_KEYVAL(copy_plus, count_delete, keyval, extra, ierr)
+  call check(ierr == MPI_SUCCESS .and. keyval /= MPI_KEYVAL_INVALID, 'MPI_COMM_CREATE_KEYVAL')
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
+  val = 42
+  call MPI_COMM_SET_ATTR(c1, keyval, val, ierr)
+  call MPI_COMM_DUP(c1, c2, ierr)
+  call MPI_COMM_GET_ATTR(c2, keyval, val, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. val == 1042, 'a Fortran copy callback')
+  call MPI_COMM_FREE(c2, ierr)
+  call MPI_COMM_FREE(c1, ierr)
+  call check(deletions == 2, 'a Fortran delete callback')
+  call MPI_COMM_FREE_KEYVAL(keyval, ierr)
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, keyval, extra, ierr)
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kv2, extra, ierr)
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
+  val = 7
+  call MPI_COMM_SET_ATTR(c1, keyval, val, ierr)
+  call MPI_COMM_SET_ATTR(c1, kv2, val, ierr)
+  call MPI_COMM_DUP(c1, c2, ierr)
+  val = -1
+  call MPI_COMM_GET_ATTR(c2, keyval, val, flag, ierr)
+  call check(flag .and. val == 7, 'MPI_COMM_DUP_FN')
+  call MPI_COMM_GET_ATTR(c2, kv2, val, flag, ierr)
+  call check(.not. flag, 'MPI_COMM_NULL_COPY_FN')
+  call MPI_COMM_FREE(c2, ierr)
+  call MPI_COMM_FREE(c1, ierr)
+  call MPI_COMM_FREE_KEYVAL(keyval, ierr)
+  call MPI_COMM_FREE_KEYVAL(kv2, ierr)
+  call MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, keyval, extra, ierr)
+  call MPI_TYPE_DUP(MPI_INTEGER, t1, ierr)
+  val = 9
+  call MPI_TYPE_SET_ATTR(t1, keyval, val, ierr)
+  call MPI_TYPE_DUP(t1, t2, ierr)
+  call MPI_TYPE_GET_ATTR(t2, keyval, val, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. val == 9, 'MPI_TYPE_DUP_FN')
+  call MPI_TYPE_FREE(t2, ierr)
+  call MPI_TYPE_FREE(t1, ierr)
+  call MPI_TYPE_FREE_KEYVAL(keyval, ierr)
+  call MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN, keyval, 0, ierr)
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
+  call MPI_ATTR_PUT(c1, keyval, 5, ierr)
+  call MPI_COMM_DUP(c1, c2, ierr)
+  ival = [-1, -2]
+  call MPI_ATTR_GET(c2, keyval, ival(1), flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. all(ival == [5, -2]), &
+             'MPI_KEYVAL_CREATE with MPI_DUP_FN (a default INTEGER value, nothing past it)')
+  call MPI_COMM_FREE(c2, ierr)
+  call MPI_COMM_FREE(c1, ierr)
+  call MPI_KEYVAL_FREE(keyval, ierr)
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

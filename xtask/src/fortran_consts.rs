@@ -170,6 +170,39 @@ fn functions(spec: &Spec, out: &mut String) {
     }
 }
 
+/// The predefined attribute callbacks, Fortran subroutines the library defines
+/// (`mpi/src/fortran_manual.rs`): passed by name to the keyval constructors.
+pub const PREDEFINED_CALLBACKS: [&str; 12] = [
+    "MPI_COMM_NULL_COPY_FN",
+    "MPI_COMM_DUP_FN",
+    "MPI_COMM_NULL_DELETE_FN",
+    "MPI_TYPE_NULL_COPY_FN",
+    "MPI_TYPE_DUP_FN",
+    "MPI_TYPE_NULL_DELETE_FN",
+    "MPI_WIN_NULL_COPY_FN",
+    "MPI_WIN_DUP_FN",
+    "MPI_WIN_NULL_DELETE_FN",
+    "MPI_NULL_COPY_FN",
+    "MPI_DUP_FN",
+    "MPI_NULL_DELETE_FN",
+];
+
+/// The library symbols of [`PREDEFINED_CALLBACKS`] (gfortran's names).
+pub fn callback_symbols() -> Vec<String> {
+    PREDEFINED_CALLBACKS
+        .iter()
+        .map(|n| format!("{}_", n.to_ascii_lowercase()))
+        .collect()
+}
+
+/// EXTERNAL declarations of [`PREDEFINED_CALLBACKS`].
+fn callbacks(out: &mut String) {
+    let _ = writeln!(out, "! Predefined attribute callbacks");
+    for name in PREDEFINED_CALLBACKS {
+        let _ = writeln!(out, "      EXTERNAL {name}");
+    }
+}
+
 /// The shared body: constants, COMMON blocks, function declarations. Fails on a line that
 /// fixed form would cut (longer than 72 columns).
 fn body(spec: &Spec) -> Result<String, String> {
@@ -178,6 +211,7 @@ fn body(spec: &Spec) -> Result<String, String> {
     constants(spec, &mut out);
     specials(&mut out);
     functions(spec, &mut out);
+    callbacks(&mut out);
     match out.lines().enumerate().find(|(_, l)| l.len() > 72) {
         Some((i, line)) => Err(format!(
             "mpif.h line {} is longer than 72 columns: {line}",

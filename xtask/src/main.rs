@@ -225,6 +225,7 @@ fn check_mpi_symbols(lib: &str) -> Result<(), String> {
         .flat_map(|f| [f.name.clone(), format!("P{}", f.name)])
         .chain(fortran_wrappers::render(&mpi).1)
         .chain(fortran_consts::common_symbols())
+        .chain(fortran_consts::callback_symbols())
         .chain(fortran_consts::f08_operator_symbols())
         .collect();
     let have: std::collections::BTreeSet<String> = exported_symbols(lib)?.into_iter().collect();

@@ -10,7 +10,7 @@
 //! * `MPI_Attr_put`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Buffer_detach`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
-//! * `MPI_Comm_create_keyval`: parameter `MPI_Comm_copy_attr_function *comm_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Comm_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
@@ -22,7 +22,7 @@
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
 //! * `MPI_Info_create_env`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Keyval_create`: parameter `MPI_Copy_function *copy_fn` has no mechanical mapping
+//! * `MPI_Keyval_create`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`
 //! * `MPI_Neighbor_alltoallw_init`: no count for array `sendtypes`
 //! * `MPI_Op_create`: bound by hand in `crate::fortran_manual`
@@ -30,13 +30,13 @@
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
 //! * `MPI_Session_create_errhandler`: parameter `MPI_Session_errhandler_function *session_errhandler_fn` has no mechanical mapping
 //! * `MPI_Session_detach_buffer`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Type_create_keyval`: parameter `MPI_Type_copy_attr_function *type_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Type_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_allocate`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_allocate_shared`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_create_errhandler`: parameter `MPI_Win_errhandler_function *win_errhandler_fn` has no mechanical mapping
-//! * `MPI_Win_create_keyval`: parameter `MPI_Win_copy_attr_function *win_copy_attr_fn` has no mechanical mapping
+//! * `MPI_Win_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_shared_query`: bound by hand in `crate::fortran_manual`
