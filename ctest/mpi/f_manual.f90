@@ -7,11 +7,20 @@
 ! MPI_WIN_ALLOCATE_SHARED through MPI_WIN_SHARED_QUERY; MPI_BUFFER_DETACH's size; MPI_PCONTROL;
 ! MPI_INFO_CREATE_ENV; keyvals with Fortran copy and delete callbacks (MPI_COMM_CREATE_KEYVAL),
 ! and with the predefined MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN, MPI_TYPE_DUP_FN and the
-! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values).
+! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values); Fortran error handlers on
+! a communicator (called by MPI_COMM_CALL_ERRHANDLER and by a real error) and on a window.
 module f_manual_ops
   implicit none
   integer :: deletions = 0
+  integer :: seen_obj = -1, seen_code = -1
 contains
+  ! A Fortran error handler: records the INTEGER handle and the code it got.
+  subroutine on_error(obj, code)
+    integer :: obj, code
+    seen_obj = obj
+    seen_code = code
+  end subroutine on_error
+
   ! Copies value + extra_state, and counts nothing: a user copy callback.
   subroutine copy_plus(oldcomm, keyval, extra, val_in, val_out, flag, ierr)
     use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
@@ -57,7 +66,7 @@ program f_manual
   integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp, qsize, qbase, extra
   logical :: flag
   integer, pointer :: p(:), w(:), q(:)
-  integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2)
+  integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2), eh
   character :: bsend(4096)
 
   call MPI_INIT(ierr)
@@ -182,6 +191,27 @@ program f_manual
   call MPI_COMM_FREE(c2, ierr)
   call MPI_COMM_FREE(c1, ierr)
   call MPI_KEYVAL_FREE(keyval, ierr)
+
+  ! Error handlers made from Fortran get INTEGER handles.
+  call MPI_COMM_CREATE_ERRHANDLER(on_error, eh, ierr)
+  call check(ierr == MPI_SUCCESS .and. eh /= MPI_ERRHANDLER_NULL, 'MPI_COMM_CREATE_ERRHANDLER')
+  call MPI_COMM_DUP(MPI_COMM_WORLD, c1, ierr)
+  call MPI_COMM_SET_ERRHANDLER(c1, eh, ierr)
+  call MPI_COMM_CALL_ERRHANDLER(c1, MPI_ERR_OTHER, ierr)
+  call check(seen_obj == c1 .and. seen_code == MPI_ERR_OTHER, 'a Fortran comm error handler')
+  seen_code = -1
+  call MPI_SEND(got, 1, MPI_INTEGER, np, 0, c1, ierr)
+  call MPI_ERROR_CLASS(seen_code, got, ierr)
+  call check(seen_obj == c1 .and. got == MPI_ERR_RANK, 'a Fortran handler on a real error')
+  call MPI_COMM_FREE(c1, ierr)
+  call MPI_ERRHANDLER_FREE(eh, ierr)
+  call MPI_WIN_CREATE_ERRHANDLER(on_error, eh, ierr)
+  call MPI_WIN_ALLOCATE(wsize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win, ierr)
+  call MPI_WIN_SET_ERRHANDLER(win, eh, ierr)
+  call MPI_WIN_CALL_ERRHANDLER(win, MPI_ERR_OTHER, ierr)
+  call check(seen_obj == win .and. seen_code == MPI_ERR_OTHER, 'a Fortran window error handler')
+  call MPI_WIN_FREE(win, ierr)
+  call MPI_ERRHANDLER_FREE(eh, ierr)
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

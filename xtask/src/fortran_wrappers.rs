@@ -464,20 +464,24 @@ const MANUAL: &[&str] = &[
     "MPI_Attr_get",
     "MPI_Attr_put",
     "MPI_Buffer_detach",
+    "MPI_Comm_create_errhandler",
     "MPI_Comm_create_keyval",
     "MPI_Comm_detach_buffer",
     "MPI_Comm_get_attr",
     "MPI_Comm_set_attr",
+    "MPI_File_create_errhandler",
     "MPI_Info_create_env",
     "MPI_Keyval_create",
     "MPI_Op_create",
     "MPI_Pcontrol",
+    "MPI_Session_create_errhandler",
     "MPI_Session_detach_buffer",
     "MPI_Type_create_keyval",
     "MPI_Type_get_attr",
     "MPI_Type_set_attr",
     "MPI_Win_allocate",
     "MPI_Win_allocate_shared",
+    "MPI_Win_create_errhandler",
     "MPI_Win_create_keyval",
     "MPI_Win_get_attr",
     "MPI_Win_set_attr",
@@ -737,7 +741,10 @@ mod tests {
         }
         assert!(text.contains("//! * `MPI_Comm_idup`: writes its output handle"));
         assert!(text.contains("//! * `MPI_Op_create`: bound by hand"));
-        assert!(symbols.iter().any(|s| s == "mpi_op_create_"), "hand-bound symbol missing");
+        assert!(
+            symbols.iter().any(|s| s == "mpi_op_create_"),
+            "hand-bound symbol missing"
+        );
         assert!(text.contains("//! * `MPI_Grequest_start`: parameter `MPI_Grequest_query"));
         assert_eq!(symbols.len() % 2, 0);
     }

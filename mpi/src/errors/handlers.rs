@@ -24,7 +24,53 @@ pub type CommErrhandlerFn = unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...)
 /// A user error handler and its references.
 struct UserHandler {
     f: CommErrhandlerFn,
+    /// Made from Fortran: the handle it gets is the Fortran INTEGER of this kind.
+    fortran: Option<FortranHandle>,
     refs: usize,
+}
+
+/// What a Fortran error handler gets: `SUBROUTINE HANDLER(OBJ, ERROR_CODE)`, both INTEGERs by
+/// reference, `OBJ` the INTEGER handle of the object of this kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FortranHandle {
+    /// `MPI_Comm_create_errhandler`.
+    Comm,
+    /// `MPI_Win_create_errhandler`.
+    Win,
+    /// `MPI_File_create_errhandler`.
+    File,
+    /// `MPI_Session_create_errhandler`.
+    Session,
+}
+
+/// Calls user error handler `h` (if it is one) with object `handle` and `code`, as the
+/// language that made it expects; false if `h` is no user handler. No lock is held during the
+/// call (it may call MPI).
+pub fn call_user(h: MPI_Errhandler, handle: usize, code: c_int) -> bool {
+    let Some((f, fortran)) = HANDLERS.lock().get(h).map(|u| (u.f, u.fortran)) else {
+        return false;
+    };
+    let mut code = code;
+    // SAFETY: a function given to an MPI_*_create_errhandler (C or Fortran) of this kind.
+    unsafe {
+        match fortran {
+            None => {
+                let mut c = handle;
+                f(&raw mut c, &raw mut code);
+            }
+            Some(kind) => {
+                use crate::handles::*;
+                let mut i = match kind {
+                    FortranHandle::Comm => PMPI_Comm_toint(handle),
+                    FortranHandle::Win => PMPI_Win_toint(handle),
+                    FortranHandle::File => PMPI_File_toint(handle),
+                    FortranHandle::Session => PMPI_Session_toint(handle),
+                };
+                f((&raw mut i).cast(), &raw mut code);
+            }
+        }
+    }
+    true
 }
 
 static HANDLERS: Mutex<Table<UserHandler>> = Mutex::new(Table::new(USER_HANDLES));
@@ -50,9 +96,29 @@ pub fn retain_errhandler(h: MPI_Errhandler) {
 /// `MPI_File_create_errhandler`: both handler kinds take a pointer to a pointer-sized handle
 /// and a pointer to the code).
 pub fn new_user_errhandler(f: CommErrhandlerFn) -> crate::errors::report::Result<MPI_Errhandler> {
+    register(f, None)
+}
+
+/// Registers a Fortran error handler of objects of `kind` (the Fortran bindings of the
+/// `MPI_*_create_errhandler` functions): it gets the object's INTEGER handle.
+pub fn new_fortran_errhandler(
+    f: CommErrhandlerFn,
+    kind: FortranHandle,
+) -> crate::errors::report::Result<MPI_Errhandler> {
+    register(f, Some(kind))
+}
+
+fn register(
+    f: CommErrhandlerFn,
+    fortran: Option<FortranHandle>,
+) -> crate::errors::report::Result<MPI_Errhandler> {
     HANDLERS
         .lock()
-        .insert(UserHandler { f, refs: 1 })
+        .insert(UserHandler {
+            f,
+            fortran,
+            refs: 1,
+        })
         .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))
 }
 

@@ -215,12 +215,7 @@ pub fn raise_with(func: &str, handler: MPI_Errhandler, handle: usize, e: MpiErro
     last_error::set(class, message.clone());
     match handler {
         MPI_ERRORS_RETURN => class,
-        h if let Some(f) = crate::errors::handlers::user_errhandler(h) => {
-            let (mut c, mut code) = (handle, class);
-            // SAFETY: a function given to MPI_Comm_create_errhandler; no lock is held here.
-            unsafe { f(&raw mut c, &raw mut code) };
-            class
-        }
+        h if crate::errors::handlers::call_user(h, handle, class) => class,
         h => {
             let what = if h == MPI_ERRORS_ABORT {
                 "MPI_ERRORS_ABORT"

@@ -9,7 +9,7 @@
 //! * `MPI_Attr_get`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Attr_put`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Buffer_detach`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Comm_create_errhandler`: parameter `MPI_Comm_errhandler_function *comm_errhandler_fn` has no mechanical mapping
+//! * `MPI_Comm_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_get_attr`: bound by hand in `crate::fortran_manual`
@@ -18,7 +18,7 @@
 //! * `MPI_Comm_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_spawn`: parameter `char *argv[]` has no mechanical mapping
 //! * `MPI_Comm_spawn_multiple`: parameter `char *array_of_commands[]` has no mechanical mapping
-//! * `MPI_File_create_errhandler`: parameter `MPI_File_errhandler_function *file_errhandler_fn` has no mechanical mapping
+//! * `MPI_File_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
 //! * `MPI_Info_create_env`: bound by hand in `crate::fortran_manual`
@@ -28,14 +28,14 @@
 //! * `MPI_Op_create`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Pcontrol`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
-//! * `MPI_Session_create_errhandler`: parameter `MPI_Session_errhandler_function *session_errhandler_fn` has no mechanical mapping
+//! * `MPI_Session_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Session_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_allocate`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_allocate_shared`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Win_create_errhandler`: parameter `MPI_Win_errhandler_function *win_errhandler_fn` has no mechanical mapping
+//! * `MPI_Win_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_get_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Win_set_attr`: bound by hand in `crate::fortran_manual`
