@@ -377,6 +377,10 @@ module mpi_f08
   common /MPI_FORTRAN_UNWEIGHTED/ MPI_UNWEIGHTED
   integer :: MPI_WEIGHTS_EMPTY(1)
   common /MPI_FORTRAN_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY
+  character(len=1) :: MPI_ARGV_NULL(1)
+  common /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL
+  character(len=1) :: MPI_ARGVS_NULL(1,1)
+  common /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL
   interface operator(==)
     logical function nexar_f08_eq_comm(a, b)
       import

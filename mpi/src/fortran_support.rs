@@ -54,8 +54,15 @@ pub static mpi_fortran_unweighted_: Common<1> = Common::new();
 #[unsafe(no_mangle)]
 pub static mpi_fortran_weights_empty_: Common<1> = Common::new();
 
+/// COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL(1) (CHARACTER*1).
+#[unsafe(no_mangle)]
+pub static mpi_fortran_argv_null_: Common<1> = Common::new();
+/// COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL(1,1) (CHARACTER*1).
+#[unsafe(no_mangle)]
+pub static mpi_fortran_argvs_null_: Common<1> = Common::new();
+
 /// The COMMON block symbols the library exports (checked by `cargo xtask symbols --mpi`).
-pub const COMMON_BLOCKS: [&str; 7] = [
+pub const COMMON_BLOCKS: [&str; 9] = [
     "mpi_fortran_bottom_",
     "mpi_fortran_in_place_",
     "mpi_fortran_status_ignore_",
@@ -63,6 +70,8 @@ pub const COMMON_BLOCKS: [&str; 7] = [
     "mpi_fortran_errcodes_ignore_",
     "mpi_fortran_unweighted_",
     "mpi_fortran_weights_empty_",
+    "mpi_fortran_argv_null_",
+    "mpi_fortran_argvs_null_",
 ];
 
 /// Which special address an argument is.
@@ -75,9 +84,11 @@ enum Special {
     ErrcodesIgnore,
     Unweighted,
     WeightsEmpty,
+    ArgvNull,
+    ArgvsNull,
 }
 
-const SPECIALS: [Special; 7] = [
+const SPECIALS: [Special; 9] = [
     Special::Bottom,
     Special::InPlace,
     Special::StatusIgnore,
@@ -85,12 +96,14 @@ const SPECIALS: [Special; 7] = [
     Special::ErrcodesIgnore,
     Special::Unweighted,
     Special::WeightsEmpty,
+    Special::ArgvNull,
+    Special::ArgvsNull,
 ];
 
 /// The addresses of each block: the library's own and the one the dynamic linker resolves
 /// the name to (the program's, when the program's block interposes on the library's).
-fn addresses() -> &'static [[usize; 2]; 7] {
-    static ADDRS: OnceLock<[[usize; 2]; 7]> = OnceLock::new();
+fn addresses() -> &'static [[usize; 2]; 9] {
+    static ADDRS: OnceLock<[[usize; 2]; 9]> = OnceLock::new();
     ADDRS.get_or_init(|| {
         let own = [
             mpi_fortran_bottom_.addr(),
@@ -100,8 +113,10 @@ fn addresses() -> &'static [[usize; 2]; 7] {
             mpi_fortran_errcodes_ignore_.addr(),
             mpi_fortran_unweighted_.addr(),
             mpi_fortran_weights_empty_.addr(),
+            mpi_fortran_argv_null_.addr(),
+            mpi_fortran_argvs_null_.addr(),
         ];
-        let mut out = [[0usize; 2]; 7];
+        let mut out = [[0usize; 2]; 9];
         for (i, name) in COMMON_BLOCKS.iter().enumerate() {
             let c = CString::new(*name).expect("no NUL in a symbol name");
             // SAFETY: dlsym with a valid NUL-terminated name; a missing symbol gives NULL.
@@ -150,6 +165,16 @@ pub fn int_array(p: *mut c_int) -> *mut c_int {
         Some(Special::WeightsEmpty) => std::ptr::without_provenance_mut(11), // C MPI_WEIGHTS_EMPTY
         _ => p,
     }
+}
+
+/// Whether `p` is Fortran's `MPI_ARGV_NULL` (`MPI_Comm_spawn`: no arguments).
+pub fn is_argv_null(p: *const u8) -> bool {
+    special(p.cast()) == Some(Special::ArgvNull)
+}
+
+/// Whether `p` is Fortran's `MPI_ARGVS_NULL` (`MPI_Comm_spawn_multiple`: no arguments).
+pub fn is_argvs_null(p: *const u8) -> bool {
+    special(p.cast()) == Some(Special::ArgvsNull)
 }
 
 /// The value of a by-reference INTEGER argument (0 when the pointer is NULL).

@@ -42,6 +42,7 @@ const SPECIAL: &[(&str, &str, &str)] = &[
 pub fn common_symbols() -> Vec<String> {
     SPECIAL
         .iter()
+        .chain(SPECIAL_STRINGS)
         .map(|(_, _, block)| format!("{}_", block.to_ascii_lowercase()))
         .collect()
 }
@@ -145,10 +146,21 @@ fn status_indices(spec: &Spec, out: &mut String) {
     }
 }
 
+/// The special CHARACTER arrays (`MPI_Comm_spawn`'s "no arguments"), in COMMON blocks of
+/// their own as [`SPECIAL`]'s.
+const SPECIAL_STRINGS: &[(&str, &str, &str)] = &[
+    ("MPI_ARGV_NULL", "(1)", "MPI_FORTRAN_ARGV_NULL"),
+    ("MPI_ARGVS_NULL", "(1,1)", "MPI_FORTRAN_ARGVS_NULL"),
+];
+
 fn specials(out: &mut String) {
     let _ = writeln!(out, "! Special addresses (recognised by the library)");
     for (name, dims, block) in SPECIAL {
         let _ = writeln!(out, "      INTEGER {name}{dims}");
+        let _ = writeln!(out, "      COMMON /{block}/ {name}");
+    }
+    for (name, dims, block) in SPECIAL_STRINGS {
+        let _ = writeln!(out, "      CHARACTER*1 {name}{dims}");
         let _ = writeln!(out, "      COMMON /{block}/ {name}");
     }
 }
@@ -357,6 +369,12 @@ pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
             _ => format!("integer :: {name}(1)"),
         };
         let _ = writeln!(out, "  {decl}\n  common /{block}/ {name}");
+    }
+    for (name, dims, block) in SPECIAL_STRINGS {
+        let _ = writeln!(
+            out,
+            "  character(len=1) :: {name}{dims}\n  common /{block}/ {name}"
+        );
     }
     for (op, word) in [("==", "eq"), ("/=", "ne")] {
         let _ = writeln!(out, "  interface operator({op})");

@@ -468,6 +468,8 @@ const MANUAL: &[&str] = &[
     "MPI_Comm_create_keyval",
     "MPI_Comm_detach_buffer",
     "MPI_Comm_get_attr",
+    "MPI_Comm_spawn",
+    "MPI_Comm_spawn_multiple",
     "MPI_Comm_set_attr",
     "MPI_File_create_errhandler",
     "MPI_Info_create_env",

@@ -16,8 +16,8 @@
 //! * `MPI_Comm_idup`: writes its output handle when the request completes
 //! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
 //! * `MPI_Comm_set_attr`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Comm_spawn`: parameter `char *argv[]` has no mechanical mapping
-//! * `MPI_Comm_spawn_multiple`: parameter `char *array_of_commands[]` has no mechanical mapping
+//! * `MPI_Comm_spawn`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Comm_spawn_multiple`: bound by hand in `crate::fortran_manual`
 //! * `MPI_File_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
 //! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
