@@ -8,7 +8,8 @@
 ! MPI_INFO_CREATE_ENV; keyvals with Fortran copy and delete callbacks (MPI_COMM_CREATE_KEYVAL),
 ! and with the predefined MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN, MPI_TYPE_DUP_FN and the
 ! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values); Fortran error handlers on
-! a communicator (called by MPI_COMM_CALL_ERRHANDLER and by a real error) and on a window.
+! a communicator (called by MPI_COMM_CALL_ERRHANDLER and by a real error) and on a window;
+! MPI_COMM_IDUP; MPI_NEIGHBOR_ALLTOALLW and MPI_INEIGHBOR_ALLTOALLW on a periodic ring.
 module f_manual_ops
   implicit none
   integer :: deletions = 0
@@ -66,7 +67,9 @@ program f_manual
   integer(kind=MPI_ADDRESS_KIND) :: val, base, mem, wsize, disp, qsize, qbase, extra
   logical :: flag
   integer, pointer :: p(:), w(:), q(:)
-  integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2), eh
+  integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2), eh, req
+  integer :: nsend(2), nrecv(2), ncounts(2), ntypes(2)
+  integer(kind=MPI_ADDRESS_KIND) :: ndispl(2)
   character :: bsend(4096)
 
   call MPI_INIT(ierr)
@@ -212,6 +215,36 @@ program f_manual
   call check(seen_obj == win .and. seen_code == MPI_ERR_OTHER, 'a Fortran window error handler')
   call MPI_WIN_FREE(win, ierr)
   call MPI_ERRHANDLER_FREE(eh, ierr)
+
+  ! MPI_COMM_IDUP: the new communicator works once the request is waited for.
+  call MPI_COMM_IDUP(MPI_COMM_WORLD, c1, req, ierr)
+  call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS .and. c1 /= MPI_COMM_NULL, 'MPI_COMM_IDUP')
+  got = rank + 1
+  call MPI_ALLREDUCE(MPI_IN_PLACE, got, 1, MPI_INTEGER, MPI_SUM, c1, ierr)
+  call check(got == np * (np + 1) / 2, 'an allreduce on the idup''d communicator')
+  call MPI_COMM_FREE(c1, ierr)
+
+  ! Neighbourhood all-to-all with a datatype per block, on a periodic ring: the block from
+  ! the neighbour one step down lands first, the one from a step up second.
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 1, [np], [.true.], .false., c1, ierr)
+  nsend = [100 + rank, 200 + rank]
+  nrecv = -1
+  ncounts = 1
+  ndispl = [0_MPI_ADDRESS_KIND, 4_MPI_ADDRESS_KIND]
+  ntypes = MPI_INTEGER
+  call MPI_NEIGHBOR_ALLTOALLW(nsend, ncounts, ndispl, ntypes, nrecv, ncounts, ndispl, ntypes, &
+                              c1, ierr)
+  ! Down's up-block (200 + down) and up's down-block (100 + up).
+  call check(ierr == MPI_SUCCESS .and. nrecv(1) == 200 + mod(rank + np - 1, np) .and. &
+             nrecv(2) == 100 + mod(rank + 1, np), 'MPI_NEIGHBOR_ALLTOALLW')
+  nrecv = -1
+  call MPI_INEIGHBOR_ALLTOALLW(nsend, ncounts, ndispl, ntypes, nrecv, ncounts, ndispl, ntypes, &
+                               c1, req, ierr)
+  call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS .and. nrecv(1) == 200 + mod(rank + np - 1, np),         &
+             'MPI_INEIGHBOR_ALLTOALLW')
+  call MPI_COMM_FREE(c1, ierr)
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

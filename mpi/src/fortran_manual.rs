@@ -21,10 +21,12 @@
 //!   arrays, `MPI_ARGV_NULL` / `MPI_ARGVS_NULL`), read at the root only.
 //! * `MPI_PCONTROL(LEVEL)` has no varargs; `MPI_INFO_CREATE_ENV(INFO)` has no `argc`/`argv`.
 //!
-//! Not here yet: generalized requests and data representations (other callbacks),
-//! `MPI_Comm_idup` (its handle is written when the request completes), and
-//! `MPI_(Ineighbor|Neighbor)_alltoallw(_init)` (arrays sized by the topology). `use mpi_f08`
-//! has no routine of this file yet (its routines are generated).
+//! * `MPI_COMM_IDUP` writes the new handle at once (nexar's duplication is complete when the C
+//!   call returns); the neighbourhood `MPI_(I)NEIGHBOR_ALLTOALLW(_INIT)` size their datatype
+//!   arrays by the topology's degrees.
+//!
+//! Not here yet: generalized requests and data representations (their callbacks). `use
+//! mpi_f08` has no routine of this file yet (its routines are generated).
 
 use crate::coll::op::{FortranUserFunction, create_from_fortran};
 use crate::comm::attr::{
@@ -1153,5 +1155,235 @@ unsafe fn spawn_many(
             fs::set(intercomm, PMPI_Comm_toint(ic));
         }
         fs::set(ierror, rc);
+    }
+}
+
+// ---- Non-blocking duplication -------------------------------------------------------------
+
+unsafe extern "C" {
+    fn MPI_Comm_idup(comm: usize, newcomm: *mut usize, request: *mut usize) -> c_int;
+    fn PMPI_Comm_idup(comm: usize, newcomm: *mut usize, request: *mut usize) -> c_int;
+    fn MPI_Comm_idup_with_info(
+        comm: usize,
+        info: usize,
+        newcomm: *mut usize,
+        request: *mut usize,
+    ) -> c_int;
+    fn PMPI_Comm_idup_with_info(
+        comm: usize,
+        info: usize,
+        newcomm: *mut usize,
+        request: *mut usize,
+    ) -> c_int;
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_idup`: `(COMM, NEWCOMM, REQUEST, IERROR)`. nexar's
+    /// duplication needs no communication, so the C call has made the new communicator when
+    /// it returns (its request is complete): its INTEGER handle is written at once.
+    mpi_comm_idup_ / pmpi_comm_idup_ => MPI_Comm_idup / PMPI_Comm_idup,
+    |c| (comm: *const c_int, newcomm: *mut c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let (mut nc, mut r) = (0usize, 0usize);
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), &mut nc, &mut r);
+            if rc == 0 {
+                fs::set(newcomm, PMPI_Comm_toint(nc));
+                fs::set(request, PMPI_Request_toint(r));
+            }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_idup_with_info` (as [`mpi_comm_idup_`]).
+    mpi_comm_idup_with_info_ / pmpi_comm_idup_with_info_
+        => MPI_Comm_idup_with_info / PMPI_Comm_idup_with_info,
+    |c| (comm: *const c_int, info: *const c_int, newcomm: *mut c_int, request: *mut c_int,
+         ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let (mut nc, mut r) = (0usize, 0usize);
+            let rc = c(PMPI_Comm_fromint(fs::get(comm)), PMPI_Info_fromint(fs::get(info)),
+                &mut nc, &mut r);
+            if rc == 0 {
+                fs::set(newcomm, PMPI_Comm_toint(nc));
+                fs::set(request, PMPI_Request_toint(r));
+            }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+// ---- Neighbourhood all-to-all with a datatype per block ------------------------------------
+
+/// The C handles of `n` Fortran INTEGER datatype handles at `p` (none when `p` is NULL).
+///
+/// # Safety
+/// `p` is NULL or holds `n` INTEGERs.
+unsafe fn types_of(p: *const c_int, n: usize) -> Vec<usize> {
+    if p.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the caller's contract.
+    (0..n)
+        .map(|i| PMPI_Type_fromint(unsafe { *p.add(i) }))
+        .collect()
+}
+
+/// This process's (in-degree, out-degree) in `comm`'s topology: how many datatypes the
+/// neighbourhood all-to-all reads for receiving and sending; `None` without a topology (the C
+/// call then reports it).
+fn degrees(comm: usize) -> Option<(usize, usize)> {
+    crate::comm::topo::neighbour_lists(comm)
+        .ok()
+        .map(|n| (n.sources.len(), n.destinations.len()))
+}
+
+unsafe extern "C" {
+    fn MPI_Neighbor_alltoallw(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+    ) -> c_int;
+    fn PMPI_Neighbor_alltoallw(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+    ) -> c_int;
+    fn MPI_Ineighbor_alltoallw(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+        request: *mut usize,
+    ) -> c_int;
+    fn PMPI_Ineighbor_alltoallw(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+        request: *mut usize,
+    ) -> c_int;
+    fn MPI_Neighbor_alltoallw_init(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+        info: usize,
+        request: *mut usize,
+    ) -> c_int;
+    fn PMPI_Neighbor_alltoallw_init(
+        sendbuf: *const c_void,
+        sendcounts: *const c_int,
+        sdispls: *const isize,
+        sendtypes: *const usize,
+        recvbuf: *mut c_void,
+        recvcounts: *const c_int,
+        rdispls: *const isize,
+        recvtypes: *const usize,
+        comm: usize,
+        info: usize,
+        request: *mut usize,
+    ) -> c_int;
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoallw`: the datatype arrays have one entry per
+    /// out-neighbour (send) and in-neighbour (receive) of `COMM`'s topology.
+    mpi_neighbor_alltoallw_ / pmpi_neighbor_alltoallw_
+        => MPI_Neighbor_alltoallw / PMPI_Neighbor_alltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const isize,
+         sendtypes: *const c_int, recvbuf: *mut c_void, recvcounts: *const c_int,
+         rdispls: *const isize, recvtypes: *const c_int, comm: *const c_int,
+         ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let cc = PMPI_Comm_fromint(fs::get(comm));
+            let (ind, outd) = degrees(cc).unwrap_or((0, 0));
+            let (st, rt) = (types_of(sendtypes, outd), types_of(recvtypes, ind));
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, st.as_ptr(),
+                fs::buffer(recvbuf), recvcounts, rdispls, rt.as_ptr(), cc);
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Ineighbor_alltoallw` (the datatype arrays as in
+    /// [`mpi_neighbor_alltoallw_`]; copied: the caller may reuse them at once).
+    mpi_ineighbor_alltoallw_ / pmpi_ineighbor_alltoallw_
+        => MPI_Ineighbor_alltoallw / PMPI_Ineighbor_alltoallw,
+    |c| (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const isize,
+         sendtypes: *const c_int, recvbuf: *mut c_void, recvcounts: *const c_int,
+         rdispls: *const isize, recvtypes: *const c_int, comm: *const c_int,
+         request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let cc = PMPI_Comm_fromint(fs::get(comm));
+            let (ind, outd) = degrees(cc).unwrap_or((0, 0));
+            let (st, rt) = (types_of(sendtypes, outd), types_of(recvtypes, ind));
+            let mut r = 0usize;
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, st.as_ptr(),
+                fs::buffer(recvbuf), recvcounts, rdispls, rt.as_ptr(), cc, &mut r);
+            if rc == 0 {
+                fs::set(request, PMPI_Request_toint(r));
+            }
+            fs::set(ierror, rc);
+        }
+    }
+}
+
+fortran_fn! {
+    /// Fortran binding of `MPI_Neighbor_alltoallw_init` (the datatype arrays as in
+    /// [`mpi_neighbor_alltoallw_`]).
+    mpi_neighbor_alltoallw_init_ / pmpi_neighbor_alltoallw_init_
+        => MPI_Neighbor_alltoallw_init / PMPI_Neighbor_alltoallw_init,
+    |c| (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const isize,
+         sendtypes: *const c_int, recvbuf: *mut c_void, recvcounts: *const c_int,
+         rdispls: *const isize, recvtypes: *const c_int, comm: *const c_int,
+         info: *const c_int, request: *mut c_int, ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let cc = PMPI_Comm_fromint(fs::get(comm));
+            let (ind, outd) = degrees(cc).unwrap_or((0, 0));
+            let (st, rt) = (types_of(sendtypes, outd), types_of(recvtypes, ind));
+            let mut r = 0usize;
+            let rc = c(fs::buffer(sendbuf), sendcounts, sdispls, st.as_ptr(),
+                fs::buffer(recvbuf), recvcounts, rdispls, rt.as_ptr(), cc,
+                PMPI_Info_fromint(fs::get(info)), &mut r);
+            if rc == 0 {
+                fs::set(request, PMPI_Request_toint(r));
+            }
+            fs::set(ierror, rc);
+        }
     }
 }

@@ -13,18 +13,18 @@
 //! * `MPI_Comm_create_keyval`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_get_attr`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Comm_idup`: writes its output handle when the request completes
-//! * `MPI_Comm_idup_with_info`: writes its output handle when the request completes
+//! * `MPI_Comm_idup`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Comm_idup_with_info`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_set_attr`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_spawn`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_spawn_multiple`: bound by hand in `crate::fortran_manual`
 //! * `MPI_File_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
-//! * `MPI_Ineighbor_alltoallw`: no count for array `sendtypes`
+//! * `MPI_Ineighbor_alltoallw`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Info_create_env`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Keyval_create`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Neighbor_alltoallw`: no count for array `sendtypes`
-//! * `MPI_Neighbor_alltoallw_init`: no count for array `sendtypes`
+//! * `MPI_Neighbor_alltoallw`: bound by hand in `crate::fortran_manual`
+//! * `MPI_Neighbor_alltoallw_init`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Op_create`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Pcontrol`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
