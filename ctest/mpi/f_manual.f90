@@ -9,12 +9,43 @@
 ! and with the predefined MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN, MPI_TYPE_DUP_FN and the
 ! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values); Fortran error handlers on
 ! a communicator (called by MPI_COMM_CALL_ERRHANDLER and by a real error) and on a window;
-! MPI_COMM_IDUP; MPI_NEIGHBOR_ALLTOALLW and MPI_INEIGHBOR_ALLTOALLW on a periodic ring.
+! MPI_COMM_IDUP; MPI_NEIGHBOR_ALLTOALLW and MPI_INEIGHBOR_ALLTOALLW on a periodic ring; a
+! generalized request with Fortran query, cancel and free procedures.
 module f_manual_ops
   implicit none
   integer :: deletions = 0
   integer :: seen_obj = -1, seen_code = -1
+  integer :: frees = 0, cancels = 0
 contains
+  ! Generalized request procedures: the query sets the status's tag to the extra state.
+  subroutine greq_query(extra, status, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_STATUS_SIZE, MPI_TAG, MPI_SOURCE, MPI_ERROR, &
+                   MPI_SUCCESS, MPI_UNDEFINED
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: status(MPI_STATUS_SIZE), ierr
+    status(MPI_TAG) = int(extra)
+    status(MPI_SOURCE) = MPI_UNDEFINED
+    status(MPI_ERROR) = MPI_SUCCESS
+    ierr = MPI_SUCCESS
+  end subroutine greq_query
+
+  subroutine greq_free(extra, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: ierr
+    if (extra == 42) frees = frees + 1
+    ierr = MPI_SUCCESS
+  end subroutine greq_free
+
+  subroutine greq_cancel(extra, complete, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: complete
+    integer :: ierr
+    if (extra == 42 .and. complete) cancels = cancels + 1
+    ierr = MPI_SUCCESS
+  end subroutine greq_cancel
+
   ! A Fortran error handler: records the INTEGER handle and the code it got.
   subroutine on_error(obj, code)
     integer :: obj, code
@@ -70,6 +101,7 @@ program f_manual
   integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2), eh, req
   integer :: nsend(2), nrecv(2), ncounts(2), ntypes(2)
   integer(kind=MPI_ADDRESS_KIND) :: ndispl(2)
+  integer :: gstatus(MPI_STATUS_SIZE)
   character :: bsend(4096)
 
   call MPI_INIT(ierr)
@@ -245,6 +277,17 @@ program f_manual
   call check(ierr == MPI_SUCCESS .and. nrecv(1) == 200 + mod(rank + np - 1, np),         &
              'MPI_INEIGHBOR_ALLTOALLW')
   call MPI_COMM_FREE(c1, ierr)
+
+  ! A generalized request started from Fortran.
+  extra = 42
+  call MPI_GREQUEST_START(greq_query, greq_free, greq_cancel, extra, req, ierr)
+  call check(ierr == MPI_SUCCESS .and. req /= MPI_REQUEST_NULL, 'MPI_GREQUEST_START')
+  call MPI_GREQUEST_COMPLETE(req, ierr)
+  call MPI_CANCEL(req, ierr)
+  gstatus = -1
+  call MPI_WAIT(req, gstatus, ierr)
+  call check(ierr == MPI_SUCCESS .and. gstatus(MPI_TAG) == 42 .and. frees == 1 .and. &
+             cancels == 1 .and. req == MPI_REQUEST_NULL, 'Fortran query, cancel and free')
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

@@ -19,7 +19,7 @@
 //! * `MPI_Comm_spawn`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Comm_spawn_multiple`: bound by hand in `crate::fortran_manual`
 //! * `MPI_File_create_errhandler`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Grequest_start`: parameter `MPI_Grequest_query_function *query_fn` has no mechanical mapping
+//! * `MPI_Grequest_start`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Ineighbor_alltoallw`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Info_create_env`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Keyval_create`: bound by hand in `crate::fortran_manual`
