@@ -637,7 +637,7 @@ module mpi
       EXTERNAL MPI_WTICK
       DOUBLE PRECISION MPI_WTIME
       EXTERNAL MPI_WTIME
-! Predefined attribute callbacks
+! Predefined callbacks
       EXTERNAL MPI_COMM_NULL_COPY_FN
       EXTERNAL MPI_COMM_DUP_FN
       EXTERNAL MPI_COMM_NULL_DELETE_FN
@@ -650,6 +650,7 @@ module mpi
       EXTERNAL MPI_NULL_COPY_FN
       EXTERNAL MPI_DUP_FN
       EXTERNAL MPI_NULL_DELETE_FN
+      EXTERNAL MPI_CONVERSION_FN_NULL
 ! Explicit interfaces of the routines with a choice buffer
       interface
         subroutine MPI_ACCUMULATE(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &

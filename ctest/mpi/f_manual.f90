@@ -10,12 +10,13 @@
 ! deprecated MPI_KEYVAL_CREATE with MPI_DUP_FN (default INTEGER values); Fortran error handlers on
 ! a communicator (called by MPI_COMM_CALL_ERRHANDLER and by a real error) and on a window;
 ! MPI_COMM_IDUP; MPI_NEIGHBOR_ALLTOALLW and MPI_INEIGHBOR_ALLTOALLW on a periodic ring; a
-! generalized request with Fortran query, cancel and free procedures.
+! generalized request with Fortran query, cancel and free procedures; MPI_REGISTER_DATAREP with
+! MPI_CONVERSION_FN_NULL and a Fortran extent procedure, used by a file view.
 module f_manual_ops
   implicit none
   integer :: deletions = 0
   integer :: seen_obj = -1, seen_code = -1
-  integer :: frees = 0, cancels = 0
+  integer :: frees = 0, cancels = 0, extents = 0
 contains
   ! Generalized request procedures: the query sets the status's tag to the extra state.
   subroutine greq_query(extra, status, ierr)
@@ -45,6 +46,17 @@ contains
     if (extra == 42 .and. complete) cancels = cancels + 1
     ierr = MPI_SUCCESS
   end subroutine greq_cancel
+
+  ! A data representation's extent procedure: MPI_INTEGER's native extent, counted.
+  subroutine rep_extent(dt, extent, extra, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_INTEGER, MPI_SUCCESS, MPI_ERR_TYPE
+    integer :: dt, ierr
+    integer(kind=MPI_ADDRESS_KIND) :: extent, extra
+    extent = 4
+    ierr = MPI_SUCCESS
+    if (dt /= MPI_INTEGER .or. extra /= 7) ierr = MPI_ERR_TYPE
+    extents = extents + 1
+  end subroutine rep_extent
 
   ! A Fortran error handler: records the INTEGER handle and the code it got.
   subroutine on_error(obj, code)
@@ -101,7 +113,7 @@ program f_manual
   integer :: got, qunit, keyval, kv2, c1, c2, t1, t2, ival(2), eh, req
   integer :: nsend(2), nrecv(2), ncounts(2), ntypes(2)
   integer(kind=MPI_ADDRESS_KIND) :: ndispl(2)
-  integer :: gstatus(MPI_STATUS_SIZE)
+  integer :: gstatus(MPI_STATUS_SIZE), fh
   character :: bsend(4096)
 
   call MPI_INIT(ierr)
@@ -288,6 +300,27 @@ program f_manual
   call MPI_WAIT(req, gstatus, ierr)
   call check(ierr == MPI_SUCCESS .and. gstatus(MPI_TAG) == 42 .and. frees == 1 .and. &
              cancels == 1 .and. req == MPI_REQUEST_NULL, 'Fortran query, cancel and free')
+
+  ! A user data representation without conversions: a view uses it after asking its extent.
+  extra = 7
+  call MPI_REGISTER_DATAREP('nexar-f-rep', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, &
+                            rep_extent, extra, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_REGISTER_DATAREP')
+  call MPI_FILE_OPEN(MPI_COMM_WORLD, 'f_manual_datarep.tmp', MPI_MODE_CREATE + MPI_MODE_RDWR &
+                     + MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, fh, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_FILE_OPEN')
+  call MPI_FILE_SET_VIEW(fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'nexar-f-rep', &
+                         MPI_INFO_NULL, ierr)
+  call check(ierr == MPI_SUCCESS .and. extents >= 1, 'a view of the Fortran representation')
+  got = 1000 + rank
+  call MPI_FILE_WRITE_AT(fh, int(rank, MPI_OFFSET_KIND), got, 1, MPI_INTEGER, gstatus, ierr)
+  call MPI_FILE_SYNC(fh, ierr)
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  call MPI_FILE_SYNC(fh, ierr)
+  got = -1
+  call MPI_FILE_READ_AT(fh, int(right, MPI_OFFSET_KIND), got, 1, MPI_INTEGER, gstatus, ierr)
+  call check(ierr == MPI_SUCCESS .and. got == 1000 + right, 'data through the representation')
+  call MPI_FILE_CLOSE(fh, ierr)
 
   call MPI_PCONTROL(1, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_PCONTROL')

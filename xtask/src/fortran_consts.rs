@@ -182,9 +182,10 @@ fn functions(spec: &Spec, out: &mut String) {
     }
 }
 
-/// The predefined attribute callbacks, Fortran subroutines the library defines
-/// (`mpi/src/fortran_manual.rs`): passed by name to the keyval constructors.
-pub const PREDEFINED_CALLBACKS: [&str; 12] = [
+/// The predefined callbacks, Fortran subroutines the library defines
+/// (`mpi/src/fortran_manual.rs`): passed by name to the keyval constructors and to
+/// `MPI_REGISTER_DATAREP`.
+pub const PREDEFINED_CALLBACKS: [&str; 13] = [
     "MPI_COMM_NULL_COPY_FN",
     "MPI_COMM_DUP_FN",
     "MPI_COMM_NULL_DELETE_FN",
@@ -197,6 +198,7 @@ pub const PREDEFINED_CALLBACKS: [&str; 12] = [
     "MPI_NULL_COPY_FN",
     "MPI_DUP_FN",
     "MPI_NULL_DELETE_FN",
+    "MPI_CONVERSION_FN_NULL",
 ];
 
 /// The library symbols of [`PREDEFINED_CALLBACKS`] (gfortran's names).
@@ -209,7 +211,7 @@ pub fn callback_symbols() -> Vec<String> {
 
 /// EXTERNAL declarations of [`PREDEFINED_CALLBACKS`].
 fn callbacks(out: &mut String) {
-    let _ = writeln!(out, "! Predefined attribute callbacks");
+    let _ = writeln!(out, "! Predefined callbacks");
     for name in PREDEFINED_CALLBACKS {
         let _ = writeln!(out, "      EXTERNAL {name}");
     }

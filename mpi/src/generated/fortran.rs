@@ -27,7 +27,7 @@
 //! * `MPI_Neighbor_alltoallw_init`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Op_create`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Pcontrol`: bound by hand in `crate::fortran_manual`
-//! * `MPI_Register_datarep`: parameter `MPI_Datarep_conversion_function *read_conversion_fn` has no mechanical mapping
+//! * `MPI_Register_datarep`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Session_create_errhandler`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Session_detach_buffer`: bound by hand in `crate::fortran_manual`
 //! * `MPI_Type_create_keyval`: bound by hand in `crate::fortran_manual`
