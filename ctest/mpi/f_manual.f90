@@ -1,4 +1,4 @@
-! ctest test_mpi_f_manual: the hand-written Fortran bindings (mpi/src/fortran_manual.rs) from
+! ctest test_mpi_f_manual: the hand-written Fortran bindings (mpi/src/fortran_manual/) from
 ! `use mpi`: MPI_COMM_GET_ATTR of MPI_TAG_UB (its value, not an address) and MPI_ATTR_PUT on a
 ! predefined attribute (refused); MPI_OP_CREATE of a Fortran reduction, which gets the
 ! datatype's INTEGER handle, in MPI_ALLREDUCE; MPI_ALLOC_MEM's base address as a Fortran pointer

@@ -183,7 +183,7 @@ fn functions(spec: &Spec, out: &mut String) {
 }
 
 /// The predefined callbacks, Fortran subroutines the library defines
-/// (`mpi/src/fortran_manual.rs`): passed by name to the keyval constructors and to
+/// (`mpi/src/fortran_manual/`): passed by name to the keyval constructors and to
 /// `MPI_REGISTER_DATAREP`.
 pub const PREDEFINED_CALLBACKS: [&str; 13] = [
     "MPI_COMM_NULL_COPY_FN",

@@ -458,7 +458,7 @@ fn array_needs_vec(ps: &[Param]) -> bool {
 }
 
 /// Functions without a mechanical mapping whose Fortran bindings are written by hand in
-/// `mpi/src/fortran_manual.rs` (their entry points are expected in the library too).
+/// `mpi/src/fortran_manual/` (their entry points are expected in the library too).
 const MANUAL: &[&str] = &[
     "MPI_Alloc_mem",
     "MPI_Attr_get",
