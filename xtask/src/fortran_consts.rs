@@ -339,7 +339,7 @@ pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
          ! gfortran entry points as `use mpi` (mpi_send_), declared with these types: the\n\
          ! module has no code. Choice buffers take any type, kind and rank (NO_ARG_CHECK).\n\
          {NOTE}\
-         module mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_int\n  implicit none\n  \
+         module mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_int, c_ptr\n  implicit none\n  \
          private :: c_int\n  public\n"
     );
     for t in F08_TYPES {
@@ -391,6 +391,7 @@ pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
         let _ = writeln!(out, "  end interface");
     }
     out.push_str(&crate::fortran_wrappers::f08_interfaces(spec));
+    out.push_str(crate::fortran_f08_manual::INTERFACES);
     out.push_str("end module mpi_f08\n");
     Ok(out)
 }

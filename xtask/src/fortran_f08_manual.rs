@@ -1,0 +1,216 @@
+//! The `use mpi_f08` interfaces of the routines bound by hand (`mpi/src/fortran_manual/`):
+//! the same gfortran entry points as `use mpi`, declared with the derived handle types.
+//! Procedure arguments are `external` (the user's procedures have the standard's abstract
+//! interfaces; f08's `TYPE(C_PTR), VALUE` buffers and derived handles are passed exactly as the
+//! `use mpi` ones). Base addresses are `TYPE(C_PTR)`.
+
+/// The interface blocks (module scope, two-space indent).
+pub const INTERFACES: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manual/)
+  external :: MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN
+  external :: MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN
+  external :: MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN
+  external :: MPI_CONVERSION_FN_NULL
+  interface
+    subroutine MPI_COMM_GET_ATTR(comm, comm_keyval, attribute_val, flag, ierror)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      integer :: comm_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      logical :: flag
+      integer, optional :: ierror
+    end subroutine MPI_COMM_GET_ATTR
+    subroutine MPI_COMM_SET_ATTR(comm, comm_keyval, attribute_val, ierror)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      integer :: comm_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      integer, optional :: ierror
+    end subroutine MPI_COMM_SET_ATTR
+    subroutine MPI_TYPE_GET_ATTR(datatype, type_keyval, attribute_val, flag, ierror)
+      import
+      implicit none
+      type(MPI_Datatype) :: datatype
+      integer :: type_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      logical :: flag
+      integer, optional :: ierror
+    end subroutine MPI_TYPE_GET_ATTR
+    subroutine MPI_TYPE_SET_ATTR(datatype, type_keyval, attribute_val, ierror)
+      import
+      implicit none
+      type(MPI_Datatype) :: datatype
+      integer :: type_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      integer, optional :: ierror
+    end subroutine MPI_TYPE_SET_ATTR
+    subroutine MPI_WIN_GET_ATTR(win, win_keyval, attribute_val, flag, ierror)
+      import
+      implicit none
+      type(MPI_Win) :: win
+      integer :: win_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      logical :: flag
+      integer, optional :: ierror
+    end subroutine MPI_WIN_GET_ATTR
+    subroutine MPI_WIN_SET_ATTR(win, win_keyval, attribute_val, ierror)
+      import
+      implicit none
+      type(MPI_Win) :: win
+      integer :: win_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+      integer, optional :: ierror
+    end subroutine MPI_WIN_SET_ATTR
+    subroutine MPI_COMM_CREATE_KEYVAL(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
+        extra_state, ierror)
+      import
+      implicit none
+      external :: comm_copy_attr_fn, comm_delete_attr_fn
+      integer :: comm_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer, optional :: ierror
+    end subroutine MPI_COMM_CREATE_KEYVAL
+    subroutine MPI_TYPE_CREATE_KEYVAL(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
+        extra_state, ierror)
+      import
+      implicit none
+      external :: type_copy_attr_fn, type_delete_attr_fn
+      integer :: type_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer, optional :: ierror
+    end subroutine MPI_TYPE_CREATE_KEYVAL
+    subroutine MPI_WIN_CREATE_KEYVAL(win_copy_attr_fn, win_delete_attr_fn, win_keyval, &
+        extra_state, ierror)
+      import
+      implicit none
+      external :: win_copy_attr_fn, win_delete_attr_fn
+      integer :: win_keyval
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer, optional :: ierror
+    end subroutine MPI_WIN_CREATE_KEYVAL
+    subroutine MPI_COMM_CREATE_ERRHANDLER(comm_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      external :: comm_errhandler_fn
+      type(MPI_Errhandler) :: errhandler
+      integer, optional :: ierror
+    end subroutine MPI_COMM_CREATE_ERRHANDLER
+    subroutine MPI_WIN_CREATE_ERRHANDLER(win_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      external :: win_errhandler_fn
+      type(MPI_Errhandler) :: errhandler
+      integer, optional :: ierror
+    end subroutine MPI_WIN_CREATE_ERRHANDLER
+    subroutine MPI_FILE_CREATE_ERRHANDLER(file_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      external :: file_errhandler_fn
+      type(MPI_Errhandler) :: errhandler
+      integer, optional :: ierror
+    end subroutine MPI_FILE_CREATE_ERRHANDLER
+    subroutine MPI_SESSION_CREATE_ERRHANDLER(session_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      external :: session_errhandler_fn
+      type(MPI_Errhandler) :: errhandler
+      integer, optional :: ierror
+    end subroutine MPI_SESSION_CREATE_ERRHANDLER
+    subroutine MPI_OP_CREATE(user_fn, commute, op, ierror)
+      import
+      implicit none
+      external :: user_fn
+      logical :: commute
+      type(MPI_Op) :: op
+      integer, optional :: ierror
+    end subroutine MPI_OP_CREATE
+    subroutine MPI_ALLOC_MEM(size, info, baseptr, ierror)
+      import
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: size
+      type(MPI_Info) :: info
+      type(c_ptr) :: baseptr
+      integer, optional :: ierror
+    end subroutine MPI_ALLOC_MEM
+    subroutine MPI_WIN_ALLOCATE(size, disp_unit, info, comm, baseptr, win, ierror)
+      import
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: size
+      integer :: disp_unit
+      type(MPI_Info) :: info
+      type(MPI_Comm) :: comm
+      type(c_ptr) :: baseptr
+      type(MPI_Win) :: win
+      integer, optional :: ierror
+    end subroutine MPI_WIN_ALLOCATE
+    subroutine MPI_WIN_ALLOCATE_SHARED(size, disp_unit, info, comm, baseptr, win, ierror)
+      import
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: size
+      integer :: disp_unit
+      type(MPI_Info) :: info
+      type(MPI_Comm) :: comm
+      type(c_ptr) :: baseptr
+      type(MPI_Win) :: win
+      integer, optional :: ierror
+    end subroutine MPI_WIN_ALLOCATE_SHARED
+    subroutine MPI_WIN_SHARED_QUERY(win, rank, size, disp_unit, baseptr, ierror)
+      import
+      implicit none
+      type(MPI_Win) :: win
+      integer :: rank
+      integer(kind=MPI_ADDRESS_KIND) :: size
+      integer :: disp_unit
+      type(c_ptr) :: baseptr
+      integer, optional :: ierror
+    end subroutine MPI_WIN_SHARED_QUERY
+    subroutine MPI_BUFFER_DETACH(buffer_addr, size, ierror)
+      import
+      implicit none
+      type(c_ptr) :: buffer_addr
+      integer :: size
+      integer, optional :: ierror
+    end subroutine MPI_BUFFER_DETACH
+    subroutine MPI_PCONTROL(level, ierror)
+      import
+      implicit none
+      integer :: level
+      integer, optional :: ierror
+    end subroutine MPI_PCONTROL
+    subroutine MPI_INFO_CREATE_ENV(info, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: info
+      integer, optional :: ierror
+    end subroutine MPI_INFO_CREATE_ENV
+    subroutine MPI_COMM_IDUP(comm, newcomm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      type(MPI_Comm) :: newcomm
+      type(MPI_Request) :: request
+      integer, optional :: ierror
+    end subroutine MPI_COMM_IDUP
+    subroutine MPI_COMM_SPAWN(command, argv, maxprocs, info, root, comm, intercomm, &
+        array_of_errcodes, ierror)
+      import
+      implicit none
+      character(len=*) :: command
+      character(len=*) :: argv(*)
+      integer :: maxprocs, root
+      type(MPI_Info) :: info
+      type(MPI_Comm) :: comm, intercomm
+      integer :: array_of_errcodes(*)
+      integer, optional :: ierror
+    end subroutine MPI_COMM_SPAWN
+    subroutine MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+      import
+      implicit none
+      external :: query_fn, free_fn, cancel_fn
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      type(MPI_Request) :: request
+      integer, optional :: ierror
+    end subroutine MPI_GREQUEST_START
+  end interface
+"#;
