@@ -1,7 +1,8 @@
 ! ctest test_mpi_f_f08_manual: the routines bound by hand, from `use mpi_f08`: MPI_Comm_get_attr
 ! of MPI_TAG_UB; MPI_Op_create of a reduction with f08's interface (TYPE(C_PTR), VALUE buffers,
 ! TYPE(MPI_Datatype)) in MPI_Allreduce; MPI_Win_allocate's TYPE(C_PTR) base and gets through
-! it; a keyval with MPI_COMM_DUP_FN; a communicator error handler that gets TYPE(MPI_Comm).
+! it; a keyval with MPI_COMM_DUP_FN; a communicator error handler that gets TYPE(MPI_Comm);
+! MPI_Comm_idup_with_info and MPI_Neighbor_alltoallw on a periodic ring.
 ! Built with -Wall -Werror.
 module f08_manual_procs
   use mpi_f08
@@ -45,6 +46,10 @@ program f_f08_manual
   type(MPI_Errhandler) :: eh
   type(c_ptr) :: base
   integer, pointer :: w(:)
+  type(MPI_Request) :: req
+  integer :: nsend(2), nrecv(2), ncounts(2)
+  integer(kind=MPI_ADDRESS_KIND) :: ndispl(2)
+  type(MPI_Datatype) :: ntypes(2)
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -91,6 +96,20 @@ program f_f08_manual
   call MPI_Comm_free(c2)
   call MPI_Comm_free(c1)
   call MPI_Comm_free_keyval(kv)
+
+  call MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, c1, req)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  call MPI_Cart_create(c1, 1, [np], [.true.], .false., c2)
+  nsend = [100 + rank, 200 + rank]
+  nrecv = -1
+  ncounts = 1
+  ndispl = [0_MPI_ADDRESS_KIND, 4_MPI_ADDRESS_KIND]
+  ntypes = MPI_INTEGER
+  call MPI_Neighbor_alltoallw(nsend, ncounts, ndispl, ntypes, nrecv, ncounts, ndispl, ntypes, c2)
+  call expect(nrecv(1) == 200 + mod(rank + np - 1, np) .and. nrecv(2) == 100 + right, &
+              'MPI_Neighbor_alltoallw from mpi_f08')
+  call MPI_Comm_free(c2)
+  call MPI_Comm_free(c1)
 
   if (rank == 0) print '(a)', 'f_f08_manual ok'
   call MPI_Finalize()

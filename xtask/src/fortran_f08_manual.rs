@@ -204,6 +204,108 @@ pub const INTERFACES: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manu
       integer :: array_of_errcodes(*)
       integer, optional :: ierror
     end subroutine MPI_COMM_SPAWN
+    subroutine MPI_COMM_IDUP_WITH_INFO(comm, info, newcomm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      type(MPI_Info) :: info
+      type(MPI_Comm) :: newcomm
+      type(MPI_Request) :: request
+      integer, optional :: ierror
+    end subroutine MPI_COMM_IDUP_WITH_INFO
+    subroutine MPI_COMM_SPAWN_MULTIPLE(count, array_of_commands, array_of_argv, &
+        array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+      import
+      implicit none
+      integer :: count
+      character(len=*) :: array_of_commands(*)
+      character(len=*) :: array_of_argv(count, *)
+      integer :: array_of_maxprocs(*)
+      type(MPI_Info) :: array_of_info(*)
+      integer :: root
+      type(MPI_Comm) :: comm, intercomm
+      integer :: array_of_errcodes(*)
+      integer, optional :: ierror
+    end subroutine MPI_COMM_SPAWN_MULTIPLE
+    subroutine MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, ierror)
+      import
+      implicit none
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      type(*), dimension(*) :: sendbuf
+      integer :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+      type(MPI_Datatype) :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      type(*), dimension(*) :: recvbuf
+      integer :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+      type(MPI_Datatype) :: recvtypes(*)
+      type(MPI_Comm) :: comm
+      integer, optional :: ierror
+    end subroutine MPI_NEIGHBOR_ALLTOALLW
+    subroutine MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, request, ierror)
+      import
+      implicit none
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      type(*), dimension(*) :: sendbuf
+      integer :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+      type(MPI_Datatype) :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      type(*), dimension(*) :: recvbuf
+      integer :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+      type(MPI_Datatype) :: recvtypes(*)
+      type(MPI_Comm) :: comm
+      type(MPI_Request) :: request
+      integer, optional :: ierror
+    end subroutine MPI_INEIGHBOR_ALLTOALLW
+    subroutine MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+      import
+      implicit none
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      type(*), dimension(*) :: sendbuf
+      integer :: sendcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+      type(MPI_Datatype) :: sendtypes(*)
+      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      type(*), dimension(*) :: recvbuf
+      integer :: recvcounts(*)
+      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+      type(MPI_Datatype) :: recvtypes(*)
+      type(MPI_Comm) :: comm
+      type(MPI_Info) :: info
+      type(MPI_Request) :: request
+      integer, optional :: ierror
+    end subroutine MPI_NEIGHBOR_ALLTOALLW_INIT
+    subroutine MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierror)
+      import
+      implicit none
+      type(MPI_Comm) :: comm
+      type(c_ptr) :: buffer_addr
+      integer :: size
+      integer, optional :: ierror
+    end subroutine MPI_COMM_DETACH_BUFFER
+    subroutine MPI_SESSION_DETACH_BUFFER(session, buffer_addr, size, ierror)
+      import
+      implicit none
+      type(MPI_Session) :: session
+      type(c_ptr) :: buffer_addr
+      integer :: size
+      integer, optional :: ierror
+    end subroutine MPI_SESSION_DETACH_BUFFER
+    subroutine MPI_REGISTER_DATAREP(datarep, read_conversion_fn, write_conversion_fn, &
+        dtype_file_extent_fn, extra_state, ierror)
+      import
+      implicit none
+      character(len=*) :: datarep
+      external :: read_conversion_fn, write_conversion_fn, dtype_file_extent_fn
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer, optional :: ierror
+    end subroutine MPI_REGISTER_DATAREP
     subroutine MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
       import
       implicit none

@@ -18,6 +18,9 @@ enum Kind {
     LogicalOut,
     /// `int *` / `int []`: passed through.
     IntPtr,
+    /// `int periods[]`-like: an array of LOGICALs in Fortran, passed through (gfortran's
+    /// LOGICAL is a 4-byte 1 or 0, which C reads as a truth value and writes as one).
+    LogicalArray,
     /// `int *indx`: 0-based in C, 1-based in Fortran.
     Index,
     /// `int array_of_indices[]`: as [`Kind::Index`], `*outcount` entries.
@@ -132,6 +135,7 @@ fn classify(f: &Function, p: &str) -> Result<Param, String> {
         ("int", 0) => Kind::Int,
         ("int", 1) if name == "flag" => Kind::LogicalOut,
         ("int", 1) if LOGICALS.contains(&name) && !array => Kind::LogicalOut,
+        ("int", 1) if LOGICALS.contains(&name) => Kind::LogicalArray,
         ("int", 1) if name == "indx" => Kind::Index,
         ("int", 1) if name == "array_of_indices" => Kind::Indices,
         ("int", 1) if name.contains("errcodes") || name.contains("weights") => {
@@ -292,7 +296,7 @@ fn render_fn(f: &Function, ps: &[Param], out: &mut String) -> Result<(), String>
                     "if rc == 0 {{ fs::set({n}, fs::logical_from_c(l_{n})); }}"
                 ));
             }
-            Kind::IntPtr => {
+            Kind::IntPtr | Kind::LogicalArray => {
                 fp(&mut c, "*mut c_int");
                 c.cparams.push(format!("{n}: *mut c_int"));
                 c.args.push(n.clone());
@@ -590,6 +594,7 @@ fn fortran_decl(p: &Param, f08: bool) -> Vec<String> {
         Kind::Handle(_) => int(false),
         Kind::Indices | Kind::SpecialIntArray | Kind::HandleArray(..) => int(true),
         Kind::LogicalIn | Kind::LogicalOut => format!("logical :: {n}"),
+        Kind::LogicalArray => format!("logical :: {n}(*)"),
         Kind::Wide(t) | Kind::WidePtr(t) => {
             let kind = if *t == "isize" {
                 "MPI_ADDRESS_KIND"

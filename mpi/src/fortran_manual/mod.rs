@@ -32,9 +32,7 @@
 //!
 //! `use mpi_f08` declares the same entry points with its derived types (`TYPE(C_PTR)` base
 //! addresses; `xtask/src/fortran_f08_manual.rs`), but for the deprecated `MPI_ATTR_*` /
-//! `MPI_KEYVAL_CREATE`, `MPI_COMM_IDUP_WITH_INFO`, `MPI_COMM_SPAWN_MULTIPLE`, the
-//! neighbourhood all-to-all with a datatype per block, the per-communicator and per-session
-//! buffer detach and `MPI_REGISTER_DATAREP`. The standard ABI's
+//! `MPI_KEYVAL_CREATE`. The standard ABI's
 //! `MPI_Abi_get/set_fortran_booleans` describe a Fortran binding to C and have no Fortran form.
 
 mod datarep;
