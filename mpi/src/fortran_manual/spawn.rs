@@ -1,6 +1,6 @@
 //! `MPI_COMM_SPAWN` and `_MULTIPLE`: Fortran argument lists. See [`super`].
 
-use crate::fortran_support as fs;
+use crate::fortran_support::{self as fs, fortran_fn};
 use crate::handles::*;
 use std::ffi::{CString, c_char, c_int};
 unsafe extern "C" {
@@ -84,79 +84,19 @@ fn c_argv(strings: &[CString]) -> Vec<*mut c_char> {
         .collect()
 }
 
-/// Fortran binding of `MPI_Comm_spawn`: `(COMMAND, ARGV, MAXPROCS, INFO, ROOT, COMM,
-/// INTERCOMM, ARRAY_OF_ERRCODES, IERROR)` with the two CHARACTER lengths hidden at the end;
-/// `ARGV` ends with a blank string, or is `MPI_ARGV_NULL`.
-///
-/// # Safety
-/// The arguments are the Fortran caller's, valid as the binding states.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mpi_comm_spawn_(
-    command: *const u8,
-    argv: *const u8,
-    maxprocs: *const c_int,
-    info: *const c_int,
-    root: *const c_int,
-    comm: *const c_int,
-    intercomm: *mut c_int,
-    errcodes: *mut c_int,
-    ierror: *mut c_int,
-    command_len: usize,
-    argv_len: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        spawn_one(
-            MPI_Comm_spawn,
-            command,
-            argv,
-            maxprocs,
-            info,
-            root,
-            comm,
-            intercomm,
-            errcodes,
-            ierror,
-            command_len,
-            argv_len,
-        )
-    }
-}
-
-/// Profiling entry point of [`mpi_comm_spawn_`].
-///
-/// # Safety
-/// As [`mpi_comm_spawn_`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pmpi_comm_spawn_(
-    command: *const u8,
-    argv: *const u8,
-    maxprocs: *const c_int,
-    info: *const c_int,
-    root: *const c_int,
-    comm: *const c_int,
-    intercomm: *mut c_int,
-    errcodes: *mut c_int,
-    ierror: *mut c_int,
-    command_len: usize,
-    argv_len: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        spawn_one(
-            PMPI_Comm_spawn,
-            command,
-            argv,
-            maxprocs,
-            info,
-            root,
-            comm,
-            intercomm,
-            errcodes,
-            ierror,
-            command_len,
-            argv_len,
-        )
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_spawn`: `(COMMAND, ARGV, MAXPROCS, INFO, ROOT, COMM,
+    /// INTERCOMM, ARRAY_OF_ERRCODES, IERROR)` with the two CHARACTER lengths hidden at the end;
+    /// `ARGV` ends with a blank string, or is `MPI_ARGV_NULL`.
+    mpi_comm_spawn_ / pmpi_comm_spawn_ => MPI_Comm_spawn / PMPI_Comm_spawn,
+    |c| (command: *const u8, argv: *const u8, maxprocs: *const c_int, info: *const c_int,
+         root: *const c_int, comm: *const c_int, intercomm: *mut c_int, errcodes: *mut c_int,
+         ierror: *mut c_int, command_len: usize, argv_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            spawn_one(c, command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror,
+                command_len, argv_len)
+        }
     }
 }
 
@@ -175,7 +115,7 @@ type SpawnFn = unsafe extern "C" fn(
 /// The body of [`mpi_comm_spawn_`].
 ///
 /// # Safety
-/// As [`mpi_comm_spawn_`].
+/// The arguments are the Fortran caller's, valid as [`mpi_comm_spawn_`] states.
 #[allow(clippy::too_many_arguments)]
 unsafe fn spawn_one(
     c: SpawnFn,
@@ -224,84 +164,21 @@ unsafe fn spawn_one(
     }
 }
 
-/// Fortran binding of `MPI_Comm_spawn_multiple`: `(COUNT, ARRAY_OF_COMMANDS, ARRAY_OF_ARGV,
-/// ARRAY_OF_MAXPROCS, ARRAY_OF_INFO, ROOT, COMM, INTERCOMM, ARRAY_OF_ERRCODES, IERROR)` with
-/// the two CHARACTER lengths hidden at the end; `ARRAY_OF_ARGV(COUNT, *)` holds command `i`'s
-/// arguments in row `i`, each row ending with a blank string, or is `MPI_ARGVS_NULL`.
-///
-/// # Safety
-/// The arguments are the Fortran caller's, valid as the binding states.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mpi_comm_spawn_multiple_(
-    count: *const c_int,
-    commands: *const u8,
-    argvs: *const u8,
-    maxprocs: *const c_int,
-    infos: *const c_int,
-    root: *const c_int,
-    comm: *const c_int,
-    intercomm: *mut c_int,
-    errcodes: *mut c_int,
-    ierror: *mut c_int,
-    commands_len: usize,
-    argv_len: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        spawn_many(
-            MPI_Comm_spawn_multiple,
-            count,
-            commands,
-            argvs,
-            maxprocs,
-            infos,
-            root,
-            comm,
-            intercomm,
-            errcodes,
-            ierror,
-            commands_len,
-            argv_len,
-        )
-    }
-}
-
-/// Profiling entry point of [`mpi_comm_spawn_multiple_`].
-///
-/// # Safety
-/// As [`mpi_comm_spawn_multiple_`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pmpi_comm_spawn_multiple_(
-    count: *const c_int,
-    commands: *const u8,
-    argvs: *const u8,
-    maxprocs: *const c_int,
-    infos: *const c_int,
-    root: *const c_int,
-    comm: *const c_int,
-    intercomm: *mut c_int,
-    errcodes: *mut c_int,
-    ierror: *mut c_int,
-    commands_len: usize,
-    argv_len: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        spawn_many(
-            PMPI_Comm_spawn_multiple,
-            count,
-            commands,
-            argvs,
-            maxprocs,
-            infos,
-            root,
-            comm,
-            intercomm,
-            errcodes,
-            ierror,
-            commands_len,
-            argv_len,
-        )
+fortran_fn! {
+    /// Fortran binding of `MPI_Comm_spawn_multiple`: `(COUNT, ARRAY_OF_COMMANDS, ARRAY_OF_ARGV,
+    /// ARRAY_OF_MAXPROCS, ARRAY_OF_INFO, ROOT, COMM, INTERCOMM, ARRAY_OF_ERRCODES, IERROR)` with
+    /// the two CHARACTER lengths hidden at the end; `ARRAY_OF_ARGV(COUNT, *)` holds command `i`'s
+    /// arguments in row `i`, each row ending with a blank string, or is `MPI_ARGVS_NULL`.
+    mpi_comm_spawn_multiple_ / pmpi_comm_spawn_multiple_
+        => MPI_Comm_spawn_multiple / PMPI_Comm_spawn_multiple,
+    |c| (count: *const c_int, commands: *const u8, argvs: *const u8, maxprocs: *const c_int,
+         infos: *const c_int, root: *const c_int, comm: *const c_int, intercomm: *mut c_int,
+         errcodes: *mut c_int, ierror: *mut c_int, commands_len: usize, argv_len: usize) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            spawn_many(c, count, commands, argvs, maxprocs, infos, root, comm, intercomm,
+                errcodes, ierror, commands_len, argv_len)
+        }
     }
 }
 
@@ -322,7 +199,7 @@ type SpawnManyFn = unsafe extern "C" fn(
 /// infos become their C forms; elsewhere nothing is read but `COUNT`'s value.
 ///
 /// # Safety
-/// As [`mpi_comm_spawn_multiple_`].
+/// The arguments are the Fortran caller's, valid as [`mpi_comm_spawn_multiple_`] states.
 #[allow(clippy::too_many_arguments)]
 unsafe fn spawn_many(
     c: SpawnManyFn,

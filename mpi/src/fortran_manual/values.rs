@@ -362,55 +362,20 @@ fortran_fn! {
     }
 }
 
-/// Fortran binding of `MPI_Op_create`: `(USER_FN, COMMUTE, OP, IERROR)`; the function gets the
-/// datatype's INTEGER handle.
-///
-/// # Safety
-/// The arguments are the Fortran caller's: `user_fn` a Fortran subroutine of the MPI user
-/// function's shape, the others valid INTEGER / LOGICAL variables.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mpi_op_create_(
-    user_fn: Option<FortranUserFunction>,
-    commute: *const c_int,
-    op: *mut c_int,
-    ierror: *mut c_int,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { op_create(user_fn, commute, op, ierror) }
-}
-
-/// Profiling entry point of [`mpi_op_create_`].
-///
-/// # Safety
-/// As [`mpi_op_create_`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pmpi_op_create_(
-    user_fn: Option<FortranUserFunction>,
-    commute: *const c_int,
-    op: *mut c_int,
-    ierror: *mut c_int,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { op_create(user_fn, commute, op, ierror) }
-}
-
-/// The body of [`mpi_op_create_`].
-///
-/// # Safety
-/// As [`mpi_op_create_`].
-unsafe fn op_create(
-    user_fn: Option<FortranUserFunction>,
-    commute: *const c_int,
-    op: *mut c_int,
-    ierror: *mut c_int,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let mut h: usize = 0;
-        let rc = create_from_fortran(user_fn, fs::logical_to_c(fs::get(commute)), &mut h);
-        if rc == 0 {
-            fs::set(op, PMPI_Op_toint(h));
+fortran_fn! {
+    /// Fortran binding of `MPI_Op_create`: `(USER_FN, COMMUTE, OP, IERROR)`; the procedure gets
+    /// the datatype's INTEGER handle. Both entry points go to the same shim function.
+    mpi_op_create_ / pmpi_op_create_ => create_from_fortran / create_from_fortran,
+    |c| (user_fn: Option<FortranUserFunction>, commute: *const c_int, op: *mut c_int,
+         ierror: *mut c_int) -> () {
+        // SAFETY: the arguments are the Fortran caller's, valid as the binding states.
+        unsafe {
+            let mut h: usize = 0;
+            let rc = c(user_fn, fs::logical_to_c(fs::get(commute)), &mut h);
+            if rc == 0 {
+                fs::set(op, PMPI_Op_toint(h));
+            }
+            fs::set(ierror, rc);
         }
-        fs::set(ierror, rc);
     }
 }
