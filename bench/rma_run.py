@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """One-sided communication benchmark (issue 21): bench/rmabench.c built against nexar's MPI shim
-and against Open MPI, run at 2 ranks on this host, plus nexar with NEXAR_TRANSPORT=quic.
+and against Open MPI, run at 2 ranks on this host, plus nexar the way windows between hosts
+work: NEXAR_TRANSPORT=quic and NEXAR_RMA=messages (every access an active message over QUIC).
 
     python3 bench/rma_run.py                       # 3 interleaved rounds, both MPIs and QUIC
     python3 bench/rma_run.py --quick --nexar-only  # smoke test: small sizes, nexar only (seconds)
@@ -38,7 +39,8 @@ MIB = 1 << 20
 UNSUPPORTED_EXIT = 4  # rmabench: the MPI refused MPI_Win_allocate
 
 # The configurations: (name, implementation whose build runs, run.command_for mode).
-# "nexar-quic" is nexar with NEXAR_TRANSPORT=quic (command_for's network mode).
+# "nexar-quic" is nexar with NEXAR_TRANSPORT=quic (command_for's network mode) and
+# NEXAR_RMA=messages: the windows are served by active messages over QUIC, as between hosts.
 CONFIGS = [("nexar", "nexar", "local"), ("openmpi", "openmpi", "local"),
            ("nexar-quic", "nexar", "network")]
 
@@ -280,11 +282,14 @@ def main(argv=None):
                 continue
             binary, launcher = impls[impl]
             cmd, env = run.command_for(impl, launcher, binary, ranks, mode, rma_args)
+            env.pop("NEXAR_RMA", None)
+            if config == "nexar-quic":
+                env["NEXAR_RMA"] = "messages"
             load = loadavg()
             progress.start(f"round {rnd}: {config} {ranks} ranks")
             entry = {"round": rnd, "config": config, "impl": impl, "mode": mode,
                      "ranks": ranks, "transport_env": env.get("NEXAR_TRANSPORT")
-                     if impl == "nexar" else None, "command": cmd, "loadavg_before": load}
+                     if impl == "nexar" else None, "rma_env": env.get("NEXAR_RMA"), "command": cmd, "loadavg_before": load}
             try:
                 library, points, elapsed = run.run_one(cmd, env, args.timeout, progress)
             except HarnessError as e:

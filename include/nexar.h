@@ -1496,13 +1496,13 @@ int nexar_comm_get_acked(nexar_comm_t comm_h, int *ranks, int capacity, int *cou
 /**
  * Allocates `size` bytes of window memory on every rank of `comm` (collective; sizes may
  * differ) and writes its address to `*base` and the window to `*win`. The memory is shared
- * with the other ranks of the host and is released by `nexar_win_free`.
+ * with the other ranks of the host (private where the communicator spans hosts) and is
+ * released by `nexar_win_free`.
  *
  * Blocking: yes (collective). Thread safety: any thread (one collective at a time per
  * communicator).
  * Errors: `NEXAR_ERR_ARG` (NULL `base` or `win`, `disp_unit` 0), `NEXAR_ERR_COMM`,
- * `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts), `NEXAR_ERR_RESOURCE` (no shared memory
- * left), `NEXAR_ERR_PROC_FAILED`.
+ * `NEXAR_ERR_RESOURCE` (no shared memory left), `NEXAR_ERR_PROC_FAILED`.
  */
 int nexar_win_allocate(nexar_comm_t comm,
                        size_t size,
@@ -1512,13 +1512,13 @@ int nexar_win_allocate(nexar_comm_t comm,
 
 /**
  * Makes the caller's `size` bytes at `base` window memory on every rank of `comm`
- * (collective); peers reach it by cross-memory attach, so `base` must stay valid until
+ * (collective); peers reach it by cross-memory attach (by messages its engine serves where
+ * that is not possible, e.g. between hosts), so `base` must stay valid until
  * `nexar_win_free`.
  *
  * Blocking: yes (collective). Thread safety: any thread.
  * Errors: `NEXAR_ERR_ARG` (NULL `win`, NULL `base` with a size, `disp_unit` 0),
- * `NEXAR_ERR_COMM`, `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts, or cross-memory attach
- * not permitted), `NEXAR_ERR_PROC_FAILED`.
+ * `NEXAR_ERR_COMM`, `NEXAR_ERR_PROC_FAILED`.
  */
 int nexar_win_create(nexar_comm_t comm,
                      void *base,

@@ -13,6 +13,7 @@
 //! | `NEXAR_SHM_CALLER_PROGRESS` | `0`: blocking calls park and let the shared-memory progress thread deliver, instead of reading the rings on the calling thread | `1` |
 //! | `NEXAR_BULK_LANE` | `tls`: frames of 64 KiB and more between ranks travel on an authenticated TLS-over-TCP connection beside QUIC; `quic`: on a QUIC stream | `tls` |
 //! | `NEXAR_RDMA` | the RDMA bulk lane between hosts (cargo feature `rdma`, `docs/RDMA.md`): `auto` uses it when this host has an RDMA device and the peer agrees, else the TLS lane (the reason logged once per peer); `require` fails a connection that cannot use it, with the reason; `off` never tries. Data on the queue pair is neither encrypted nor authenticated per packet (as with MPI and NCCL on InfiniBand): only its set-up is, over the peer's authenticated QUIC connection. `require` in a build without the feature is refused | `auto` |
+//! | `NEXAR_RMA` | `auto`: one-sided windows among ranks that share memory use it directly (loads, stores, cross-memory attach), other windows are served by active messages (`crate::rma`); `messages`: every window but `MPI_Win_allocate_shared`'s is served by active messages, as between hosts (tests, and hosts where shared windows cannot be mapped) | `auto` |
 //! | `NEXAR_SHM_CMA` | `0`: never copy large shared-memory messages with `process_vm_readv` (use the pipelined ring path) | `1` |
 //! | `NEXAR_ALLREDUCE_DIRECT_MIN` | smallest allreduce in bytes for the direct shared-memory algorithm (set it alike on every rank) | 1 MiB |
 //! | `NEXAR_ALLREDUCE_HUGEPAGES` | `0`: do not ask for 2 MiB pages on buffers the direct allreduce exposes to its peers | `1` |
@@ -130,6 +131,9 @@ pub struct Config {
     /// returning success and failing at its next call. Off by default: it costs one barrier
     /// per such call (collectives on the shared flag area check every member anyway).
     pub strict_collectives: bool,
+    /// One-sided windows (but shared ones) are served by active messages even among ranks that
+    /// share memory (`NEXAR_RMA=messages`), as they are between hosts.
+    pub rma_messages: bool,
     /// NCCL routing of collectives (`NEXAR_NCCL`; only `nccl` builds read it).
     pub nccl: NcclMode,
     /// Deadline for NCCL communicator set-up (`NEXAR_NCCL_INIT_TIMEOUT_MS`); `None`: the
@@ -156,6 +160,7 @@ impl Default for Config {
             rdma: RdmaMode::Auto,
             returns_errors: true,
             strict_collectives: false,
+            rma_messages: false,
             nccl: NcclMode::Auto,
             nccl_init_timeout: None,
         }
@@ -229,6 +234,18 @@ impl Config {
         }
         if let Some(v) = parse::<u8>("NEXAR_SHM_CALLER_PROGRESS")? {
             c.shm_caller_progress = v != 0;
+        }
+        if let Some(v) = parse::<String>("NEXAR_RMA")? {
+            c.rma_messages = match v.as_str() {
+                "auto" | "" => false,
+                "messages" => true,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::Bootstrap,
+                        format!("NEXAR_RMA={other:?}: expected auto or messages"),
+                    ));
+                }
+            };
         }
         if let Some(v) = parse::<u8>("NEXAR_STRICT_COLLECTIVES")? {
             c.strict_collectives = v != 0;

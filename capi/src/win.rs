@@ -4,8 +4,9 @@
 //! the owner taking part, inside epochs opened by `nexar_win_fence` (collective) or by locks
 //! (`nexar_win_lock` / `nexar_win_lock_all`).
 //!
-//! Common to all: windows work among ranks on one host (shared memory); creating one over a
-//! communicator that spans hosts fails with `NEXAR_ERR_UNSUPPORTED` on every rank. Data is
+//! Common to all: among ranks of one host windows share memory; over a communicator that spans
+//! hosts every access to another rank is a message its engine serves (no call needed from the
+//! target), one round trip per operation. Data is
 //! contiguous elements of one datatype on both sides; displacements count `disp_unit`-byte
 //! units of the target's memory. Every operation has completed (at the target too) when it
 //! returns. Misuse gives `NEXAR_ERR_RMA_SYNC` (an access outside any epoch, an unlock without
@@ -60,13 +61,13 @@ fn create(
 
 /// Allocates `size` bytes of window memory on every rank of `comm` (collective; sizes may
 /// differ) and writes its address to `*base` and the window to `*win`. The memory is shared
-/// with the other ranks of the host and is released by `nexar_win_free`.
+/// with the other ranks of the host (private where the communicator spans hosts) and is
+/// released by `nexar_win_free`.
 ///
 /// Blocking: yes (collective). Thread safety: any thread (one collective at a time per
 /// communicator).
 /// Errors: `NEXAR_ERR_ARG` (NULL `base` or `win`, `disp_unit` 0), `NEXAR_ERR_COMM`,
-/// `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts), `NEXAR_ERR_RESOURCE` (no shared memory
-/// left), `NEXAR_ERR_PROC_FAILED`.
+/// `NEXAR_ERR_RESOURCE` (no shared memory left), `NEXAR_ERR_PROC_FAILED`.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_win_allocate(
     comm: nexar_comm_t,
@@ -92,13 +93,13 @@ pub extern "C" fn nexar_win_allocate(
 }
 
 /// Makes the caller's `size` bytes at `base` window memory on every rank of `comm`
-/// (collective); peers reach it by cross-memory attach, so `base` must stay valid until
+/// (collective); peers reach it by cross-memory attach (by messages its engine serves where
+/// that is not possible, e.g. between hosts), so `base` must stay valid until
 /// `nexar_win_free`.
 ///
 /// Blocking: yes (collective). Thread safety: any thread.
 /// Errors: `NEXAR_ERR_ARG` (NULL `win`, NULL `base` with a size, `disp_unit` 0),
-/// `NEXAR_ERR_COMM`, `NEXAR_ERR_UNSUPPORTED` (ranks on several hosts, or cross-memory attach
-/// not permitted), `NEXAR_ERR_PROC_FAILED`.
+/// `NEXAR_ERR_COMM`, `NEXAR_ERR_PROC_FAILED`.
 #[unsafe(no_mangle)]
 pub extern "C" fn nexar_win_create(
     comm: nexar_comm_t,

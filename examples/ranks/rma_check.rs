@@ -2,9 +2,11 @@
 //!
 //! * `rma_check` (under nexarrun): on an allocated and on a created window, a ring of puts
 //!   under fences, then a counter on rank 0 bumped by every rank with fetching accumulates
-//!   under lock_all; every value checked. Prints `rank r/n: rma ok`.
-//! * `rma_check refused` (or `RMA_CHECK=refused`): creating a window must fail on every rank (the test runs it
-//!   with two host names, `NEXAR_HOSTNAME`, so the ranks share no memory). Prints `rank r/n: rma refused: <error>`.
+//!   under lock_all; every value checked. Prints `rank r/n: rma ok`. The same between hosts
+//!   (two host names), where active messages serve the windows.
+//! * `rma_check refused` (or `RMA_CHECK=refused`): creating a shared window
+//!   (`MPI_Win_allocate_shared`) must fail on every rank (the test runs it with two host names,
+//!   `NEXAR_HOSTNAME`, so the ranks share no memory). Prints `rank r/n: rma refused: <error>`.
 //! * `rma_check crash`: the last rank takes the exclusive lock on rank 0 and dies holding it;
 //!   the others then ask for that lock, and for a lock on the dead rank, and print how each
 //!   ended (`lock failed: ...`), which must be promptly and with `ProcFailed`.
@@ -74,7 +76,7 @@ fn main() -> nexar::Result<()> {
     match mode.as_deref() {
         Some("refused") => {
             let e = world
-                .win_create(Flavor::Allocate, exposed(std::ptr::null_mut(), 64))
+                .win_create(Flavor::Shared, exposed(std::ptr::null_mut(), 64))
                 .err()
                 .expect("a window over ranks that share no memory was created");
             println!("rank {me}/{n}: rma refused: {:?}: {e}", e.kind());

@@ -4,7 +4,9 @@
 //! is the packed bytes (the binding packs and unpacks derived origin datatypes). Each call
 //! checks the target rank, the access epoch ([`ErrorKind::RmaSync`]) and, except for other
 //! members of a dynamic window, that every run lies inside the target's window
-//! ([`ErrorKind::RmaRange`]); it completes before it returns.
+//! ([`ErrorKind::RmaRange`]); it completes before it returns. A member reached by active
+//! messages is given the runs as offsets from its window's start (absolute addresses for a
+//! dynamic window) and checks them again itself (`remote.rs`).
 
 use super::{Flavor, Reach, Window, wait};
 use crate::error::{Error, ErrorKind, Result};
@@ -27,14 +29,17 @@ pub enum Combine<'a> {
     Reduce(&'a Reducer),
 }
 
-/// Where the runs of one access lie: in this process, or in process `pid`.
-enum Place {
+/// Where the runs of one access lie: in this process, in process `pid` (cross-memory
+/// attach), or in window member `rank` reached by active messages (the runs' addresses are then
+/// offsets from its window's start).
+pub(super) enum Place {
     Here,
     Cma(i32),
+    Remote(u32),
 }
 
 /// One checked access to one target: what turns its runs into absolute addresses.
-struct Landing {
+pub(super) struct Landing {
     rank: u32,
     /// The target's window size (bytes).
     size: usize,
@@ -51,7 +56,7 @@ struct Landing {
 impl Landing {
     /// The absolute address of the run of `n` bytes at `off` past the displacement, or
     /// [`ErrorKind::RmaRange`] if it leaves the target's window.
-    fn address(&self, off: isize, n: usize) -> Result<u64> {
+    pub(super) fn address(&self, off: isize, n: usize) -> Result<u64> {
         let lo = self.start + off as i128;
         let inside = match &self.attached {
             Some(regions) => regions
@@ -137,8 +142,24 @@ impl Window {
             )));
         }
         let (place, at) = self.locate(rank, disp, runs, total)?;
+        if let Place::Remote(r) = place {
+            return self.accumulate_remote(r, &at, origin, combine, fetch);
+        }
         let _held = self.acc_lock(rank as usize)?;
-        if let (Place::Here, Combine::Reduce(r)) = (&place, combine)
+        self.combine_held(&place, &at, origin, combine, fetch)
+    }
+
+    /// The read-combine-write of an accumulate whose target's accumulate mutex is held.
+    pub(super) fn combine_held(
+        &self,
+        place: &Place,
+        at: &[(u64, usize)],
+        origin: &[u8],
+        combine: Combine<'_>,
+        fetch: Option<&mut [u8]>,
+    ) -> Result<()> {
+        let total: usize = at.iter().map(|r| r.1).sum();
+        if let (Place::Here, Combine::Reduce(r)) = (place, combine)
             && at
                 .iter()
                 .all(|&(a, n)| r.count_of(n).is_ok() && !overlaps(origin, a, n))
@@ -146,10 +167,10 @@ impl Window {
             // In this process's address space and whole elements in every run: combine in
             // place, without staging the target's data.
             if let Some(f) = fetch {
-                self.read(&place, &at, f)?;
+                self.read(place, at, f)?;
             }
             let mut done = 0;
-            for &(a, n) in &at {
+            for &(a, n) in at {
                 // SAFETY: `a` lies inside window memory in this process (checked by `locate`);
                 // the accumulate mutex keeps other accumulates out, and the MPI rules keep
                 // puts and the owner's stores off these bytes meanwhile.
@@ -161,17 +182,17 @@ impl Window {
             return Ok(());
         }
         let mut now = vec![0u8; total];
-        self.read(&place, &at, &mut now)?;
+        self.read(place, at, &mut now)?;
         if let Some(f) = fetch {
             f.copy_from_slice(&now);
         }
         match combine {
             Combine::NoOp => Ok(()),
-            Combine::Replace => self.write(&place, &at, origin),
+            Combine::Replace => self.write(place, at, origin),
             Combine::Reduce(r) => {
                 r.reduce_into(&mut now, origin, Order::AccFirst)
                     .map_err(Error::from)?;
-                self.write(&place, &at, &now)
+                self.write(place, at, &now)
             }
         }
     }
@@ -193,10 +214,26 @@ impl Window {
         }
         let runs = [(0isize, len)];
         let (place, at) = self.locate(rank, disp, &runs, len)?;
+        if let Place::Remote(r) = place {
+            return self.compare_and_swap_remote(r, at[0].0, origin, compare, result);
+        }
         let _held = self.acc_lock(rank as usize)?;
-        self.read(&place, &at, result)?;
+        self.swap_held(&place, &at, origin, compare, result)
+    }
+
+    /// The compare-and-swap of [`Window::compare_and_swap`] once the target's accumulate mutex
+    /// is held.
+    pub(super) fn swap_held(
+        &self,
+        place: &Place,
+        at: &[(u64, usize)],
+        origin: &[u8],
+        compare: &[u8],
+        result: &mut [u8],
+    ) -> Result<()> {
+        self.read(place, at, result)?;
         if result == compare {
-            self.write(&place, &at, origin)?;
+            self.write(place, at, origin)?;
         }
         Ok(())
     }
@@ -236,12 +273,19 @@ impl Window {
     /// Checks an access to member `rank` at `disp` (the target rank, the epoch, that the
     /// target is alive) and gives what placing its runs needs.
     fn landing(&self, rank: u32, disp: isize) -> Result<Landing> {
-        let t = *self.target(rank)?;
+        self.target(rank)?;
         self.inner.epoch.check_access(rank as usize)?;
         let world = self.inner.comm.inner.members.world()[rank as usize];
         if let Some(e) = self.inner.comm.inner.engine.failure_of(world) {
             return Err(e);
         }
+        Ok(self.placement(rank, disp))
+    }
+
+    /// Where the runs of an access to member `rank` (a valid rank) at `disp` land; for this
+    /// member's own memory also what an access through active messages asks for.
+    pub(super) fn placement(&self, rank: u32, disp: isize) -> Landing {
+        let t = self.inner.targets[rank as usize];
         let dynamic = self.inner.flavor == Flavor::Dynamic;
         let start = if dynamic {
             disp as i128
@@ -251,13 +295,15 @@ impl Window {
         let (place, base) = match t.reach {
             Reach::Here(p) => (Place::Here, p as usize as i128),
             Reach::Cma { pid, base } => (Place::Cma(pid), base as i128),
+            // Offsets from the target's window start; it checks them again.
+            Reach::Remote => (Place::Remote(rank), 0),
         };
         let attached = if dynamic && matches!(place, Place::Here) {
             Some(self.inner.attached.lock().clone())
         } else {
             None
         };
-        Ok(Landing {
+        Landing {
             rank,
             size: t.size,
             dynamic,
@@ -265,10 +311,10 @@ impl Window {
             base,
             place,
             attached,
-        })
+        }
     }
 
-    fn write(&self, place: &Place, at: &[(u64, usize)], src: &[u8]) -> Result<()> {
+    pub(super) fn write(&self, place: &Place, at: &[(u64, usize)], src: &[u8]) -> Result<()> {
         match *place {
             Place::Here => {
                 let mut done = 0;
@@ -282,10 +328,11 @@ impl Window {
             }
             Place::Cma(pid) => crate::transport::shm::cma::write_runs(pid, at, src)
                 .map_err(|e| cma_error(e, "write")),
+            Place::Remote(rank) => self.write_remote(rank, at, src),
         }
     }
 
-    fn read(&self, place: &Place, at: &[(u64, usize)], dst: &mut [u8]) -> Result<()> {
+    pub(super) fn read(&self, place: &Place, at: &[(u64, usize)], dst: &mut [u8]) -> Result<()> {
         match *place {
             Place::Here => {
                 let mut done = 0;
@@ -298,15 +345,22 @@ impl Window {
             }
             Place::Cma(pid) => crate::transport::shm::cma::read_runs(pid, at, dst)
                 .map_err(|e| cma_error(e, "read")),
+            Place::Remote(rank) => self.read_remote(rank, at, dst),
         }
     }
 
     /// Holds member `t`'s accumulate mutex until the guard drops.
     fn acc_lock(&self, t: usize) -> Result<AccGuard<'_>> {
+        self.acc_lock_for(t, self.inner.comm.inner.engine.rank)
+    }
+
+    /// Holds member `t`'s accumulate mutex (in this process's area) for the process of world
+    /// rank `holder` until the guard drops.
+    pub(super) fn acc_lock_for(&self, t: usize, holder: u32) -> Result<AccGuard<'_>> {
         let inner = &self.inner;
         let engine = &inner.comm.inner.engine;
         let word = inner.area.acc_mutex(t);
-        let mine = u64::from(engine.rank) + 1;
+        let mine = u64::from(holder) + 1;
         let world = inner.comm.inner.members.world();
         wait::until(
             engine,
@@ -329,7 +383,7 @@ impl Window {
 }
 
 /// A held accumulate mutex.
-struct AccGuard<'a> {
+pub(super) struct AccGuard<'a> {
     word: &'a std::sync::atomic::AtomicU64,
 }
 

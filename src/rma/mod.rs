@@ -1,7 +1,7 @@
 //! One-sided communication (RMA): windows of memory that the members of a communicator read,
 //! write and update in each other without the target taking part.
 //!
-//! **One host** (what is implemented): every member maps one shared area per window
+//! **Members that share memory** (one host): every member maps one shared area per window
 //! (`area.rs`: per-target lock words and accumulate mutexes, the counters of post / start /
 //! complete / wait). Data moves with one copy and no target involvement:
 //! * `allocate` and `shared` windows live in that same shared file, so a peer's memory is a
@@ -10,13 +10,18 @@
 //!   addressed by absolute address) are read and written with cross-memory attach
 //!   (`process_vm_readv` / `process_vm_writev`), whose iovecs take a datatype's byte runs.
 //!
+//! **Members that do not** (between hosts, or where cross-memory attach is refused, or with
+//! `NEXAR_RMA=messages`): the window is served by active messages (`remote.rs`). Each member
+//! keeps the same area privately, with its own memory in it for `allocate`; an access to
+//! another member is a remote procedure call on the window's communicator ([`crate::rpc`]),
+//! which the target's engine runs on its own memory and words, on a thread of its own, so the
+//! target need not call anything (passive-target progress). Locks wait at the target; posts
+//! and completes are written into the member that reads them. `shared` windows need shared
+//! memory and are refused there ([`ErrorKind::Unsupported`]).
+//!
 //! Every operation completes when it returns, so flushes are ordering points and a fence is a
 //! memory fence around a barrier. Accumulates hold the target's accumulate mutex around
 //! read-combine-write (MPI's per-element atomicity, for any type and op).
-//!
-//! **Between hosts**: not implemented. Creating a window over a communicator whose members do
-//! not all share memory with this process (or, for `create` and `dynamic` windows, do not
-//! allow cross-memory attach) fails on every member with [`ErrorKind::Unsupported`].
 //!
 //! Synchronization and epochs are in `sync.rs`, data movement in `access.rs`.
 //!
@@ -24,13 +29,13 @@
 //! (MPI also allows taking them lazily, at the first access, which a program mixing
 //! `lock_all` with exclusive locks held elsewhere could rely on); accumulates always go
 //! through the target's mutex (no CPU atomics yet, so a lone fetch-and-op pays for it); a
-//! dynamic window checks the ranges of accesses to this process's own attached regions only
-//! (a peer's access to memory it mapped but did not attach is not refused); without
-//! cross-memory attach (ptrace permission) `create` and `dynamic` windows are refused rather
-//! than served by active messages.
+//! window is served by active messages as a whole once one pair of members cannot share
+//! memory (members of one host then also pay a round trip per access); between hosts every
+//! access is one round trip (no pipelining of puts until the next flush, no RDMA).
 
 mod access;
 mod area;
+mod remote;
 mod sync;
 mod wait;
 
@@ -80,6 +85,8 @@ enum Reach {
     Here(*mut u8),
     /// At this address in process `pid`, by cross-memory attach.
     Cma { pid: i32, base: u64 },
+    /// In another process reached by active messages only (`remote.rs`).
+    Remote,
 }
 
 /// One member's window memory.
@@ -107,6 +114,16 @@ struct Inner {
     epoch: sync::EpochCell,
     /// Regions attached to a dynamic window here (address, bytes).
     attached: Mutex<Vec<(usize, usize)>>,
+    /// Served by active messages: the calls to the other members (`None`: shared memory).
+    rpc: Option<crate::rpc::Rpc>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(rpc) = &self.rpc {
+            rpc.unregister(remote::FN);
+        }
+    }
 }
 
 // SAFETY: the raw addresses are window memory, accessed under the MPI rules (the program's
@@ -147,9 +164,12 @@ impl Comm {
         // without it, a member on this host is assumed readable and a refused read fails
         // the operation with its error.
         let cma_known = |w: u32| !transport.shares_memory(w) || transport.cma_target(w).is_some();
-        let usable = world
-            .iter()
-            .all(|&w| same_host(w) && (!needs_cma || w == engine.rank || cma_known(w)));
+        // Shared memory unless the configuration asks for active messages (which a shared
+        // window cannot use).
+        let usable = (!engine.cfg.rma_messages || flavor == Flavor::Shared)
+            && world
+                .iter()
+                .all(|&w| same_host(w) && (!needs_cma || w == engine.rank || cma_known(w)));
         let size = if flavor == Flavor::Dynamic {
             0
         } else {
@@ -166,47 +186,73 @@ impl Comm {
         let mut all = vec![0u64; RECORD * n];
         comm.allgather_blocking(&record, &mut all)?;
         let rec = |r: usize| &all[RECORD * r..RECORD * (r + 1)];
-        if let Some(r) = (0..n).find(|&r| rec(r)[3] == 0) {
+        let apart = (0..n).find(|&r| rec(r)[3] == 0);
+        if let (Some(r), Flavor::Shared) = (apart, flavor) {
             return Err(Error::new(
                 ErrorKind::Unsupported,
                 format!(
-                    "rank {r} of the communicator cannot reach every other member's memory: \
-                     windows work only among ranks on one host sharing memory{} (windows \
-                     between hosts are not supported yet)",
-                    if needs_cma {
-                        ", with cross-memory attach (process_vm_readv) allowed for \
-                         MPI_Win_create and dynamic windows"
-                    } else {
-                        ""
-                    }
+                    "rank {r} of the communicator does not share memory with every other \
+                     member: MPI_Win_allocate_shared needs ranks of one host (other window \
+                     flavors work between hosts)"
                 ),
             ));
         }
         let sizes: Vec<usize> = (0..n).map(|r| rec(r)[0] as usize).collect();
-        // Every member must lay the file out alike: non-contiguous if any member asked.
-        let noncontig = (0..n).any(|r| rec(r)[4] != 0);
-        let (offsets, total) = data_offsets(flavor, noncontig, n, &sizes);
-        let map = share_file(&comm, total)?;
-        let area = Area::new(map, n);
-        let targets = (0..n)
-            .map(|r| {
-                let (size, disp_unit, base) = (sizes[r], rec(r)[1] as usize, rec(r)[2]);
-                let reach = match flavor {
-                    Flavor::Allocate | Flavor::Shared => Reach::Here(area.at(offsets[r])),
-                    _ if r == me => Reach::Here(base as usize as *mut u8),
-                    _ => Reach::Cma {
-                        pid: rec(r)[5] as i32,
-                        base,
+        let messages = apart.is_some();
+        let (area, targets) = if messages {
+            // This member's control words and (allocate) memory, private; the others are
+            // reached by active messages.
+            let control = Area::control_bytes(n);
+            let mine_bytes = if flavor == Flavor::Allocate { size } else { 0 };
+            let map = SharedMap::private(control + mine_bytes).map_err(|e| {
+                Error::new(
+                    ErrorKind::ResourceExhausted,
+                    format!("cannot map the window's {mine_bytes} bytes: {e}"),
+                )
+            })?;
+            let area = Area::new(map, n);
+            let targets = (0..n)
+                .map(|r| Target {
+                    size: sizes[r],
+                    disp_unit: rec(r)[1] as usize,
+                    reach: match flavor {
+                        _ if r != me => Reach::Remote,
+                        Flavor::Allocate => Reach::Here(area.at(control)),
+                        // Addressed absolutely.
+                        Flavor::Dynamic => Reach::Here(std::ptr::null_mut()),
+                        _ => Reach::Here(mine.base),
                     },
-                };
-                Ok(Target {
-                    size,
-                    disp_unit,
-                    reach,
                 })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Window {
+                .collect();
+            (area, targets)
+        } else {
+            // Every member must lay the file out alike: non-contiguous if any member asked.
+            let noncontig = (0..n).any(|r| rec(r)[4] != 0);
+            let (offsets, total) = data_offsets(flavor, noncontig, n, &sizes);
+            let map = share_file(&comm, total)?;
+            let area = Area::new(map, n);
+            let targets = (0..n)
+                .map(|r| {
+                    let (size, disp_unit, base) = (sizes[r], rec(r)[1] as usize, rec(r)[2]);
+                    let reach = match flavor {
+                        Flavor::Allocate | Flavor::Shared => Reach::Here(area.at(offsets[r])),
+                        _ if r == me => Reach::Here(base as usize as *mut u8),
+                        _ => Reach::Cma {
+                            pid: rec(r)[5] as i32,
+                            base,
+                        },
+                    };
+                    Target {
+                        size,
+                        disp_unit,
+                        reach,
+                    }
+                })
+                .collect();
+            (area, targets)
+        };
+        let rpc = messages.then(|| comm.rpc());
+        let window = Window {
             inner: Arc::new(Inner {
                 epoch: sync::EpochCell::new(n),
                 comm,
@@ -215,8 +261,15 @@ impl Comm {
                 area,
                 targets,
                 attached: Mutex::new(Vec::new()),
+                rpc,
             }),
-        })
+        };
+        if messages {
+            // Every member serves before any calls it.
+            remote::serve(&window);
+            window.inner.comm.barrier_blocking()?;
+        }
+        Ok(window)
     }
 }
 
@@ -321,6 +374,7 @@ impl Window {
             (Flavor::Dynamic, _) => std::ptr::null_mut(),
             (_, Reach::Here(p)) => p,
             (_, Reach::Cma { base, .. }) => base as usize as *mut u8,
+            (_, Reach::Remote) => std::ptr::null_mut(),
         };
         (base, t.size, t.disp_unit)
     }

@@ -11,6 +11,10 @@
 //! * a lock takes the target's lock word (exclusive: `0 -> EXCLUSIVE | holder`; shared: one
 //!   more holder while no exclusive one), unlock releases it, and flushes are memory fences.
 //!
+//! On a window served by active messages (`remote.rs`) the same words live in the member that
+//! reads them: a post is written into the origin's area, a complete into the target's, and a
+//! lock is taken by the target on its own word for the caller.
+//!
 //! Epochs are checked locally: an access needs a fence epoch, an access epoch that includes
 //! the target, or a lock on it. Nested locks on a target, unlock without a lock, start /
 //! post without their complete / wait, and a fence inside a lock or PSCW epoch are errors.
@@ -183,6 +187,11 @@ impl Window {
         self.inner.comm.inner.members.world()[r]
     }
 
+    /// Whether member `r` is reached by active messages.
+    fn remote(&self, r: usize) -> bool {
+        matches!(self.inner.targets[r].reach, super::Reach::Remote)
+    }
+
     fn check_group(&self, group: &[u32]) -> Result<Vec<usize>> {
         let n = self.inner.targets.len();
         group
@@ -236,10 +245,18 @@ impl Window {
         let me = self.inner.me;
         for &o in &g {
             e.posted[o] += 1;
-            self.inner
-                .area
-                .post(me, o)
-                .store(e.posted[o], Ordering::Release);
+            if self.remote(o) {
+                if let Err(err) = self.post_remote(o as u32, e.posted[o]) {
+                    // Not posted to this one: a later post makes up for the others.
+                    e.posted[o] -= 1;
+                    return Err(err);
+                }
+            } else {
+                self.inner
+                    .area
+                    .post(me, o)
+                    .store(e.posted[o], Ordering::Release);
+            }
         }
         e.exposure = Some(g);
         e.fence = false;
@@ -299,13 +316,18 @@ impl Window {
             .ok_or_else(|| sync_error("MPI_Win_complete without MPI_Win_start"))?;
         fence(Ordering::SeqCst);
         let me = self.inner.me;
+        let mut told = Ok(());
         for t in g {
-            self.inner
-                .area
-                .complete(t, me)
-                .fetch_add(1, Ordering::Release);
+            if self.remote(t) {
+                told = told.and(self.complete_remote(t as u32));
+            } else {
+                self.inner
+                    .area
+                    .complete(t, me)
+                    .fetch_add(1, Ordering::Release);
+            }
         }
-        Ok(())
+        told
     }
 
     /// Whether every origin of the exposure epoch has completed.
@@ -349,10 +371,19 @@ impl Window {
         Ok(true)
     }
 
-    /// Takes target `t`'s lock word.
+    /// Takes target `t`'s lock for this process.
     fn acquire(&self, t: usize, kind: LockKind) -> Result<()> {
+        if self.remote(t) {
+            return self.lock_remote(t as u32, kind);
+        }
+        self.acquire_for(t, kind, self.engine().rank)
+    }
+
+    /// Takes target `t`'s lock word, in this process's area, for the process of world rank
+    /// `holder`.
+    pub(super) fn acquire_for(&self, t: usize, kind: LockKind, holder: u32) -> Result<()> {
         let word = self.inner.area.lock(t);
-        let me = u64::from(self.engine().rank);
+        let me = u64::from(holder);
         let world = self.inner.comm.inner.members.world();
         wait::until(
             self.engine(),
@@ -380,7 +411,17 @@ impl Window {
         )
     }
 
-    fn release(&self, t: usize, kind: LockKind) {
+    /// Releases this process's lock on target `t`.
+    fn release(&self, t: usize, kind: LockKind) -> Result<()> {
+        if self.remote(t) {
+            return self.unlock_remote(t as u32, kind);
+        }
+        self.release_here(t, kind);
+        Ok(())
+    }
+
+    /// Releases target `t`'s lock word in this process's area.
+    pub(super) fn release_here(&self, t: usize, kind: LockKind) {
         fence(Ordering::SeqCst);
         let word = self.inner.area.lock(t);
         match kind {
@@ -425,8 +466,7 @@ impl Window {
                 "MPI_Win_unlock of rank {t}, which this process has not locked"
             ))
         })?;
-        self.release(t, kind);
-        Ok(())
+        self.release(t, kind)
     }
 
     /// `MPI_Win_lock_all`: a shared lock on every member.
@@ -443,7 +483,7 @@ impl Window {
         for t in 0..self.inner.targets.len() {
             if let Err(err) = self.acquire(t, LockKind::Shared) {
                 for u in 0..t {
-                    self.release(u, LockKind::Shared);
+                    let _ = self.release(u, LockKind::Shared);
                 }
                 return Err(err);
             }
@@ -463,10 +503,13 @@ impl Window {
             }
             e.lock_all = false;
         }
+        // Every lock is released even if one target cannot be reached; the first error is
+        // the call's.
+        let mut released = Ok(());
         for t in 0..self.inner.targets.len() {
-            self.release(t, LockKind::Shared);
+            released = released.and(self.release(t, LockKind::Shared));
         }
-        Ok(())
+        released
     }
 
     /// `MPI_Win_flush` / `MPI_Win_flush_local` on `rank` (`None`: the `_all` forms): every

@@ -11,8 +11,9 @@
 //! The engine does the work (shared areas, locks, epochs, data movement); this family checks
 //! and translates handles, datatypes and ops. Every operation completes when it returns (the
 //! engine moves data with one copy at issue time), so the request forms return completed
-//! requests. Windows work among ranks of one host only: creating one over a communicator that
-//! spans hosts fails with `MPI_ERR_UNSUPPORTED_OPERATION` (see [`nexar::rma`]).
+//! requests. Among ranks of one host windows share memory; over a communicator that spans hosts
+//! they are served by active messages, and only `MPI_Win_allocate_shared` fails there, with
+//! `MPI_ERR_UNSUPPORTED_OPERATION` (see [`nexar::rma`]).
 //!
 //! Errors of a function on a window go through the window's error handler, which is
 //! `MPI_ERRORS_ARE_FATAL` until `MPI_Win_set_errhandler` changes it; errors of the creation

@@ -67,6 +67,31 @@ impl SharedMap {
         Self::map(&file, len)
     }
 
+    /// Maps `len` zeroed bytes (at least one page) that only this process sees: the same
+    /// layout as a shared file where no other process needs it (a window served by active
+    /// messages keeps its control words and its memory in one).
+    pub fn private(len: usize) -> io::Result<Self> {
+        let len = len.max(1);
+        // SAFETY: a fresh anonymous mapping; no existing memory is touched.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Self {
+            base: base.cast(),
+            len,
+        })
+    }
+
     fn map(file: &File, len: usize) -> io::Result<Self> {
         let base = super::segment::map(file, len)?;
         Ok(Self { base, len })
