@@ -146,7 +146,7 @@ fn data_moves_through_the_targets_engine_and_the_target_checks_ranges() {
 }
 
 #[test]
-fn a_dynamic_window_target_checks_its_attached_regions() {
+fn a_dynamic_window_target_checks_its_attached_regions_spanning_adjacent_ones() {
     run(2, |ctx| {
         let world = ctx.world();
         let me = world.rank();
@@ -154,13 +154,16 @@ fn a_dynamic_window_target_checks_its_attached_regions() {
         let mut region = vec![0u64; 4];
         let addr = region.as_mut_ptr() as u64;
         if me == 1 {
-            w.attach(region.as_mut_ptr().cast(), 32)?;
+            // Two regions side by side: one access may span both.
+            w.attach(region.as_mut_ptr().cast(), 16)?;
+            w.attach(region[2..].as_mut_ptr().cast(), 16)?;
         }
         let mut addrs = [0u64; 2];
         world.allgather_blocking(&[addr], &mut addrs)?;
         if me == 0 {
             w.lock(LockKind::Exclusive, 1)?;
-            w.put(1, addrs[1] as isize + 8, &[(0, 8)], &7u64.to_le_bytes())?;
+            let both = [7u64.to_le_bytes(), 8u64.to_le_bytes()].concat();
+            w.put(1, addrs[1] as isize + 8, &[(0, 16)], &both)?;
             let e = w
                 .put(1, addrs[1] as isize + 32, &[(0, 8)], &[0; 8])
                 .unwrap_err();
@@ -174,9 +177,15 @@ fn a_dynamic_window_target_checks_its_attached_regions() {
         world.barrier_blocking()?;
         if me == 1 {
             // SAFETY: read after the barrier that follows the put.
-            let v = unsafe { std::ptr::read_volatile(&region[1]) };
-            assert_eq!(v, 7);
+            let v = unsafe {
+                [
+                    std::ptr::read_volatile(&region[1]),
+                    std::ptr::read_volatile(&region[2]),
+                ]
+            };
+            assert_eq!(v, [7, 8]);
             w.detach(region.as_ptr().cast())?;
+            w.detach(region[2..].as_ptr().cast())?;
         }
         w.free()?;
         Ok(())

@@ -59,9 +59,7 @@ impl Landing {
     pub(super) fn address(&self, off: isize, n: usize) -> Result<u64> {
         let lo = self.start + off as i128;
         let inside = match &self.attached {
-            Some(regions) => regions
-                .iter()
-                .any(|&(b, s)| lo >= b as i128 && lo + n as i128 <= b as i128 + s as i128),
+            Some(regions) => covered(regions, lo, lo + n as i128),
             None => self.dynamic || (lo >= 0 && lo + n as i128 <= self.size as i128),
         };
         let addr = self.base + lo;
@@ -393,6 +391,26 @@ impl Drop for AccGuard<'_> {
     }
 }
 
+/// Whether the attached `regions` (address, bytes) cover every byte of `lo..hi`: an access may
+/// span regions attached side by side.
+fn covered(regions: &[(usize, usize)], lo: i128, hi: i128) -> bool {
+    let mut at = lo;
+    while at < hi {
+        match regions
+            .iter()
+            .find(|&&(b, s)| b as i128 <= at && at < b as i128 + s as i128)
+        {
+            Some(&(b, s)) => at = b as i128 + s as i128,
+            None => return false,
+        }
+    }
+    // An empty access is inside if its address is.
+    lo < hi
+        || regions
+            .iter()
+            .any(|&(b, s)| b as i128 <= lo && lo <= (b + s) as i128)
+}
+
 /// Whether `bytes` and the `n` bytes at address `a` share memory.
 fn overlaps(bytes: &[u8], a: u64, n: usize) -> bool {
     let (lo, hi) = (
@@ -413,4 +431,23 @@ fn cma_error(e: std::io::Error, what: &str) -> Error {
         kind,
         format!("cross-memory {what} of the target's window memory failed: {e}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covered;
+
+    #[test]
+    fn an_access_may_span_regions_attached_side_by_side_but_not_a_gap() {
+        let regions = [(1000, 100), (1100, 50), (2000, 10)];
+        assert!(covered(&regions, 1050, 1150), "across two adjacent regions");
+        assert!(!covered(&regions, 1050, 1151), "one byte past the second");
+        assert!(!covered(&regions, 1140, 2005), "across a gap");
+        assert!(covered(&regions, 2000, 2010));
+        assert!(!covered(&regions, 999, 1001));
+        assert!(
+            covered(&regions, 1150, 1150),
+            "empty, at the end of a region"
+        );
+    }
 }

@@ -12,7 +12,9 @@
 //! CAS        offset u64, len u32, compare, origin    -> the old bytes
 //! LOCK       kind                            -> () once granted (waits at the target)
 //! UNLOCK     kind                            -> ()
-//! ACC_LOCK / ACC_UNLOCK                      -> () (a custom combiner runs at the origin)
+//! HOLD       runs                            -> the runs' bytes, the accumulate mutex kept
+//! RELEASE    store u8, runs, data            -> () (data written if store), mutex released
+//!            (HOLD and RELEASE: a custom combiner, which runs at the origin)
 //! POST       count u64                       -> () (the caller's posts to this member)
 //! COMPLETE                                   -> () (one more complete from the caller)
 //! runs = count u32, then (offset u64, bytes u64) each: offsets from the target window's
@@ -41,8 +43,8 @@ const ACC: u8 = 3;
 const CAS: u8 = 4;
 const LOCK: u8 = 5;
 const UNLOCK: u8 = 6;
-const ACC_LOCK: u8 = 7;
-const ACC_UNLOCK: u8 = 8;
+const HOLD: u8 = 7;
+const RELEASE: u8 = 8;
 const POST: u8 = 9;
 const COMPLETE: u8 = 10;
 
@@ -204,8 +206,8 @@ impl Window {
     }
 
     /// An accumulate on member `rank`: one call where the combiner can travel (replace, no-op,
-    /// a predefined op on a predefined type), else the target's accumulate mutex held from here
-    /// around a get, the combination and a put.
+    /// a predefined op on a predefined type), else two: the target's data fetched with its
+    /// accumulate mutex kept, combined here, and stored back as the mutex is released.
     pub(super) fn accumulate_remote(
         &self,
         rank: u32,
@@ -245,27 +247,26 @@ impl Window {
         r: &Reducer,
         fetch: Option<&mut [u8]>,
     ) -> Result<()> {
-        self.call(
-            rank,
-            Request::new(ACC_LOCK, 0),
-            "taking the accumulate mutex",
-        )?;
         let total: usize = at.iter().map(|r| r.1).sum();
-        let mut now = vec![0u8; total];
-        let done = self.read_remote(rank, at, &mut now).and_then(|()| {
+        let req = Request::new(HOLD, 4 + 16 * at.len()).runs(at);
+        let held = self.call(rank, req, "an accumulate (fetching its target data)")?;
+        let mut now = held.to_vec();
+        let combined = if now.len() != total {
+            Err(malformed().context("the held target data has the wrong size"))
+        } else {
             if let Some(f) = fetch {
                 f.copy_from_slice(&now);
             }
             r.reduce_into(&mut now, origin, Order::AccFirst)
-                .map_err(Error::from)?;
-            self.write_remote(rank, at, &now)
-        });
-        let released = self.call(
-            rank,
-            Request::new(ACC_UNLOCK, 0),
-            "releasing the accumulate mutex",
-        );
-        done.and(released.map(drop))
+                .map_err(Error::from)
+        };
+        // Released in every case; stored only if combined.
+        let req = Request::new(RELEASE, 5 + 16 * at.len() + total)
+            .u8(u8::from(combined.is_ok()))
+            .runs(at)
+            .bytes(if combined.is_ok() { &now } else { &[] });
+        let released = self.call(rank, req, "an accumulate (storing its result)");
+        combined.and(released.map(drop))
     }
 
     /// A compare-and-swap of the `compare.len()` bytes at offset `off` of member `rank`.
@@ -315,7 +316,8 @@ impl Window {
             .map(drop)
     }
 
-    /// Runs request `req` from member `caller` on this member's memory and words.
+    /// Serves request `req` from member `caller` on this member's memory and words (on the
+    /// engine's blocking pool: locks and the accumulate mutex may be waited for).
     fn answer(&self, req: &[u8], caller: u32) -> Result<Vec<u8>> {
         let mut f = Fields(req);
         let me = self.inner.me;
@@ -362,8 +364,8 @@ impl Window {
                 if how != NO_OP && f.0.len() != total {
                     return Err(malformed());
                 }
-                let mut old = vec![0u8; if fetch { total } else { 0 }];
                 let _held = self.acc_lock_for(me, from)?;
+                let mut old = vec![0u8; if fetch { total } else { 0 }];
                 self.combine_held(&Place::Here, &at, f.0, combine, fetch.then_some(&mut old))?;
                 Ok(old)
             }
@@ -375,8 +377,8 @@ impl Window {
                 let l = self.placement(me as u32, 0);
                 let off = isize::try_from(off).map_err(|_| malformed())?;
                 let at = [(l.address(off, len)?, len)];
-                let mut old = vec![0u8; len];
                 let _held = self.acc_lock_for(me, from)?;
+                let mut old = vec![0u8; len];
                 self.swap_held(&Place::Here, &at, origin, compare, &mut old)?;
                 Ok(old)
             }
@@ -394,21 +396,35 @@ impl Window {
                 self.release_here(me, f.kind()?);
                 Ok(Vec::new())
             }
-            ACC_LOCK => {
-                // Held across calls: ACC_UNLOCK (or the caller's death, see `acc_lock_for`'s
-                // watch) ends it.
-                std::mem::forget(self.acc_lock_for(me, from)?);
-                Ok(Vec::new())
+            HOLD => {
+                let (at, total) = f.runs(self)?;
+                let held = self.acc_lock_for(me, from)?;
+                let mut out = vec![0u8; total];
+                self.read(&Place::Here, &at, &mut out)?;
+                // Kept across calls: RELEASE ends it (or, should the caller die first, the
+                // others' waits for it fail, see `acc_lock_for`'s watch).
+                std::mem::forget(held);
+                Ok(out)
             }
-            ACC_UNLOCK => {
+            RELEASE => {
+                let store = f.u8()? != 0;
                 let word = self.inner.area.acc_mutex(me);
-                let _ = word.compare_exchange(
-                    u64::from(from) + 1,
-                    0,
-                    Ordering::Release,
-                    Ordering::Relaxed,
-                );
-                Ok(Vec::new())
+                if word.load(Ordering::Acquire) != u64::from(from) + 1 {
+                    return Err(
+                        malformed().context("the caller does not hold the accumulate mutex")
+                    );
+                }
+                let stored = f.runs(self).and_then(|(at, total)| {
+                    if !store {
+                        return Ok(());
+                    }
+                    if f.0.len() != total {
+                        return Err(malformed());
+                    }
+                    self.write(&Place::Here, &at, f.0)
+                });
+                word.store(0, Ordering::Release);
+                stored.map(|()| Vec::new())
             }
             POST if (caller as usize) < n => {
                 let count = f.u64()?;
