@@ -2,7 +2,8 @@
 //! process: data movement through the target's engine, the checks the target makes itself
 //! (ranges, a dynamic window's attached regions), accumulates whose combiner cannot travel
 //! (a custom reducer: the target's accumulate mutex held from the origin), compare-and-swap,
-//! locks that wait at the target, and post / start / complete / wait.
+//! locks that wait at the target, post / start / complete / wait, and puts sent without
+//! waiting whose errors come with the call that completes them.
 
 use nexar::rma::{Combine, Exposed, Flavor, LockKind, Window};
 use nexar::{Config, Context, CustomOp, Datatype, ErrorKind, Order, ReduceOp, Reducer, Result};
@@ -164,14 +165,17 @@ fn a_dynamic_window_target_checks_its_attached_regions_spanning_adjacent_ones() 
             w.lock(LockKind::Exclusive, 1)?;
             let both = [7u64.to_le_bytes(), 8u64.to_le_bytes()].concat();
             w.put(1, addrs[1] as isize + 8, &[(0, 16)], &both)?;
-            let e = w
-                .put(1, addrs[1] as isize + 32, &[(0, 8)], &[0; 8])
-                .unwrap_err();
+            w.flush(Some(1))?;
+            // Past the attached regions: the target refuses it; the put was sent without
+            // waiting, so the unlock that completes it reports the error (and still unlocks).
+            w.put(1, addrs[1] as isize + 32, &[(0, 8)], &[0; 8])?;
+            let e = w.unlock(1).unwrap_err();
             assert_eq!(
                 e.kind(),
                 ErrorKind::RmaRange,
                 "past the attached region: {e}"
             );
+            w.lock(LockKind::Exclusive, 1)?;
             w.unlock(1)?;
         }
         world.barrier_blocking()?;
@@ -225,4 +229,49 @@ fn exposure_epochs_and_exclusive_locks_work_through_messages() {
     });
     assert_eq!(&all[0][..], &[1, 2], "the puts of the access epochs");
     assert_eq!(all[2][0], 60, "increments under exclusive locks");
+}
+
+#[test]
+fn accesses_in_flight_are_served_in_order() {
+    let all = run(2, |ctx| {
+        let world = ctx.world();
+        let w = world.win_create(Flavor::Allocate, exposed(std::ptr::null_mut(), 24, 8))?;
+        if world.rank() == 0 {
+            let sum = Reducer::builtin(ReduceOp::Sum, Datatype::U64);
+            w.lock(LockKind::Exclusive, 1)?;
+            // Several times more than may be in flight at once: the oldest are waited for.
+            for i in 0..300u64 {
+                let v = i.to_le_bytes();
+                w.accumulate(1, 0, &[(0, 8)], &v, Combine::Replace, None)?;
+                w.accumulate(
+                    1,
+                    1,
+                    &[(0, 8)],
+                    &1u64.to_le_bytes(),
+                    Combine::Reduce(&sum),
+                    None,
+                )?;
+                w.put(1, 2, &[(0, 8)], &v)?;
+            }
+            // No flush: the get is served after everything sent before it.
+            let mut last = [0u8; 24];
+            w.get(1, 0, &[(0, 24)], &mut last)?;
+            w.unlock(1)?;
+            let got: Vec<u64> = last
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            assert_eq!(
+                got,
+                [299, 300, 299],
+                "the last replace, every sum, the last put"
+            );
+        }
+        w.fence(false)?;
+        w.fence(true)?;
+        let mem = u64s(&w);
+        w.free()?;
+        Ok(mem)
+    });
+    assert_eq!(all[1], [299, 300, 299]);
 }

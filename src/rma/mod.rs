@@ -114,14 +114,14 @@ struct Inner {
     epoch: sync::EpochCell,
     /// Regions attached to a dynamic window here (address, bytes).
     attached: Mutex<Vec<(usize, usize)>>,
-    /// Served by active messages: the calls to the other members (`None`: shared memory).
-    rpc: Option<crate::rpc::Rpc>,
+    /// Served by active messages (`None`: shared memory).
+    remote: Option<remote::Remote>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(rpc) = &self.rpc {
-            rpc.unregister(remote::FN);
+        if let Some(remote) = &self.remote {
+            remote.stop();
         }
     }
 }
@@ -251,7 +251,7 @@ impl Comm {
                 .collect();
             (area, targets)
         };
-        let rpc = messages.then(|| comm.rpc());
+        let remote = messages.then(|| remote::Remote::new(comm.rpc(), n));
         let window = Window {
             inner: Arc::new(Inner {
                 epoch: sync::EpochCell::new(n),
@@ -261,7 +261,7 @@ impl Comm {
                 area,
                 targets,
                 attached: Mutex::new(Vec::new()),
-                rpc,
+                remote,
             }),
         };
         if messages {
@@ -446,7 +446,8 @@ impl Window {
     /// (so none accesses this one's memory any more) and releases it when the last clone goes.
     pub fn free(&self) -> Result<()> {
         self.inner.epoch.lock().check_idle("free the window")?;
-        self.barrier()
+        let settled = self.settle(None);
+        self.barrier().and(settled)
     }
 }
 

@@ -1,9 +1,17 @@
 //! Windows served by active messages (members that share no memory, see [`super`]): each
-//! access to another member is one remote procedure call on the window's communicator, run by
+//! access to another member is a remote procedure call on the window's communicator, run by
 //! the target's engine on its own memory and control words, so the target takes no part.
 //!
+//! **Order and completion.** Each origin numbers its requests to each target; the target
+//! serves one origin's requests in that order (a request waits for its predecessor), which
+//! keeps MPI's accumulate ordering however the calls are scheduled. So puts, non-fetching
+//! accumulates and the store that ends a custom accumulate need not wait for their replies:
+//! at most [`MAX_IN_FLIGHT`] of them (of up to [`PIPELINED_BYTES`] each) per target are in
+//! flight, and a flush, unlock, complete, fence or free waits for them ([`Window::settle`]),
+//! reporting the first error. Everything else waits for its reply.
+//!
 //! One function id, [`FN`], on the window's private communicator; a request is an operation
-//! byte and its fields, little-endian:
+//! byte, its sequence number (u64) and its fields, little-endian:
 //!
 //! ```text
 //! PUT        runs, data                      -> ()
@@ -29,10 +37,16 @@ use super::Window;
 use super::access::{Combine, Place};
 use super::sync::LockKind;
 use crate::error::{Error, ErrorKind, Result};
+use crate::request::Request as Call;
+use crate::rpc::Rpc;
 use bytes::Bytes;
 use nexar_proto::{Datatype, Order, ReduceOp, Reducer};
+use parking_lot::Mutex;
+use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 /// The function id a window's members serve on its communicator.
 pub(super) const FN: u32 = 1;
@@ -53,12 +67,98 @@ const REPLACE: u8 = 0;
 const NO_OP: u8 = 1;
 const BUILTIN: u8 = 2;
 
+/// Most requests in flight to one target without their replies.
+pub(super) const MAX_IN_FLIGHT: usize = 64;
+/// Largest request sent without waiting for its reply.
+pub(super) const PIPELINED_BYTES: usize = 64 << 10;
+/// A request whose predecessor from the same origin has not arrived after this long fails
+/// (the predecessor was refused by the RPC layer, say): its successors cannot be served.
+const LOST_AFTER: Duration = Duration::from_secs(60);
+/// How often a request waiting for its turn checks that its origin and this engine live.
+const CHECK_EVERY: Duration = Duration::from_millis(10);
+
+/// The active-message side of one member's window: its calls to the others, and the order in
+/// which it serves theirs.
+pub(super) struct Remote {
+    rpc: Rpc,
+    flight: Mutex<Flight>,
+    /// Per origin: where serving its requests stands.
+    served: Mutex<Vec<Served>>,
+}
+
+/// Serving one origin's requests.
+#[derive(Default)]
+struct Served {
+    /// Requests served so far (the number of the next one).
+    next: u64,
+    /// The threads holding later requests, by number: each is woken alone when its turn
+    /// comes (many may wait while a window of requests is in flight).
+    waiting: BTreeMap<u64, std::thread::Thread>,
+}
+
+/// This member's requests to the others.
+struct Flight {
+    /// Per target: requests numbered so far.
+    sent: Vec<u64>,
+    /// Per target: requests in `pending`.
+    in_flight: Vec<usize>,
+    /// Requests sent without waiting, oldest first: (target, call, what it was).
+    pending: VecDeque<(u32, Call<Bytes>, &'static str)>,
+}
+
+impl Remote {
+    /// The active-message side of a window of `n` members on `rpc`'s communicator.
+    pub(super) fn new(rpc: Rpc, n: usize) -> Self {
+        Self {
+            rpc,
+            flight: Mutex::new(Flight {
+                sent: vec![0; n],
+                in_flight: vec![0; n],
+                pending: VecDeque::new(),
+            }),
+            served: Mutex::new((0..n).map(|_| Served::default()).collect()),
+        }
+    }
+
+    /// Stops serving (the window is gone).
+    pub(super) fn stop(&self) {
+        self.rpc.unregister(FN);
+    }
+}
+
+impl Flight {
+    /// Numbers `req` as this member's next request to `rank` and sends it.
+    fn start(&mut self, rpc: &Rpc, rank: u32, mut req: Request) -> Call<Bytes> {
+        let seq = &mut self.sent[rank as usize];
+        req.0[1..9].copy_from_slice(&seq.to_le_bytes());
+        *seq += 1;
+        rpc.start_call(rank, FN, req.0, None)
+    }
+}
+
+/// Serving `origin`'s next request: dropping it lets the one after it in.
+struct Turn<'a> {
+    remote: &'a Remote,
+    origin: usize,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut served = self.remote.served.lock();
+        let o = &mut served[self.origin];
+        o.next += 1;
+        if let Some(t) = o.waiting.get(&o.next) {
+            t.unpark();
+        }
+    }
+}
+
 /// Starts serving `window`'s accesses from the other members (the handler holds it weakly:
 /// dropping the window ends the service, see `Drop for Inner`).
 pub(super) fn serve(window: &Window) {
     let weak = Arc::downgrade(&window.inner);
-    if let Some(rpc) = &window.inner.rpc {
-        rpc.register(FN, move |req: &[u8], caller: u32| {
+    if let Some(remote) = &window.inner.remote {
+        remote.rpc.register(FN, move |req: &[u8], caller: u32| {
             let inner = weak
                 .upgrade()
                 .ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "the window was freed"))?;
@@ -71,9 +171,11 @@ pub(super) fn serve(window: &Window) {
 struct Request(Vec<u8>);
 
 impl Request {
+    /// Request `op`, its sequence number left for [`Flight::start`] to fill in.
     fn new(op: u8, capacity: usize) -> Self {
         let mut v = Vec::with_capacity(capacity + 16);
         v.push(op);
+        v.extend_from_slice(&[0; 8]);
         Self(v)
     }
 
@@ -174,16 +276,100 @@ fn kind_byte(kind: LockKind) -> u8 {
     }
 }
 
+fn context(e: Error, what: &str, rank: u32) -> Error {
+    e.context(format!("{what} on window rank {rank}"))
+}
+
 impl Window {
-    fn call(&self, rank: u32, req: Request, what: &str) -> Result<Bytes> {
-        let rpc = self.inner.rpc.as_ref().ok_or_else(|| {
+    fn remote(&self) -> Result<&Remote> {
+        self.inner.remote.as_ref().ok_or_else(|| {
             Error::new(
                 ErrorKind::Internal,
                 "a window in shared memory has no active messages",
             )
-        })?;
-        rpc.call(rank, FN, req.0, None)
-            .map_err(|e| e.context(format!("{what} on window rank {rank}")))
+        })
+    }
+
+    /// Sends `req` to member `rank` and waits for the reply.
+    fn call(&self, rank: u32, req: Request, what: &str) -> Result<Bytes> {
+        let r = self.remote()?;
+        let call = r.flight.lock().start(&r.rpc, rank, req);
+        r.rpc.finish(call).map_err(|e| context(e, what, rank))
+    }
+
+    /// Sends `req` to member `rank` without waiting for the reply (see the module docs), as
+    /// part of the flight `fl` holds.
+    fn send_in(
+        &self,
+        r: &Remote,
+        mut fl: parking_lot::MutexGuard<'_, Flight>,
+        rank: u32,
+        req: Request,
+        what: &'static str,
+    ) -> Result<()> {
+        if req.0.len() > PIPELINED_BYTES {
+            let call = fl.start(&r.rpc, rank, req);
+            drop(fl);
+            return r
+                .rpc
+                .finish(call)
+                .map(drop)
+                .map_err(|e| context(e, what, rank));
+        }
+        let call = fl.start(&r.rpc, rank, req);
+        fl.pending.push_back((rank, call, what));
+        fl.in_flight[rank as usize] += 1;
+        if fl.in_flight[rank as usize] <= MAX_IN_FLIGHT {
+            return Ok(());
+        }
+        // Too many: wait for the oldest to this target.
+        let i = fl
+            .pending
+            .iter()
+            .position(|p| p.0 == rank)
+            .expect("counted in flight");
+        let (_, oldest, what) = fl.pending.remove(i).expect("found");
+        fl.in_flight[rank as usize] -= 1;
+        drop(fl);
+        r.rpc
+            .finish(oldest)
+            .map(drop)
+            .map_err(|e| context(e, what, rank))
+    }
+
+    /// [`Window::send_in`] on its own.
+    fn send(&self, rank: u32, req: Request, what: &'static str) -> Result<()> {
+        let r = self.remote()?;
+        self.send_in(r, r.flight.lock(), rank, req, what)
+    }
+
+    /// Waits for the replies of the requests sent without waiting to member `rank` (`None`:
+    /// to every member); the first error is the result. Nothing to do in shared memory.
+    pub(super) fn settle(&self, rank: Option<u32>) -> Result<()> {
+        let Some(r) = &self.inner.remote else {
+            return Ok(());
+        };
+        let calls: Vec<_> = {
+            let mut fl = r.flight.lock();
+            if fl.pending.is_empty() {
+                return Ok(());
+            }
+            let all = std::mem::take(&mut fl.pending);
+            let (mine, keep) = all.into_iter().partition(|p| rank.is_none_or(|t| p.0 == t));
+            fl.pending = keep;
+            for p in &mine {
+                fl.in_flight[p.0 as usize] -= 1;
+            }
+            mine.into_iter().collect()
+        };
+        let mut first = Ok(());
+        for (t, call, what) in calls {
+            let got = r.rpc.finish(call);
+            if let (Ok(()), Err(e)) = (&first, got) {
+                first = Err(context(e, what, t));
+            }
+        }
+        first
     }
 
     /// Writes `src` into the runs `at` (offsets) of member `rank`.
@@ -191,7 +377,7 @@ impl Window {
         let req = Request::new(PUT, 4 + 16 * at.len() + src.len())
             .runs(at)
             .bytes(src);
-        self.call(rank, req, "a put").map(drop)
+        self.send(rank, req, "a put")
     }
 
     /// Reads the runs `at` (offsets) of member `rank` into `dst`.
@@ -229,13 +415,14 @@ impl Window {
             .u8(u8::from(fetch.is_some()))
             .runs(at)
             .bytes(if how == NO_OP { &[] } else { origin });
+        let Some(f) = fetch else {
+            return self.send(rank, req, "an accumulate");
+        };
         let old = self.call(rank, req, "an accumulate")?;
-        if let Some(f) = fetch {
-            if old.len() != f.len() {
-                return Err(malformed().context("the fetched data has the wrong size"));
-            }
-            f.copy_from_slice(&old);
+        if old.len() != f.len() {
+            return Err(malformed().context("the fetched data has the wrong size"));
         }
+        f.copy_from_slice(&old);
         Ok(())
     }
 
@@ -248,8 +435,17 @@ impl Window {
         fetch: Option<&mut [u8]>,
     ) -> Result<()> {
         let total: usize = at.iter().map(|r| r.1).sum();
+        let rem = self.remote()?;
+        // The flight stays locked until the store is sent, so no other thread's request to
+        // `rank` falls between the two (served after the hold, it could wait for the mutex
+        // while holding the store up).
+        let mut fl = rem.flight.lock();
         let req = Request::new(HOLD, 4 + 16 * at.len()).runs(at);
-        let held = self.call(rank, req, "an accumulate (fetching its target data)")?;
+        let call = fl.start(&rem.rpc, rank, req);
+        let held = rem
+            .rpc
+            .finish(call)
+            .map_err(|e| context(e, "an accumulate (fetching its target data)", rank))?;
         let mut now = held.to_vec();
         let combined = if now.len() != total {
             Err(malformed().context("the held target data has the wrong size"))
@@ -265,8 +461,8 @@ impl Window {
             .u8(u8::from(combined.is_ok()))
             .runs(at)
             .bytes(if combined.is_ok() { &now } else { &[] });
-        let released = self.call(rank, req, "an accumulate (storing its result)");
-        combined.and(released.map(drop))
+        let released = self.send_in(rem, fl, rank, req, "an accumulate (storing its result)");
+        combined.and(released)
     }
 
     /// A compare-and-swap of the `compare.len()` bytes at offset `off` of member `rank`.
@@ -316,6 +512,48 @@ impl Window {
             .map(drop)
     }
 
+    /// Waits until request `seq` of member `origin` is the next to serve.
+    fn turn(&self, origin: usize, seq: u64) -> Result<Turn<'_>> {
+        let r = self.remote()?;
+        let start = Instant::now();
+        let mut served = r.served.lock();
+        let waited = loop {
+            let o = served.get_mut(origin).ok_or_else(malformed)?;
+            if o.next == seq {
+                break Ok(());
+            }
+            if o.next > seq {
+                break Err(malformed().context(format!("request {seq} came twice")));
+            }
+            o.waiting.insert(seq, std::thread::current());
+            drop(served);
+            // Woken by the predecessor's end; the timeout is for the checks.
+            std::thread::park_timeout(CHECK_EVERY);
+            let engine = &self.inner.comm.inner.engine;
+            let world = self.inner.comm.inner.members.world()[origin];
+            let gone = engine
+                .check_open()
+                .err()
+                .or_else(|| engine.failure_of(world));
+            served = r.served.lock();
+            if let Some(e) = gone {
+                break Err(e);
+            }
+            if start.elapsed() > LOST_AFTER {
+                break Err(Error::new(
+                    ErrorKind::Internal,
+                    format!(
+                        "window rank {origin}'s request {} never arrived: its later ones \
+                         cannot be served",
+                        served[origin].next
+                    ),
+                ));
+            }
+        };
+        served[origin].waiting.remove(&seq);
+        waited.map(|()| Turn { remote: r, origin })
+    }
+
     /// Serves request `req` from member `caller` on this member's memory and words (on the
     /// engine's blocking pool: locks and the accumulate mutex may be waited for).
     fn answer(&self, req: &[u8], caller: u32) -> Result<Vec<u8>> {
@@ -330,7 +568,9 @@ impl Window {
             .world()
             .get(caller as usize)
             .ok_or_else(malformed)?;
-        match f.u8()? {
+        let op = f.u8()?;
+        let _turn = self.turn(caller as usize, f.u64()?)?;
+        match op {
             PUT => {
                 let (at, total) = f.runs(self)?;
                 if f.0.len() != total {
@@ -443,5 +683,63 @@ impl Window {
             }
             _ => Err(malformed()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rma::{Exposed, Flavor};
+    use crate::{Config, Context};
+
+    /// Request `seq` of a put of `v` into the first 8 bytes.
+    fn put(seq: u64, v: u64) -> Vec<u8> {
+        let mut r = Request::new(PUT, 32)
+            .runs(&[(0, 8)])
+            .bytes(&v.to_le_bytes());
+        r.0[1..9].copy_from_slice(&seq.to_le_bytes());
+        r.0
+    }
+
+    #[test]
+    fn a_request_waits_for_its_predecessor_from_the_same_origin() {
+        let cfg = Config {
+            rma_messages: true,
+            ..Config::default()
+        };
+        let ctxs = Context::in_process_with(2, cfg).unwrap();
+        let mine = || Exposed {
+            base: std::ptr::null_mut(),
+            size: 16,
+            disp_unit: 8,
+            noncontig: false,
+        };
+        let wins: Vec<Window> = std::thread::scope(|s| {
+            let hs: Vec<_> = ctxs
+                .iter()
+                .map(|c| s.spawn(move || c.world().win_create(Flavor::Allocate, mine()).unwrap()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let w1 = &wins[1];
+        std::thread::scope(|s| {
+            // Rank 0's request 1 arrives before its request 0: it waits.
+            let later = s.spawn(|| w1.answer(&put(1, 7), 0));
+            std::thread::sleep(Duration::from_millis(100));
+            assert!(!later.is_finished(), "request 1 waits for request 0");
+            w1.answer(&put(0, 5), 0).unwrap();
+            later.join().unwrap().unwrap();
+        });
+        let (base, _, _) = w1.local();
+        // SAFETY: rank 1's window memory, written above by the served puts.
+        let v = unsafe { (base as *const u64).read_volatile() };
+        assert_eq!(v, 7, "served in order: 5, then 7");
+        let e = w1.answer(&put(1, 9), 0).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Mismatch, "a repeated number: {e}");
+        std::thread::scope(|s| {
+            for w in &wins {
+                s.spawn(move || w.free().unwrap());
+            }
+        });
     }
 }

@@ -13,7 +13,8 @@
 //!
 //! On a window served by active messages (`remote.rs`) the same words live in the member that
 //! reads them: a post is written into the origin's area, a complete into the target's, and a
-//! lock is taken by the target on its own word for the caller.
+//! lock is taken by the target on its own word for the caller; fences, completes, unlocks and
+//! flushes first wait for the accesses still in flight ([`Window::settle`]).
 //!
 //! Epochs are checked locally: an access needs a fence epoch, an access epoch that includes
 //! the target, or a lock on it. Nested locks on a target, unlock without a lock, start /
@@ -188,7 +189,7 @@ impl Window {
     }
 
     /// Whether member `r` is reached by active messages.
-    fn remote(&self, r: usize) -> bool {
+    fn is_remote(&self, r: usize) -> bool {
         matches!(self.inner.targets[r].reach, super::Reach::Remote)
     }
 
@@ -227,7 +228,9 @@ impl Window {
     /// next unless `no_succeed` (`MPI_MODE_NOSUCCEED`).
     pub fn fence(&self, no_succeed: bool) -> Result<()> {
         self.inner.epoch.lock().check_idle("call a fence")?;
+        let settled = self.settle(None);
         self.barrier()?;
+        settled?;
         self.inner.epoch.lock().fence = !no_succeed;
         Ok(())
     }
@@ -245,7 +248,7 @@ impl Window {
         let me = self.inner.me;
         for &o in &g {
             e.posted[o] += 1;
-            if self.remote(o) {
+            if self.is_remote(o) {
                 if let Err(err) = self.post_remote(o as u32, e.posted[o]) {
                     // Not posted to this one: a later post makes up for the others.
                     e.posted[o] -= 1;
@@ -316,9 +319,9 @@ impl Window {
             .ok_or_else(|| sync_error("MPI_Win_complete without MPI_Win_start"))?;
         fence(Ordering::SeqCst);
         let me = self.inner.me;
-        let mut told = Ok(());
+        let mut told = self.settle(None);
         for t in g {
-            if self.remote(t) {
+            if self.is_remote(t) {
                 told = told.and(self.complete_remote(t as u32));
             } else {
                 self.inner
@@ -373,7 +376,7 @@ impl Window {
 
     /// Takes target `t`'s lock for this process.
     fn acquire(&self, t: usize, kind: LockKind) -> Result<()> {
-        if self.remote(t) {
+        if self.is_remote(t) {
             return self.lock_remote(t as u32, kind);
         }
         self.acquire_for(t, kind, self.engine().rank)
@@ -413,7 +416,7 @@ impl Window {
 
     /// Releases this process's lock on target `t`.
     fn release(&self, t: usize, kind: LockKind) -> Result<()> {
-        if self.remote(t) {
+        if self.is_remote(t) {
             return self.unlock_remote(t as u32, kind);
         }
         self.release_here(t, kind);
@@ -466,7 +469,8 @@ impl Window {
                 "MPI_Win_unlock of rank {t}, which this process has not locked"
             ))
         })?;
-        self.release(t, kind)
+        let settled = self.settle(Some(rank));
+        self.release(t, kind).and(settled)
     }
 
     /// `MPI_Win_lock_all`: a shared lock on every member.
@@ -505,16 +509,17 @@ impl Window {
         }
         // Every lock is released even if one target cannot be reached; the first error is
         // the call's.
-        let mut released = Ok(());
+        let mut released = self.settle(None);
         for t in 0..self.inner.targets.len() {
             released = released.and(self.release(t, LockKind::Shared));
         }
         released
     }
 
-    /// `MPI_Win_flush` / `MPI_Win_flush_local` on `rank` (`None`: the `_all` forms): every
-    /// access already completed, so this is an ordering point; it needs a passive-target
-    /// epoch (on `rank`, for the one-target forms).
+    /// `MPI_Win_flush` / `MPI_Win_flush_local` on `rank` (`None`: the `_all` forms): waits for
+    /// the accesses still in flight to a member reached by active messages (in shared memory
+    /// every access already completed, so this is an ordering point); it needs a
+    /// passive-target epoch (on `rank`, for the one-target forms).
     pub fn flush(&self, rank: Option<u32>) -> Result<()> {
         {
             let e = self.inner.epoch.lock();
@@ -531,6 +536,7 @@ impl Window {
                 ));
             }
         }
+        self.settle(rank)?;
         fence(Ordering::SeqCst);
         Ok(())
     }

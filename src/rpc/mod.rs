@@ -157,9 +157,13 @@ impl Rpc {
         payload: impl Into<Bytes>,
         timeout: Option<Duration>,
     ) -> Result<Bytes> {
-        let call = self.start_call(rank, fn_id, payload, timeout);
-        // Drives the transport on this thread while waiting where it can (shared memory),
-        // like the other blocking calls: the reply needs no hand-off from its progress thread.
+        self.finish(self.start_call(rank, fn_id, payload, timeout))
+    }
+
+    /// Blocks for the reply of a call [`Rpc::start_call`] started, driving the transport on
+    /// this thread while waiting where it can (shared memory), like the other blocking calls:
+    /// the reply needs no hand-off from its progress thread.
+    pub(crate) fn finish(&self, call: Request<Bytes>) -> Result<Bytes> {
         let progress = self
             .engine
             .transport_if_connected()
