@@ -271,19 +271,24 @@ impl Window {
     /// Checks an access to member `rank` at `disp` (the target rank, the epoch, that the
     /// target is alive) and gives what placing its runs needs.
     fn landing(&self, rank: u32, disp: isize) -> Result<Landing> {
-        self.target(rank)?;
+        let t = *self.target(rank)?;
         self.inner.epoch.check_access(rank as usize)?;
         let world = self.inner.comm.inner.members.world()[rank as usize];
         if let Some(e) = self.inner.comm.inner.engine.failure_of(world) {
             return Err(e);
         }
-        Ok(self.placement(rank, disp))
+        Ok(self.place(rank, t, disp))
     }
 
     /// Where the runs of an access to member `rank` (a valid rank) at `disp` land; for this
     /// member's own memory also what an access through active messages asks for.
     pub(super) fn placement(&self, rank: u32, disp: isize) -> Landing {
-        let t = self.inner.targets[rank as usize];
+        self.place(rank, self.inner.targets[rank as usize], disp)
+    }
+
+    /// [`Window::placement`] of member `rank`'s memory `t`.
+    #[inline(always)]
+    fn place(&self, rank: u32, t: super::Target, disp: isize) -> Landing {
         let dynamic = self.inner.flavor == Flavor::Dynamic;
         let start = if dynamic {
             disp as i128
@@ -312,6 +317,7 @@ impl Window {
         }
     }
 
+    #[inline]
     pub(super) fn write(&self, place: &Place, at: &[(u64, usize)], src: &[u8]) -> Result<()> {
         match *place {
             Place::Here => {
@@ -330,6 +336,7 @@ impl Window {
         }
     }
 
+    #[inline]
     pub(super) fn read(&self, place: &Place, at: &[(u64, usize)], dst: &mut [u8]) -> Result<()> {
         match *place {
             Place::Here => {
@@ -393,6 +400,7 @@ impl Drop for AccGuard<'_> {
 
 /// Whether the attached `regions` (address, bytes) cover every byte of `lo..hi`: an access may
 /// span regions attached side by side.
+#[inline(never)]
 fn covered(regions: &[(usize, usize)], lo: i128, hi: i128) -> bool {
     let mut at = lo;
     while at < hi {

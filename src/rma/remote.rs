@@ -373,6 +373,9 @@ impl Window {
     }
 
     /// Writes `src` into the runs `at` (offsets) of member `rank`.
+    // Out of the shared-memory path's way: `write` / `read` stay small enough to inline.
+    #[cold]
+    #[inline(never)]
     pub(super) fn write_remote(&self, rank: u32, at: &[(u64, usize)], src: &[u8]) -> Result<()> {
         let req = Request::new(PUT, 4 + 16 * at.len() + src.len())
             .runs(at)
@@ -381,6 +384,9 @@ impl Window {
     }
 
     /// Reads the runs `at` (offsets) of member `rank` into `dst`.
+    // Out of the shared-memory path's way: `write` / `read` stay small enough to inline.
+    #[cold]
+    #[inline(never)]
     pub(super) fn read_remote(&self, rank: u32, at: &[(u64, usize)], dst: &mut [u8]) -> Result<()> {
         let req = Request::new(GET, 4 + 16 * at.len()).runs(at);
         let got = self.call(rank, req, "a get")?;
