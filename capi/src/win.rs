@@ -6,10 +6,11 @@
 //!
 //! Common to all: among ranks of one host windows share memory; over a communicator that spans
 //! hosts every access to another rank is a message its engine serves (no call needed from the
-//! target), one round trip per operation. Data is
+//! target): writes are pipelined until the next flush, unlock or fence, reads take a round trip
+//! each, and an error the target finds is reported by the call that completes the write. Data is
 //! contiguous elements of one datatype on both sides; displacements count `disp_unit`-byte
-//! units of the target's memory. Every operation has completed (at the target too) when it
-//! returns. Misuse gives `NEXAR_ERR_RMA_SYNC` (an access outside any epoch, an unlock without
+//! units of the target's memory. Every operation has completed locally when it returns (the
+//! origin buffer may be reused), and at the target too among ranks that share memory. Misuse gives `NEXAR_ERR_RMA_SYNC` (an access outside any epoch, an unlock without
 //! a lock, nested locks), an access outside the target's memory `NEXAR_ERR_RMA_RANGE`, a target
 //! rank outside the communicator `NEXAR_ERR_RANK`; a dead target or lock holder gives
 //! `NEXAR_ERR_PROC_FAILED` instead of a hang.

@@ -30,8 +30,9 @@
 //! `lock_all` with exclusive locks held elsewhere could rely on); accumulates always go
 //! through the target's mutex (no CPU atomics yet, so a lone fetch-and-op pays for it); a
 //! window is served by active messages as a whole once one pair of members cannot share
-//! memory (members of one host then also pay a round trip per access); between hosts every
-//! access is one round trip (no pipelining of puts until the next flush, no RDMA).
+//! memory (members of one host then also pay for messages); between hosts an access that
+//! returns data (a get, a fetching accumulate, a compare-and-swap) is one round trip, the
+//! others are pipelined up to the next flush (`remote.rs`), and nothing uses RDMA.
 
 mod access;
 mod area;

@@ -9,8 +9,9 @@
 //! * [`sync`]: fence, post / start / complete / wait / test, locks, flushes, `MPI_Win_sync`.
 //!
 //! The engine does the work (shared areas, locks, epochs, data movement); this family checks
-//! and translates handles, datatypes and ops. Every operation completes when it returns (the
-//! engine moves data with one copy at issue time), so the request forms return completed
+//! and translates handles, datatypes and ops. Every operation completes locally when it
+//! returns (the engine copies the origin data at issue time; between hosts a write completes at
+//! the target by the next flush, unlock or fence), so the request forms return completed
 //! requests. Among ranks of one host windows share memory; over a communicator that spans hosts
 //! they are served by active messages, and only `MPI_Win_allocate_shared` fails there, with
 //! `MPI_ERR_UNSUPPORTED_OPERATION` (see [`nexar::rma`]).
