@@ -396,6 +396,11 @@ impl Window {
         })
     }
 
+    /// Bytes of member `rank`'s window memory (0 for a dynamic window).
+    pub fn size_of(&self, rank: u32) -> Result<usize> {
+        Ok(self.target(rank)?.size)
+    }
+
     /// Attaches `size` bytes at `base` to this dynamic window (local; peers address it by
     /// absolute address).
     pub fn attach(&self, base: *mut u8, size: usize) -> Result<()> {

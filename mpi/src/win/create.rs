@@ -106,8 +106,8 @@ fn create(
     Ok(())
 }
 
-/// `MPI_Win_shared_query`: member `rank`'s memory (`MPI_PROC_NULL`: the first member with
-/// memory) as this process addresses it.
+/// `MPI_Win_shared_query`: member `rank`'s memory (`MPI_PROC_NULL`: the lowest-ranked member
+/// with memory) as this process addresses it; NULL and 0 bytes where it cannot (another host).
 fn shared_query(
     h: MPI_Win,
     rank: c_int,
@@ -122,18 +122,10 @@ fn shared_query(
     let n = w.comm().size();
     let answer = match crate::args::dest_rank(rank, n, "shared-query")? {
         Some(r) => w.shared_query(r)?,
-        None => {
-            let mut first = None;
-            for r in 0..n {
-                if let Some(q) = w.shared_query(r)?
-                    && q.1 > 0
-                {
-                    first = Some(q);
-                    break;
-                }
-            }
-            first
-        }
+        None => match (0..n).find(|&r| w.size_of(r).is_ok_and(|s| s > 0)) {
+            Some(r) => w.shared_query(r)?,
+            None => None,
+        },
     };
     let (p, s, u) = answer.unwrap_or((std::ptr::null_mut(), 0, 1));
     // SAFETY: all checked for NULL; `baseptr` is a `void **`.
