@@ -261,7 +261,7 @@ pub fn mpi_module(spec: &Spec) -> Result<String, String> {
     );
     out.push_str(&body(spec)?);
     out.push_str("! Explicit interfaces of the routines with a choice buffer\n");
-    out.push_str(&crate::fortran_wrappers::interfaces(spec));
+    out.push_str(&crate::fortran_interfaces::interfaces(spec));
     out.push_str("end module mpi\n");
     Ok(out)
 }
@@ -390,7 +390,7 @@ pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
         }
         let _ = writeln!(out, "  end interface");
     }
-    out.push_str(&crate::fortran_wrappers::f08_interfaces(spec));
+    out.push_str(&crate::fortran_interfaces::f08_interfaces(spec));
     out.push_str(crate::fortran_f08_manual::INTERFACES);
     out.push_str("end module mpi_f08\n");
     Ok(out)

@@ -19,6 +19,7 @@ mod env_docs;
 mod floors;
 mod fortran_consts;
 mod fortran_f08_manual;
+mod fortran_interfaces;
 mod fortran_wrappers;
 mod mpi_docs;
 mod mpi_header;
