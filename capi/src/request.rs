@@ -34,12 +34,7 @@ pub fn into_request(
     start: impl FnOnce() -> Result<nexar::PendingCollective>,
 ) -> Result<()> {
     non_null(request, "request")?;
-    let p = start()?;
-    let req: CRequest = p.comm().clone().spawn(async move {
-        p.finish().await?;
-        Ok(None)
-    });
-    store_request(request, req)
+    store_request(request, start()?.finish_in_background(None))
 }
 
 /// The status of an operation without a message (MPI's "empty status").

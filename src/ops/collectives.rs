@@ -125,10 +125,12 @@ impl PendingCollective {
 
 /// The algorithm the plan gives a call (`$facts`) of collective `$coll`, which its caller runs
 /// as a proto machine; a plan for another path is an internal error.
+/// A call that moves nothing ([`Plan::Nothing`]) returns, complete, from the caller.
 macro_rules! planned {
     ($comm:expr, $facts:expr, $coll:ident) => {
-        match $comm.inner.machine_algo(&$facts)? {
-            Algo::$coll(a) => a,
+        match $comm.inner.plan(&$facts) {
+            Plan::Machine(Algo::$coll(a)) => a,
+            Plan::Nothing => return $comm.nothing(),
             other => return Err(unplanned(Coll::$coll, other)),
         }
     };
@@ -170,12 +172,21 @@ impl Comm {
         }
     }
 
-    /// What a collective that runs nothing ([`Plan::Alone`]) still checks: the engine is open
-    /// and this communicator not revoked (as a started machine's would).
+    /// What a collective that runs nothing ([`Plan::Alone`], [`Plan::Nothing`]) still checks:
+    /// the engine is open and this communicator not revoked (as a started machine's would).
     fn check_alone(&self) -> Result<()> {
         let engine = &self.inner.engine;
         engine.check_open()?;
         engine.check_revoked(self.inner.context)
+    }
+
+    /// A call that moves no byte anywhere ([`Plan::Nothing`]), complete now: no sequence
+    /// number is taken, as none is on the other members, which all plan the same. (A member
+    /// that wrongly passes a non-zero count is caught by its next collective's fingerprint
+    /// check, which meets this member's next call.)
+    fn nothing(&self) -> Result<PendingCollective> {
+        self.check_alone()?;
+        Ok(self.pending(Work::Done, None))
     }
 
     /// A started collective of `work`, whose destination the caller gives later.
@@ -301,6 +312,7 @@ impl Comm {
                 self.check_alone()?;
                 Ok(self.pending(Work::Ready(send), Some(len)))
             }
+            Plan::Nothing => self.nothing(),
             Plan::Machine(Algo::Allreduce(a)) => {
                 let m = algo::allreduce::reducer_machine_with(self.inner.group(), reducer, send, a);
                 self.launch(fp, m, whole(len))
@@ -346,6 +358,7 @@ impl Comm {
                 let addr = send as usize;
                 return Ok(self.pending(Work::Alone { addr, len }, Some(len)));
             }
+            Plan::Nothing => return self.nothing(),
             _ => {}
         }
         let data = if len == 0 {
@@ -381,7 +394,8 @@ impl Comm {
             send.len(),
             r[self.rank() as usize].len(),
         )?;
-        let total = r.last().map_or(0, |b| b.end);
+        // The blocks' sum, which every rank knows (the displacements are each rank's own).
+        let total = r.iter().map(|b| b.len()).sum();
         let a = planned!(self, self.inner.facts(Coll::Allgather, total), Allgather);
         let data = crate::device::to_host_vec(send)?;
         let m = algo::allgather::machine_with(self.inner.group(), data, lens(&r), a);

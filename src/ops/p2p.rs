@@ -15,11 +15,6 @@ use crate::error::{Error, ErrorKind, Result};
 use bytes::Bytes;
 use std::sync::Arc;
 
-/// Blocking receives into buffers at least this large are posted with their buffer (see
-/// [`Comm::recv_into_blocking`]): the shared-memory transport's one-copy threshold, above
-/// which a payload can be read straight from the sender into the receive.
-const DIRECT_RECV_MIN: usize = crate::transport::shm::CMA_THRESHOLD;
-
 /// A posted receive as a future. If it is dropped before yielding its message (a cancelled
 /// call, or a sendrecv whose send half failed), a message it already matched is given back to
 /// the matcher, so no message is ever lost.
@@ -357,19 +352,22 @@ impl PendingRecv {
 
 impl Comm {
     /// Receives into `buf` from `source` with `tag`, blocking the calling thread (which drives
-    /// the transport meanwhile where it can: see [`Comm::block_on`]). What
-    /// [`Comm::start_recv`] then [`PendingRecv::finish_into_blocking`] do, faster: the message
-    /// is taken as it arrives (see the receive fast path in `take_arriving`) instead of
-    /// through a posted receive and its reply channel. Truncation is reported in the outcome.
+    /// the transport meanwhile where it can: see [`Comm::block_on`]). Truncation is reported
+    /// in the outcome.
+    ///
+    /// A buffer in host memory is posted with the receive: a small message read from a
+    /// shared-memory ring is copied by the reading thread straight into it, a large one read
+    /// from the sender's memory straight into it (one copy, no landing buffer). A device
+    /// buffer takes the message as it arrives (`take_arriving`) and is written from there.
     pub fn recv_into_blocking(
         &self,
         buf: &mut [u8],
         source: Source,
         tag: TagMatch,
     ) -> Result<RecvOutcome> {
-        // A large buffer in host memory is posted with the receive, so a large message from a
-        // shared-memory peer is read straight into it (one copy, no landing buffer).
-        if buf.len() >= DIRECT_RECV_MIN && crate::device::device_of(buf).is_none() {
+        // Posted for every size: measured 8 B ping-pong 1.19 -> 1.06 us (2 ranks) and 1.47 ->
+        // 1.17 us (4 ranks on 2 cores) against taking small messages as they arrive.
+        if crate::device::device_of(buf).is_none() {
             return self.block_on(self.post_into(buf, source, tag)?);
         }
         let spec = self.recv_spec(source, tag)?;

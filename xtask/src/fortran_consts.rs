@@ -391,7 +391,7 @@ pub fn mpi_f08_module(spec: &Spec) -> Result<String, String> {
         let _ = writeln!(out, "  end interface");
     }
     out.push_str(&crate::fortran_interfaces::f08_interfaces(spec));
-    out.push_str(crate::fortran_f08_manual::INTERFACES);
+    out.push_str(&crate::fortran_f08_manual::interfaces());
     out.push_str("end module mpi_f08\n");
     Ok(out)
 }

@@ -4,8 +4,8 @@
 //! interfaces; f08's `TYPE(C_PTR), VALUE` buffers and derived handles are passed exactly as the
 //! `use mpi` ones). Base addresses are `TYPE(C_PTR)`.
 
-/// The interface blocks (module scope, two-space indent).
-pub const INTERFACES: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manual/)
+/// The interface blocks before the neighbour alltoallw forms (module scope, two-space indent).
+const BEFORE_NEIGHBOR_ALLTOALLW: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manual/)
   external :: MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN
   external :: MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN
   external :: MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN
@@ -227,61 +227,10 @@ pub const INTERFACES: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manu
       integer :: array_of_errcodes(*)
       integer, optional :: ierror
     end subroutine MPI_COMM_SPAWN_MULTIPLE
-    subroutine MPI_NEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-        recvcounts, rdispls, recvtypes, comm, ierror)
-      import
-      implicit none
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      type(*), dimension(*) :: sendbuf
-      integer :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
-      type(MPI_Datatype) :: sendtypes(*)
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      type(*), dimension(*) :: recvbuf
-      integer :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
-      type(MPI_Datatype) :: recvtypes(*)
-      type(MPI_Comm) :: comm
-      integer, optional :: ierror
-    end subroutine MPI_NEIGHBOR_ALLTOALLW
-    subroutine MPI_INEIGHBOR_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-        recvcounts, rdispls, recvtypes, comm, request, ierror)
-      import
-      implicit none
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      type(*), dimension(*) :: sendbuf
-      integer :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
-      type(MPI_Datatype) :: sendtypes(*)
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      type(*), dimension(*) :: recvbuf
-      integer :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
-      type(MPI_Datatype) :: recvtypes(*)
-      type(MPI_Comm) :: comm
-      type(MPI_Request) :: request
-      integer, optional :: ierror
-    end subroutine MPI_INEIGHBOR_ALLTOALLW
-    subroutine MPI_NEIGHBOR_ALLTOALLW_INIT(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-        recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-      import
-      implicit none
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-      type(*), dimension(*) :: sendbuf
-      integer :: sendcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
-      type(MPI_Datatype) :: sendtypes(*)
-      !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-      type(*), dimension(*) :: recvbuf
-      integer :: recvcounts(*)
-      integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
-      type(MPI_Datatype) :: recvtypes(*)
-      type(MPI_Comm) :: comm
-      type(MPI_Info) :: info
-      type(MPI_Request) :: request
-      integer, optional :: ierror
-    end subroutine MPI_NEIGHBOR_ALLTOALLW_INIT
-    subroutine MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierror)
+"#;
+
+/// The interface blocks after them.
+const AFTER_NEIGHBOR_ALLTOALLW: &str = r#"    subroutine MPI_COMM_DETACH_BUFFER(comm, buffer_addr, size, ierror)
       import
       implicit none
       type(MPI_Comm) :: comm
@@ -316,3 +265,53 @@ pub const INTERFACES: &str = r#"  ! Routines bound by hand (mpi/src/fortran_manu
     end subroutine MPI_GREQUEST_START
   end interface
 "#;
+
+/// The three neighbour alltoallw forms (blocking, non-blocking, persistent): the same
+/// arguments, then each form's own trailing handles (name, f08 type).
+const NEIGHBOR_ALLTOALLW_FORMS: [(&str, &[(&str, &str)]); 3] = [
+    ("MPI_NEIGHBOR_ALLTOALLW", &[]),
+    ("MPI_INEIGHBOR_ALLTOALLW", &[("request", "MPI_Request")]),
+    (
+        "MPI_NEIGHBOR_ALLTOALLW_INIT",
+        &[("info", "MPI_Info"), ("request", "MPI_Request")],
+    ),
+];
+
+/// The interface blocks (module scope, two-space indent).
+pub fn interfaces() -> String {
+    let mut out = String::from(BEFORE_NEIGHBOR_ALLTOALLW);
+    for (name, extra) in NEIGHBOR_ALLTOALLW_FORMS {
+        out.push_str(&neighbor_alltoallw(name, extra));
+    }
+    out.push_str(AFTER_NEIGHBOR_ALLTOALLW);
+    out
+}
+
+/// One neighbour alltoallw interface: choice buffers, counts, address-sized displacements and
+/// one datatype per neighbour, then `extra` handles before `ierror`.
+fn neighbor_alltoallw(name: &str, extra: &[(&str, &str)]) -> String {
+    let mut args = String::from("comm, ");
+    let mut decls = String::new();
+    for (arg, ty) in extra {
+        args.push_str(&format!("{arg}, "));
+        decls.push_str(&format!("      type({ty}) :: {arg}\n"));
+    }
+    let mut out = format!(
+        "    subroutine {name}(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &\n        \
+         recvcounts, rdispls, recvtypes, {args}ierror)\n      import\n      implicit none\n"
+    );
+    for side in ["send", "recv"] {
+        let d = &side[..1];
+        out.push_str(&format!(
+            "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: {side}buf\n      \
+             type(*), dimension(*) :: {side}buf\n      integer :: {side}counts(*)\n      \
+             integer(kind=MPI_ADDRESS_KIND) :: {d}displs(*)\n      \
+             type(MPI_Datatype) :: {side}types(*)\n"
+        ));
+    }
+    out.push_str(&format!(
+        "      type(MPI_Comm) :: comm\n{decls}      integer, optional :: ierror\n    \
+         end subroutine {name}\n"
+    ));
+    out
+}

@@ -70,11 +70,7 @@ impl Complete for PendingCollective {
     }
 
     fn into_request(self, comm_h: MPI_Comm, request: *mut MPI_Request) -> Result<()> {
-        let req = self.comm().clone().spawn(async move {
-            self.finish().await?;
-            Ok(None)
-        });
-        store_request(request, comm_h, req)
+        store_request(request, comm_h, self.finish_in_background(None))
     }
 }
 

@@ -1,5 +1,5 @@
-//! The one plan per collective call: NCCL, the shared flag area, the direct shared-memory
-//! allreduce, nothing at all (one rank), or which proto algorithm.
+//! The one plan per collective call: nothing at all (no bytes, or one rank), NCCL, the shared
+//! flag area, the direct shared-memory allreduce, or which proto algorithm.
 //!
 //! The engine asks [`plan`] once for every collective it starts, with [`Facts`] that are the
 //! same on every rank of the communicator (its size, the vector's length, whether every member
@@ -137,6 +137,9 @@ pub enum Plan {
     /// A communicator of one rank reducing to everyone (allreduce): the result is the input,
     /// so nothing runs and at most one copy is made (none in place).
     Alone,
+    /// No data moves, and every member knows it (see [`moves_nothing`]): the call completes
+    /// at once on every rank, after the argument checks, with no message.
+    Nothing,
     /// A proto machine running this algorithm.
     Machine(Algo),
 }
@@ -144,6 +147,9 @@ pub enum Plan {
 /// How the call described by `f` runs. Pure and deterministic: the same facts give the same
 /// plan on every rank.
 pub fn plan(f: &Facts) -> Plan {
+    if moves_nothing(f) {
+        return Plan::Nothing;
+    }
     if f.nccl && f.coll.nccl_routable() {
         return Plan::Nccl;
     }
@@ -168,6 +174,16 @@ pub fn plan(f: &Facts) -> Plan {
         return Plan::Direct;
     }
     Plan::Machine(algorithm(f))
+}
+
+/// Whether the call `f` describes moves no byte on any rank, which every rank can tell alone:
+/// zero bytes in all, for a collective whose byte count every member knows. Not a barrier
+/// (it synchronizes), not alltoall (its count is this rank's own, and its small-message
+/// algorithm forwards other ranks' blocks through this one), not gatherv / scatterv (a
+/// non-root knows only its own block). MPI lets such a call return at once: a collective
+/// other than a barrier promises no synchronization.
+pub fn moves_nothing(f: &Facts) -> bool {
+    f.bytes == 0 && f.layout_shared && !matches!(f.coll, Coll::Barrier | Coll::Alltoall)
 }
 
 /// The proto algorithm for `f` (the [`Plan::Machine`] part of [`plan`]).
@@ -207,7 +223,7 @@ mod tests {
         // Below the threshold, empty, across hosts, or another collective: a machine.
         for f in [
             facts(Coll::Allreduce, 4, (1 << 20) - 1),
-            facts(Coll::Allreduce, 4, 0),
+            facts(Coll::Allreduce, 4, 1),
             Facts {
                 one_host: false,
                 ..facts(Coll::Allreduce, 4, 1 << 20)
@@ -226,7 +242,7 @@ mod tests {
 
     #[test]
     fn an_allreduce_on_one_rank_runs_nothing_unless_nccl_takes_it() {
-        for bytes in [0, 8, 1 << 20] {
+        for bytes in [8, 1 << 20] {
             assert_eq!(plan(&facts(Coll::Allreduce, 1, bytes)), Plan::Alone);
         }
         let nccl = Facts {
@@ -316,7 +332,7 @@ mod tests {
         for f in [
             flags(Coll::Barrier, 4, 0),
             flags(Coll::Allreduce, 2, 8),
-            flags(Coll::Allreduce, 2, 0),
+            flags(Coll::Allreduce, 2, 1),
             flags(Coll::Allreduce, 8, 1024),
             flags(Coll::Bcast, 3, 8),
             flags(Coll::Reduce, 3, 1024),
@@ -345,5 +361,43 @@ mod tests {
             ..flags(Coll::Allreduce, 4, 8)
         };
         assert_eq!(plan(&nccl), Plan::Nccl);
+    }
+
+    #[test]
+    fn a_call_of_no_bytes_every_member_knows_of_runs_nothing() {
+        for coll in [
+            Coll::Bcast,
+            Coll::Reduce,
+            Coll::Allreduce,
+            Coll::ReduceScatter,
+            Coll::Scan,
+            Coll::Allgather,
+            Coll::Gather,
+            Coll::Scatter,
+        ] {
+            for size in [1, 2, 5] {
+                let f = Facts {
+                    nccl: true,
+                    flags_max_bytes: Some(1024),
+                    ..facts(coll, size, 0)
+                };
+                assert_eq!(plan(&f), Plan::Nothing, "{f:?}");
+            }
+            assert_ne!(plan(&facts(coll, 4, 1)), Plan::Nothing, "{coll:?}");
+        }
+        // A barrier synchronizes; alltoall's count is this rank's own; gatherv / scatterv
+        // non-roots know only their own block.
+        let unshared = |coll| Facts {
+            layout_shared: false,
+            ..facts(coll, 4, 0)
+        };
+        for f in [
+            facts(Coll::Barrier, 4, 0),
+            facts(Coll::Alltoall, 4, 0),
+            unshared(Coll::Gather),
+            unshared(Coll::Scatter),
+        ] {
+            assert!(matches!(plan(&f), Plan::Machine(_)), "{f:?}");
+        }
     }
 }

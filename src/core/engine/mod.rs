@@ -205,21 +205,25 @@ impl Engine {
     }
 
     /// Fails if the engine was finalized.
+    #[inline] // on every operation's path: one load, the error built out of line
     pub fn check_open(&self) -> Result<()> {
         if self.closed.load(Ordering::SeqCst) {
-            return Err(Error::new(
-                ErrorKind::Finalized,
-                "the context was finalized",
-            ));
+            return Err(finalized());
         }
         Ok(())
     }
 
     /// The failure recorded for world rank `rank`, if any.
+    #[inline] // on every operation's path: one load while no rank has failed
     pub fn failure_of(&self, rank: u32) -> Option<Error> {
         if !self.any_failed.load(Ordering::Acquire) {
             return None;
         }
+        self.recorded_failure(rank)
+    }
+
+    #[cold]
+    fn recorded_failure(&self, rank: u32) -> Option<Error> {
         self.failed.read().get(&rank).cloned()
     }
 
@@ -766,4 +770,10 @@ impl FrameSink for Engine {
             }
         }
     }
+}
+
+/// The error of a call made after the context was finalized.
+#[cold]
+fn finalized() -> Error {
+    Error::new(ErrorKind::Finalized, "the context was finalized")
 }
