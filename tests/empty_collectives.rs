@@ -1,6 +1,7 @@
 //! Collectives that move no byte (issue 17: "zero-byte and zero-count collectives return at
 //! once, still matched and checked"): every member can tell alone that nothing moves, so the
 //! call completes without waiting for anyone, blocking or not, and later calls still match.
+//! (Not alltoallv, gatherv, scatterv, whose ranks know only their own counts, nor a barrier.)
 //! In-process worlds with a collective timeout, so a call that does wait fails instead of
 //! hanging the test.
 
@@ -34,6 +35,7 @@ fn empty_calls(c: &Context) -> nexar::Result<()> {
     w.scan_blocking(&none, &mut out, ReduceOp::Sum)?;
     w.exscan_blocking(&none, &mut out, ReduceOp::Sum)?;
     w.reduce_scatter_blocking(&none, &mut out, &[0; N], ReduceOp::Sum)?;
+    w.alltoall_blocking(&none, &mut out)?;
     w.ibcast(Vec::<f64>::new(), 0)?.wait()?;
     w.iallreduce(Vec::<u32>::new(), ReduceOp::Sum)?.wait()?;
     w.iallgather(&none)?.wait()?;

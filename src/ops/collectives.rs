@@ -567,10 +567,23 @@ impl Comm {
         rdispls: Option<&[usize]>,
         recv_len: usize,
     ) -> Result<PendingCollective> {
+        let (s, r) = ((send, scounts, sdispls), (rcounts, rdispls, recv_len));
+        self.start_alltoall_blocks(s, dtype, r, false)
+    }
+
+    /// [`Comm::start_alltoallv`], where `equal` says every block of every rank has the same
+    /// size (an alltoall), which every rank then knows.
+    fn start_alltoall_blocks(
+        &self,
+        sends: (&[u8], &[usize], Option<&[usize]>),
+        dtype: Datatype,
+        recvs: (&[usize], Option<&[usize]>, usize),
+        equal: bool,
+    ) -> Result<PendingCollective> {
         if self.is_inter() {
-            let (s, r) = ((send, scounts, sdispls), (rcounts, rdispls, recv_len));
-            return self.start_inter_alltoallv(s, dtype, r);
+            return self.start_inter_alltoallv(sends, dtype, recvs);
         }
+        let ((send, scounts, sdispls), (rcounts, rdispls, recv_len)) = (sends, recvs);
         let fp = Fingerprint::of(Kind::Alltoall);
         let e = dtype.size();
         let s = ranges(
@@ -598,7 +611,11 @@ impl Comm {
         }
         // This rank's send volume: the alltoall algorithms interoperate, so it may differ.
         let sent = s.iter().map(|b| b.len()).sum();
-        let a = planned!(self, self.inner.facts(Coll::Alltoall, sent), Alltoall);
+        let facts = Facts {
+            layout_shared: equal,
+            ..self.inner.facts(Coll::Alltoall, sent)
+        };
+        let a = planned!(self, facts, Alltoall);
         let data = pack(&crate::device::host_view(send)?, &s);
         let m = algo::alltoall::machine_with(self.inner.group(), data, lens(&s), lens(&r), a);
         self.launch(fp, m, (Unpack::Blocks(r), Some(recv_len)))
@@ -615,7 +632,7 @@ impl Comm {
             ));
         }
         let c = vec![count / n; n];
-        self.start_alltoallv(send, &c, None, dtype, &c, None, send.len())
+        self.start_alltoall_blocks((send, &c, None), dtype, (&c, None, send.len()), true)
     }
 
     /// Starts a reduce-scatter: `send` holds `sum(counts)` elements; rank `i` receives block `i`

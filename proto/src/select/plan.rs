@@ -63,7 +63,8 @@ pub struct Facts {
     /// The reduction operator is commutative (`true` where nothing is reduced).
     pub commutative: bool,
     /// Every rank knows every block's size. False for gatherv and scatterv, where a non-root
-    /// knows only its own block: only the linear algorithms work then.
+    /// knows only its own block: only the linear algorithms work then; and for alltoallv,
+    /// where each rank knows only its own counts.
     pub layout_shared: bool,
     /// Every member of the communicator runs on this host (the direct allreduce needs it).
     pub one_host: bool,
@@ -177,13 +178,14 @@ pub fn plan(f: &Facts) -> Plan {
 }
 
 /// Whether the call `f` describes moves no byte on any rank, which every rank can tell alone:
-/// zero bytes in all, for a collective whose byte count every member knows. Not a barrier
-/// (it synchronizes), not alltoall (its count is this rank's own, and its small-message
-/// algorithm forwards other ranks' blocks through this one), not gatherv / scatterv (a
-/// non-root knows only its own block). MPI lets such a call return at once: a collective
-/// other than a barrier promises no synchronization.
+/// zero bytes in all, for a collective whose block sizes every member knows. Not a barrier
+/// (it synchronizes), not alltoallv, gatherv or scatterv (a rank knows only its own counts,
+/// and the small alltoall algorithm forwards other ranks' blocks through this one). An
+/// alltoall of equal blocks qualifies: its bytes are this rank's own, but with equal blocks
+/// none sent means none anywhere. MPI lets such a call return at once: a collective other
+/// than a barrier promises no synchronization.
 pub fn moves_nothing(f: &Facts) -> bool {
-    f.bytes == 0 && f.layout_shared && !matches!(f.coll, Coll::Barrier | Coll::Alltoall)
+    f.bytes == 0 && f.layout_shared && f.coll != Coll::Barrier
 }
 
 /// The proto algorithm for `f` (the [`Plan::Machine`] part of [`plan`]).
@@ -374,6 +376,7 @@ mod tests {
             Coll::Allgather,
             Coll::Gather,
             Coll::Scatter,
+            Coll::Alltoall,
         ] {
             for size in [1, 2, 5] {
                 let f = Facts {
@@ -385,15 +388,15 @@ mod tests {
             }
             assert_ne!(plan(&facts(coll, 4, 1)), Plan::Nothing, "{coll:?}");
         }
-        // A barrier synchronizes; alltoall's count is this rank's own; gatherv / scatterv
-        // non-roots know only their own block.
+        // A barrier synchronizes; in alltoallv, gatherv and scatterv a rank knows only its
+        // own counts.
         let unshared = |coll| Facts {
             layout_shared: false,
             ..facts(coll, 4, 0)
         };
         for f in [
             facts(Coll::Barrier, 4, 0),
-            facts(Coll::Alltoall, 4, 0),
+            unshared(Coll::Alltoall),
             unshared(Coll::Gather),
             unshared(Coll::Scatter),
         ] {
