@@ -124,8 +124,8 @@ impl PendingCollective {
 }
 
 /// The algorithm the plan gives a call (`$facts`) of collective `$coll`, which its caller runs
-/// as a proto machine; a plan for another path is an internal error.
-/// A call that moves nothing ([`Plan::Nothing`]) returns, complete, from the caller.
+/// as a proto machine; a call that moves nothing ([`Plan::Nothing`]) returns, complete, from
+/// the caller; a plan for another path is an internal error.
 macro_rules! planned {
     ($comm:expr, $facts:expr, $coll:ident) => {
         match $comm.inner.plan(&$facts) {

@@ -165,8 +165,8 @@ impl PendingCollective {
     pub fn wait(self) -> Result<()> {
         if self.complete_at_start() {
             // Nothing to wait for: one poll finishes it, with no trip through the blocking
-            // machinery (nor pollster's thread-local signal: a third of a small flag-area
-            // call's overhead in callgrind).
+            // machinery (nor pollster's thread-local signal: about 160 of the 2,300
+            // instructions of an 8 B flag-area `MPI_Allreduce` in callgrind).
             let mut fut = std::pin::pin!(self.finish());
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
             return match fut.as_mut().poll(&mut cx) {
