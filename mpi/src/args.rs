@@ -8,16 +8,14 @@
 //! [`crate::coll::reducers::builtin`].
 
 use crate::consts::*;
-use crate::datatype::layout::Type;
 use crate::datatype::pack::{pack, packed_len, unpack};
-use crate::datatype::registry;
+use crate::datatype::registry::{self, TypeRef};
 use crate::device_buf;
 use crate::errors::report::{MpiError, Result};
 use nexar::Datatype;
 use nexar_bind::buffers::{overlaps, view, view_mut};
 use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
-use std::sync::Arc;
 
 /// A checked buffer description.
 #[derive(Debug, Clone)]
@@ -28,7 +26,7 @@ pub struct Buf {
     /// Number of instances of the datatype.
     pub count: usize,
     /// The datatype's layout.
-    pub ty: Arc<Type>,
+    pub ty: TypeRef,
     /// Length of the packed data in bytes (`count * size`).
     pub len: usize,
     /// The nexar element type the packed data moves as (its size divides `len`).
@@ -56,7 +54,7 @@ impl Buf {
         } else {
             dt
         };
-        let ty = registry::committed(dt)?;
+        let ty = registry::committed_ref(dt)?;
         let len = packed_len(count, &ty, what)?;
         // A derived type may address absolute locations from MPI_BOTTOM (NULL).
         if len > 0 && ptr.is_null() && ty.env.types.is_empty() {
@@ -192,7 +190,7 @@ impl nexar::Target for RecvTarget {
 /// engine's runtime.
 pub struct RecvTarget {
     base: usize,
-    ty: Arc<Type>,
+    ty: TypeRef,
     /// `None`: write straight into the user's memory at `base`.
     temp: Option<Vec<u8>>,
     len: usize,
@@ -361,7 +359,8 @@ pub fn count(c: c_int) -> MPI_Count {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datatype::layout::Envelope;
+    use crate::datatype::layout::{Envelope, Type};
+    use std::sync::Arc;
     use crate::datatype::predefined;
     use nexar::ReduceOp;
 

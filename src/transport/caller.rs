@@ -59,8 +59,17 @@ impl Wake for CallerWaker {
 
     fn wake_by_ref(self: &Arc<Self>) {
         self.woken.store(true, Ordering::Release);
-        (self.ring)();
+        // The blocked thread completing its own wait (it drained the rings and found its
+        // message) needs no doorbell: it looks at the flag next.
+        if DRIVING.get() != Arc::as_ptr(self) as usize {
+            (self.ring)();
+        }
     }
+}
+
+thread_local! {
+    /// The address of the [`CallerWaker`] this thread is blocked with (0: none).
+    static DRIVING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 thread_local! {
@@ -94,6 +103,16 @@ fn keep_waker(w: Arc<CallerWaker>) {
     let _ = LAST_WAKER.try_with(|c| *c.borrow_mut() = Some(w));
 }
 
+/// Restores the outer [`DRIVING`] mark when a blocking call ends, even by a panic (a blocking
+/// call nested in one, from a drop or a waker, puts back the outer call's mark).
+struct Driving(usize);
+
+impl Drop for Driving {
+    fn drop(&mut self) {
+        DRIVING.set(self.0);
+    }
+}
+
 struct Exit<'a> {
     progress: &'a dyn CallerProgress,
     slept: bool,
@@ -113,7 +132,9 @@ pub fn block_on<F: Future>(progress: Option<&dyn CallerProgress>, fut: F) -> F::
     };
     let flag = caller_waker(p);
     let waker = Waker::from(flag.clone());
+    let mark = Driving(DRIVING.replace(Arc::as_ptr(&flag) as usize));
     let out = drive(p, &flag, &waker, fut);
+    drop(mark);
     drop(waker);
     keep_waker(flag);
     out
@@ -140,7 +161,10 @@ fn drive<F: Future>(
     let mut idle_passes = 0u32;
     let mut last_work = Instant::now();
     loop {
-        if flag.woken.swap(false, Ordering::AcqRel)
+        // Loaded before it is swapped: an idle pass then writes nothing (no locked
+        // instruction, no cache-line ownership taken from a waker on another core).
+        if flag.woken.load(Ordering::Relaxed)
+            && flag.woken.swap(false, Ordering::AcqRel)
             && let Poll::Ready(v) = fut.as_mut().poll(&mut cx)
         {
             return v;

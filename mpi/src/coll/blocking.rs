@@ -161,7 +161,7 @@ pub(crate) fn reduce_source(
             let per = b.ty.size / reducer.elem_size().max(1);
             (reducer, per)
         }
-        OpSpec::User(_) => (op.user_reducer(b.ty.clone(), dt), 1),
+        OpSpec::User(_) => (op.user_reducer(b.ty.to_arc(), dt), 1),
     };
     Ok((b, reducer, per))
 }

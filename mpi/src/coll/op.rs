@@ -324,7 +324,7 @@ fn reduce_local(
     }
     let reducer = match spec {
         OpSpec::Builtin(o) => crate::coll::reducers::builtin(o, &inout.ty, inout.len)?,
-        OpSpec::User(_) => spec.user_reducer(inout.ty.clone(), dt),
+        OpSpec::User(_) => spec.user_reducer(inout.ty.to_arc(), dt),
     };
     // SAFETY: `Buf::new` checked the pointers; readable/writable per the MPI contract.
     let i = unsafe { input.send_bytes()? };

@@ -220,9 +220,16 @@ fn ext_form(h: usize, red: Red) -> Ext {
 
 /// The layout of predefined handle `h`, if `h` is one.
 pub fn get(h: MPI_Datatype) -> Option<Arc<Type>> {
+    borrowed(h).cloned()
+}
+
+/// The layout of predefined handle `h`, if `h` is one, borrowed from the process-wide table:
+/// no reference count moves (two locked instructions per call saved on every send and
+/// receive).
+pub fn borrowed(h: MPI_Datatype) -> Option<&'static Arc<Type>> {
     h.checked_sub(FIRST)
         .and_then(|i| all().get(i))
-        .and_then(Clone::clone)
+        .and_then(Option::as_ref)
 }
 
 /// The predefined type `h` when its instances tile memory with no gap (one run as long as its

@@ -60,6 +60,45 @@ pub fn committed(h: MPI_Datatype) -> Result<Arc<Type>> {
     Ok(e.ty.clone())
 }
 
+/// A layout as a buffer description holds it: a predefined one borrowed from the process-wide
+/// table (no reference count moves per call), or a user one shared.
+#[derive(Debug, Clone)]
+pub enum TypeRef {
+    /// A predefined datatype's layout (lives as long as the process).
+    Predefined(&'static Arc<Type>),
+    /// A user datatype's layout.
+    User(Arc<Type>),
+}
+
+impl std::ops::Deref for TypeRef {
+    type Target = Type;
+
+    fn deref(&self) -> &Type {
+        match self {
+            TypeRef::Predefined(t) => t,
+            TypeRef::User(t) => t,
+        }
+    }
+}
+
+impl TypeRef {
+    /// The layout as a shared handle (for whatever outlives the call, e.g. a user reduction).
+    pub fn to_arc(&self) -> Arc<Type> {
+        match self {
+            TypeRef::Predefined(t) => Arc::clone(t),
+            TypeRef::User(t) => t.clone(),
+        }
+    }
+}
+
+/// [`committed`], borrowing a predefined layout instead of counting a reference to it.
+pub fn committed_ref(h: MPI_Datatype) -> Result<TypeRef> {
+    match predefined::borrowed(h) {
+        Some(t) => Ok(TypeRef::Predefined(t)),
+        None => committed(h).map(TypeRef::User),
+    }
+}
+
 /// Registers a new (uncommitted unless `committed`) handle for `ty`.
 pub fn insert(ty: Arc<Type>, committed: bool) -> Result<MPI_Datatype> {
     TYPES

@@ -2,7 +2,7 @@
 //! writes queued outgoing slots, watches peers' liveness, and sleeps on the doorbell when idle.
 
 use super::doorbell::wait_private;
-use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK};
+use super::outbound::{ACK, CMA, CONT, FRAME, GOODBYE, Item, NACK, P2P, decode_p2p};
 use super::{GONE, Inner, LIVE, LIVENESS_PERIOD, Peer, cma};
 use crate::transport::budget::RxBudget;
 use crate::transport::landing::LandingEnd;
@@ -195,10 +195,11 @@ fn held_back(inner: &Inner, st: &RxState, budget: Option<&RxBudget>) -> bool {
         return false;
     }
     st.peer.rx.peek(|kind, data| {
-        (kind == FRAME || kind == CMA)
-            && data.len() >= HEADER_LEN
-            && decode_header(&data[..HEADER_LEN], inner.max_message)
-                .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p))
+        kind == P2P
+            || (kind == FRAME || kind == CMA)
+                && data.len() >= HEADER_LEN
+                && decode_header(&data[..HEADER_LEN], inner.max_message)
+                    .is_ok_and(|h| h.frame_kind() == Some(FrameKind::P2p))
     }) == Some(true)
 }
 
@@ -327,16 +328,7 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
                 return Action::Violation("a slot longer than its frame".into());
             }
             if body.len() == len {
-                // A small p2p message lands straight in a receive posted with its buffer,
-                // with no allocation (see `core::recv_cell`).
-                if h.frame_kind() == Some(FrameKind::P2p) && inner.sink.on_p2p_inline(&h, body) {
-                    count_landed(inner, len as u64);
-                    return Action::Nothing;
-                }
-                return Action::Deliver(Frame {
-                    header: h,
-                    payload: Bytes::copy_from_slice(body),
-                });
+                return whole_frame(inner, h, body);
             }
             // The header's length is a claim: reserve at most PREALLOC_LIMIT before the slots
             // carrying it arrive.
@@ -344,6 +336,18 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
             buf.extend_from_slice(body);
             st.asm = Some(Assembly { header: h, buf });
             Action::Nothing
+        }
+        P2P => {
+            if st.asm.is_some() {
+                return Action::Violation("a frame started inside another".into());
+            }
+            match decode_p2p(peer.rank, data) {
+                Some((h, _)) if h.step != 0 => {
+                    Action::Violation("a compact p2p frame with flags".into())
+                }
+                Some((h, body)) => whole_frame(inner, h, body),
+                None => Action::Violation("a malformed compact p2p frame".into()),
+            }
         }
         CONT => {
             let Some(a) = st.asm.as_mut() else {
@@ -400,6 +404,20 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
         }
         other => Action::Violation(format!("unknown slot kind {other}")),
     }
+}
+
+/// A frame whose payload `body` came whole in one slot. A small p2p message lands straight in
+/// a receive posted with its buffer, with no allocation (see `core::recv_cell`); anything else
+/// is delivered as a frame.
+fn whole_frame(inner: &Inner, h: FrameHeader, body: &[u8]) -> Action {
+    if h.frame_kind() == Some(FrameKind::P2p) && inner.sink.on_p2p_inline(&h, body) {
+        count_landed(inner, body.len() as u64);
+        return Action::Nothing;
+    }
+    Action::Deliver(Frame {
+        header: h,
+        payload: Bytes::copy_from_slice(body),
+    })
 }
 
 /// Copies an announced payload out of the peer and acknowledges it (or asks for slots). A

@@ -54,10 +54,12 @@ impl Ring {
     /// # Safety
     /// `base` must be 64-byte aligned, valid for reads and writes of
     /// [`ring_bytes`]`(slots, slot_bytes)` bytes for as long as the view is used, and shared only
-    /// with one producer and one consumer that follow this module's protocol. `slot_bytes` must
-    /// be a multiple of 8 and larger than [`SLOT_HEADER`].
+    /// with one producer and one consumer that follow this module's protocol. `slots` must be a
+    /// power of two (positions map to slots with a mask: a division here cost tens of cycles
+    /// on every poll), `slot_bytes` a multiple of 8 and larger than [`SLOT_HEADER`].
     pub unsafe fn from_raw(base: *mut u8, slots: u32, slot_bytes: u32) -> Self {
         debug_assert!((base as usize).is_multiple_of(64) && slot_bytes as usize > SLOT_HEADER);
+        debug_assert!(slots.is_power_of_two());
         Self {
             base,
             slots,
@@ -122,7 +124,9 @@ impl Ring {
     }
 
     fn slot_ptr(&self, pos: u64) -> *mut u8 {
-        let i = (pos % self.slots as u64) as usize;
+        // `slots` is a power of two (see `from_raw`); with any other value the mask still keeps
+        // `i` below `slots`.
+        let i = (pos & (self.slots as u64 - 1)) as usize;
         // SAFETY: i < slots, so the slot lies inside the ring.
         unsafe { self.base.add(RING_HEADER + i * self.slot_bytes as usize) }
     }

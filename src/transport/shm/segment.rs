@@ -193,7 +193,7 @@ impl Segment {
     /// [`Self::open`] map the inbox from then on. Called once, after [`Self::create`].
     pub fn finish(&mut self, rings: u32, slots: u32, slot_bytes: u32) -> io::Result<()> {
         if self.word64(0).load(Ordering::Acquire) != PENDING
-            || slots == 0
+            || !slots.is_power_of_two()
             || slot_bytes < 64
             || !slot_bytes.is_multiple_of(64)
         {
@@ -201,7 +201,7 @@ impl Segment {
                 io::ErrorKind::InvalidInput,
                 format!(
                     "inbox geometry {rings} x {slots} x {slot_bytes}: needs a pending inbox, \
-                     slots > 0 and slot bytes a multiple of 64"
+                     a power-of-two slot count and slot bytes a multiple of 64"
                 ),
             ));
         }
@@ -270,7 +270,7 @@ impl Segment {
         let len = seg.file.metadata()?.len() as usize;
         let need =
             DATA_OFFSET as u128 + seg.rings as u128 * ring_bytes(seg.slots, seg.slot_bytes) as u128;
-        if seg.slots == 0
+        if !seg.slots.is_power_of_two()
             || !seg.slot_bytes.is_multiple_of(64)
             || seg.slot_bytes < 64
             || need > len as u128
