@@ -360,9 +360,9 @@ pub fn count(c: c_int) -> MPI_Count {
 mod tests {
     use super::*;
     use crate::datatype::layout::{Envelope, Type};
-    use std::sync::Arc;
     use crate::datatype::predefined;
     use nexar::ReduceOp;
+    use std::sync::Arc;
 
     /// A committed vector(3, 1, 2, int) handle.
     fn strided() -> MPI_Datatype {

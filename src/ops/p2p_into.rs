@@ -13,26 +13,33 @@ use crate::comm::Comm;
 use crate::core::matching::Envelope;
 use crate::core::recv_cell::RecvCell;
 use crate::error::{Error, ErrorKind, Result};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+/// Spare cells a thread keeps: enough for a window of receives posted before any completes
+/// (`osu_bw` posts 64).
+const SPARE_CELLS: usize = 64;
+
 thread_local! {
-    /// The cell of this thread's last finished receive, kept for its next one: a receive then
+    /// Cells of this thread's finished receives, kept for its next ones: a receive then
     /// allocates nothing (measured: malloc and free were about a sixth of a blocking receive's
-    /// instructions). Only a cell nobody else holds is kept (see [`RecvInto`]'s drop).
-    static SPARE_CELL: Cell<Option<Arc<RecvCell>>> = const { Cell::new(None) };
+    /// instructions). Only cells nobody else holds are kept (see [`keep_cell`]).
+    static SPARES: RefCell<Vec<Arc<RecvCell>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A cell landing in the `cap` bytes at `buf`: this thread's spare one if it has one.
+/// A cell landing in the `cap` bytes at `buf`: one of this thread's spare ones if it has one.
 ///
 /// # Safety
 /// As [`RecvCell::new`].
 unsafe fn new_cell(buf: *mut u8, cap: usize) -> Arc<RecvCell> {
     // `try_with`: during thread teardown the slot may be gone; a fresh cell is made then.
-    let spare = SPARE_CELL.try_with(Cell::take).ok().flatten();
+    let spare = SPARES
+        .try_with(|s| s.try_borrow_mut().ok()?.pop())
+        .ok()
+        .flatten();
     if let Some(mut cell) = spare
         && let Some(c) = Arc::get_mut(&mut cell)
     {
@@ -42,6 +49,21 @@ unsafe fn new_cell(buf: *mut u8, cap: usize) -> Arc<RecvCell> {
     }
     // SAFETY: the caller's contract.
     Arc::new(unsafe { RecvCell::new(buf, cap) })
+}
+
+/// Keeps `cell` for this thread's next receive if nobody else holds it (its receive is over:
+/// neither the matcher, nor the receive, nor a cancel handle has it any more).
+pub(crate) fn keep_cell(cell: Arc<RecvCell>) {
+    if Arc::strong_count(&cell) != 1 {
+        return;
+    }
+    let _ = SPARES.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut()
+            && s.len() < SPARE_CELLS
+        {
+            s.push(cell);
+        }
+    });
 }
 
 /// A receive posted with [`Comm::start_recv_into`]. Awaiting it (or polling it through
@@ -191,10 +213,8 @@ impl Drop for RecvInto {
         }
         // SAFETY: taken once, here, and `self.cell` is not used after.
         let cell = unsafe { ManuallyDrop::take(&mut self.cell) };
-        // A finished receive's cell that nobody else holds (no cancel handle, the matcher
-        // done with it) is kept for this thread's next receive.
-        if self.finished && Arc::strong_count(&cell) == 1 {
-            let _ = SPARE_CELL.try_with(|s| s.set(Some(cell)));
+        if self.finished {
+            keep_cell(cell);
         }
     }
 }
@@ -230,5 +250,30 @@ impl RecvInto {
                 ack: None,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_nobody_else_holds_is_reused_and_a_shared_one_is_not() {
+        let mut buf = [0u8; 8];
+        // SAFETY: `buf` outlives every cell here and nothing lands in them.
+        let cell = unsafe { new_cell(buf.as_mut_ptr(), buf.len()) };
+        let other = cell.clone();
+        keep_cell(cell);
+        // Still held by `other`: not kept, so the next cell is fresh.
+        // SAFETY: as above.
+        let fresh = unsafe { new_cell(buf.as_mut_ptr(), 4) };
+        assert!(!Arc::ptr_eq(&fresh, &other));
+        let addr = Arc::as_ptr(&other);
+        keep_cell(other);
+        // SAFETY: as above.
+        let reused = unsafe { new_cell(buf.as_mut_ptr(), 2) };
+        assert_eq!(Arc::as_ptr(&reused), addr, "the spare is handed out again");
+        assert_eq!(reused.capacity(), 2, "and made new for its receive");
+        assert!(!reused.is_done());
     }
 }

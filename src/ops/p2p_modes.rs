@@ -210,6 +210,18 @@ impl CancelFlag {
     }
 }
 
+impl Drop for CancelFlag {
+    fn drop(&mut self) {
+        // The last holder of a finished receive's cell (a cancel handle outlives the receive
+        // in a request table) hands it to the thread's spares.
+        if let CancelFlag::Cell(c) = self
+            && Arc::strong_count(c) == 1
+        {
+            crate::ops::p2p_into::keep_cell(c.clone());
+        }
+    }
+}
+
 impl std::fmt::Debug for RecvCancel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RecvCancel")
