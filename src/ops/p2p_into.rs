@@ -14,7 +14,6 @@ use crate::core::matching::Envelope;
 use crate::core::recv_cell::RecvCell;
 use crate::error::{Error, ErrorKind, Result};
 use std::cell::RefCell;
-use std::mem::ManuallyDrop;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -51,17 +50,18 @@ unsafe fn new_cell(buf: *mut u8, cap: usize) -> Arc<RecvCell> {
     Arc::new(unsafe { RecvCell::new(buf, cap) })
 }
 
-/// Keeps `cell` for this thread's next receive if nobody else holds it (its receive is over:
-/// neither the matcher, nor the receive, nor a cancel handle has it any more).
-pub(crate) fn keep_cell(cell: Arc<RecvCell>) {
-    if Arc::strong_count(&cell) != 1 {
+/// Keeps `cell` for this thread's next receive if its caller, about to drop it, is the last to
+/// hold it (the receive is over: neither the matcher, nor the receive, nor a cancel handle has
+/// it any more).
+pub(crate) fn keep_cell(cell: &Arc<RecvCell>) {
+    if Arc::strong_count(cell) != 1 {
         return;
     }
     let _ = SPARES.try_with(|s| {
         if let Ok(mut s) = s.try_borrow_mut()
             && s.len() < SPARE_CELLS
         {
-            s.push(cell);
+            s.push(cell.clone());
         }
     });
 }
@@ -74,8 +74,7 @@ pub(crate) fn keep_cell(cell: Arc<RecvCell>) {
 /// in the buffer stays consumed: it is in the caller's buffer.
 pub struct RecvInto {
     comm: Comm,
-    /// Taken out only in `drop` (to be kept for this thread's next receive).
-    cell: ManuallyDrop<Arc<RecvCell>>,
+    cell: Arc<RecvCell>,
     /// The matcher's id while queued (`None`: completed when posted).
     id: Option<u64>,
     context: u64,
@@ -109,7 +108,7 @@ impl Comm {
     ) -> Result<(RecvInto, RecvCancel)> {
         // SAFETY: the caller's contract.
         let recv = unsafe { self.post_recv_into(buf, cap, source, tag)? };
-        let cancel = RecvCancel::of_cell(self.inner.engine.clone(), recv.id, (*recv.cell).clone());
+        let cancel = RecvCancel::of_cell(self.inner.engine.clone(), recv.id, recv.cell.clone());
         Ok((recv, cancel))
     }
 
@@ -132,7 +131,7 @@ impl Comm {
         let id = self.inner.engine.post_recv_cell(spec, cell.clone())?;
         Ok(RecvInto {
             comm: self.clone(),
-            cell: ManuallyDrop::new(cell),
+            cell,
             id,
             context,
             finished: false,
@@ -211,10 +210,8 @@ impl Drop for RecvInto {
         if !self.finished {
             self.withdraw();
         }
-        // SAFETY: taken once, here, and `self.cell` is not used after.
-        let cell = unsafe { ManuallyDrop::take(&mut self.cell) };
         if self.finished {
-            keep_cell(cell);
+            keep_cell(&self.cell);
         }
     }
 }
@@ -263,13 +260,15 @@ mod tests {
         // SAFETY: `buf` outlives every cell here and nothing lands in them.
         let cell = unsafe { new_cell(buf.as_mut_ptr(), buf.len()) };
         let other = cell.clone();
-        keep_cell(cell);
+        keep_cell(&cell);
+        drop(cell);
         // Still held by `other`: not kept, so the next cell is fresh.
         // SAFETY: as above.
         let fresh = unsafe { new_cell(buf.as_mut_ptr(), 4) };
         assert!(!Arc::ptr_eq(&fresh, &other));
         let addr = Arc::as_ptr(&other);
-        keep_cell(other);
+        keep_cell(&other);
+        drop(other);
         // SAFETY: as above.
         let reused = unsafe { new_cell(buf.as_mut_ptr(), 2) };
         assert_eq!(Arc::as_ptr(&reused), addr, "the spare is handed out again");

@@ -214,10 +214,8 @@ impl Drop for CancelFlag {
     fn drop(&mut self) {
         // The last holder of a finished receive's cell (a cancel handle outlives the receive
         // in a request table) hands it to the thread's spares.
-        if let CancelFlag::Cell(c) = self
-            && Arc::strong_count(c) == 1
-        {
-            crate::ops::p2p_into::keep_cell(c.clone());
+        if let CancelFlag::Cell(c) = self {
+            crate::ops::p2p_into::keep_cell(c);
         }
     }
 }

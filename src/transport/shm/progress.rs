@@ -345,6 +345,10 @@ fn on_slot(inner: &Inner, st: &mut RxState, kind: u32, data: &[u8]) -> Action {
                 Some((h, _)) if h.step != 0 => {
                     Action::Violation("a compact p2p frame with flags".into())
                 }
+                // As `decode_header` refuses a longer frame (the sender refuses to send one).
+                Some((h, _)) if h.len > inner.max_message => {
+                    Action::Violation(format!("a {}-byte frame over the limit", h.len))
+                }
                 Some((h, body)) => whole_frame(inner, h, body),
                 None => Action::Violation("a malformed compact p2p frame".into()),
             }
