@@ -207,11 +207,10 @@ impl Future for RecvInto {
 
 impl Drop for RecvInto {
     fn drop(&mut self) {
-        if !self.finished {
-            self.withdraw();
-        }
         if self.finished {
             keep_cell(&self.cell);
+        } else {
+            self.withdraw();
         }
     }
 }

@@ -70,9 +70,7 @@ impl Wake for CallerWaker {
 thread_local! {
     /// The address of the [`CallerWaker`] this thread is blocked with (0: none).
     static DRIVING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
 
-thread_local! {
     /// The last waker this thread blocked with, reused while nobody else holds a clone of it:
     /// a blocking call then allocates nothing for waking.
     static LAST_WAKER: RefCell<Option<Arc<CallerWaker>>> = const { RefCell::new(None) };
